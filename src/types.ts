@@ -1,0 +1,121 @@
+// Public types: the contract between config/, spawn/, directives/, resolve/, engine/ and hosts.
+// Field names are snake_case where they appear on the wire or in `--json` output, so the same
+// object can be printed as-is.
+
+import type { EventName } from './events.js';
+
+export type { EventName } from './events.js';
+
+/** Which agent's protocol a hook speaks (issue: dialects). `hermes` is the native wire. */
+export type Dialect = 'hermes' | 'claude' | 'codex' | 'gemini' | 'cursor';
+
+export type DiagnosticLevel = 'error' | 'warning' | 'info';
+
+/** One problem found in a config file. `path` is the config path (`hooks.pre_tool_call[1].timeout`). */
+export interface Diagnostic {
+  level: DiagnosticLevel;
+  path: string;
+  line: number | null;
+  column: number | null;
+  message: string;
+  /** The file the diagnostic is about, when known. */
+  file?: string;
+}
+
+/** A validated shell hook entry from `hooks:` in config.yaml. */
+export interface HookSpec {
+  event: EventName;
+  /** Trimmed command string: the identity used by consent, dedupe, revoke and messages. */
+  command: string;
+  /** Trimmed matcher regex source, or null (always matches). Only kept on tool-scoped events. */
+  matcher: string | null;
+  /** Seconds, already defaulted and clamped (1..300). */
+  timeout: number;
+  /** Only ever true on pre_tool_call. */
+  fail_closed: boolean;
+  dialect: Dialect;
+  /** Position of the entry in `hooks.<event>` (before dedupe). */
+  index: number;
+  /** Config path of the entry, e.g. `hooks.pre_tool_call[1]`. */
+  path: string;
+  line: number | null;
+  column: number | null;
+}
+
+/** How one hook process ended. */
+export type HookStatus = 'ok' | 'nonzero_exit' | 'timeout' | 'launch_failed' | 'output_limit';
+
+/**
+ * One flat record for every outcome of running a hook process (modelled on execa's result):
+ * the same keys whether it exited, timed out, overflowed or never launched.
+ */
+export interface HookRun {
+  command: string;
+  argv: string[];
+  status: HookStatus;
+  /** Exit code when the process exited on its own; null when killed by a signal or never launched. */
+  exit_code: number | null;
+  /** Signal name when the process was killed by a signal (ours or anyone's). */
+  signal: string | null;
+  /** Decoded UTF-8 (invalid bytes → U+FFFD), at most the output cap. */
+  stdout: string;
+  stderr: string;
+  /** Launch failure or internal error text ("command not found", …); null otherwise. */
+  error: string | null;
+  duration_ms: number;
+  /** performance.now() at spawn, for timelines. */
+  started_at: number;
+  pid: number | null;
+  /** Configured timeout in seconds. */
+  timeout: number;
+}
+
+/** The subset of a run that directive evaluation reads; pure code takes this, not a process. */
+export type RunRecord = Pick<HookRun, 'status' | 'exit_code' | 'signal' | 'stdout' | 'stderr' | 'error' | 'duration_ms'> & {
+  timeout?: number;
+};
+
+export type JsonObject = { [key: string]: unknown };
+
+/** What one hook said, normalised. */
+export type Directive =
+  | { action: 'block'; message: string }
+  | { action: 'modify'; args: JsonObject }
+  | { action: 'approve'; message?: string; rule_key?: string }
+  | { action: 'continue'; message: string }
+  | { action: 'context'; context: string }
+  | { action: 'notify'; message: string }
+  | { action: 'handled'; reply?: string };
+
+export type DecisionAction = 'block' | 'approve' | 'allow' | 'continue' | 'handled';
+
+/** The resolved answer for one emit, with provenance. Indices point into the emit's hook list. */
+export interface Decision {
+  event: EventName;
+  action: DecisionAction;
+  message: string | null;
+  /** Merged tool arguments when at least one modify applied (pre_tool_call), else null. */
+  args: JsonObject | null;
+  /** pre_llm_call: contexts joined with a blank line. Other events: null. */
+  context: string | null;
+  /** Index of the hook whose directive decided (block / approve / continue / handled), or null. */
+  decided_by: number | null;
+  /** Indices of hooks whose modify was applied, in order. */
+  modified_by: number[];
+  /** Argument keys that two modifies set to different values. */
+  conflicts: string[];
+  /** approve: the rule key for the host's approval gate. */
+  rule_key?: string | null;
+  /** on_session_finalize: messages for the user, in hook order. */
+  notifications?: string[];
+  /** post_gateway_admission: the reply to send when handled. */
+  reply?: string | null;
+  /** Tool-loop guardrail hard stop: the host should end the turn. */
+  stop_turn?: boolean;
+}
+
+/** Where a hook came from, for reports. */
+export type HookKind = 'plugin' | 'shell' | 'builtin';
+
+/** Consent state of a shell hook. */
+export type ConsentState = 'approved' | 'not_approved' | 'modified';
