@@ -1,0 +1,16 @@
+// stdout → Directive (dialects) and HookRun → Directive (exit 2, fail_closed). Pure.
+
+export { evaluateRun, describeRun, type EvaluatedSpec } from './evaluate-run.js';
+export {
+  inspectStdout,
+  isJsonObjectText,
+  parseStdout,
+  type StdoutInspection,
+  type StdoutKind,
+} from './parse-stdout.js';
+export {
+  DEFAULT_BLOCK_MESSAGE,
+  FAIL_CLOSED_REASON,
+  STDERR_MESSAGE_LIMIT,
+  failClosedMessage,
+} from './messages.js';

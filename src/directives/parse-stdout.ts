@@ -1,0 +1,68 @@
+// Hook stdout → Directive. The whole stdout, trimmed, must be one JSON object (Python json.loads
+// rules); then the Hermes dialect decides (reference §3.4, V4), and only when it found nothing, the
+// event's own keys beyond Hermes (on_session_finalize `message`, post_gateway_admission `handled`)
+// and the Claude Code dialect. Pure and total: never throws.
+
+import type { EventName } from '../events.js';
+import { isPlainObject, pyStrip } from '../protocol/_python.js';
+import type { Directive, JsonObject } from '../types.js';
+import { parseClaudeDialect } from './_claude-dialect.js';
+import { nonBlankTrimmed, parseHermesDialect } from './_hermes-dialect.js';
+import { parsePythonJson } from './_python-json.js';
+
+export type StdoutKind = 'empty' | 'invalid_json' | 'not_object' | 'object';
+
+export interface StdoutInspection {
+  /** What the trimmed stdout was. */
+  kind: StdoutKind;
+  /** stdout after Python strip(). */
+  text: string;
+  /** The decode error when kind is 'invalid_json'. */
+  error: string | null;
+  directive: Directive | null;
+  /** Which reading produced the directive. */
+  source: 'hermes' | 'event' | 'claude' | null;
+}
+
+export function inspectStdout(event: EventName, stdout: string): StdoutInspection {
+  const text = pyStrip(typeof stdout === 'string' ? stdout : '');
+  if (text === '') return { kind: 'empty', text, error: null, directive: null, source: null };
+  const parsed = parsePythonJson(text);
+  if (!parsed.ok) return { kind: 'invalid_json', text, error: parsed.error, directive: null, source: null };
+  if (!isPlainObject(parsed.value)) return { kind: 'not_object', text, error: null, directive: null, source: null };
+  const obj = parsed.value;
+  // The event's own directive first: on these two events the generic {context} has no effect.
+  const own = parseEventDirective(event, obj);
+  if (own) return { kind: 'object', text, error: null, directive: own, source: 'event' };
+  const hermes = parseHermesDialect(event, obj);
+  if (hermes) return { kind: 'object', text, error: null, directive: hermes, source: 'hermes' };
+  const claude = parseClaudeDialect(event, obj);
+  return { kind: 'object', text, error: null, directive: claude, source: claude ? 'claude' : null };
+}
+
+/** The directive a hook's stdout carries for this event, or null when it contributes nothing. */
+export function parseStdout(event: EventName, stdout: string): Directive | null {
+  try {
+    return inspectStdout(event, stdout).directive;
+  } catch {
+    return null; // unreachable by construction; the contract is "never throws"
+  }
+}
+
+/** True when the text (after Python strip()) is exactly one JSON object. */
+export function isJsonObjectText(s: string): boolean {
+  const parsed = parsePythonJson(pyStrip(s));
+  return parsed.ok && isPlainObject(parsed.value);
+}
+
+/** Beyond Hermes: keys that only mean something on one event. */
+function parseEventDirective(event: EventName, obj: JsonObject): Directive | null {
+  if (event === 'on_session_finalize') {
+    const message = nonBlankTrimmed(obj.message);
+    return message === null ? null : { action: 'notify', message };
+  }
+  if (event === 'post_gateway_admission' && obj.action === 'handled') {
+    return typeof obj.reply === 'string' ? { action: 'handled', reply: obj.reply } : { action: 'handled' };
+  }
+  return null;
+}

@@ -1,0 +1,3 @@
+// Pure resolution: ordered Directives → Decision.
+
+export { resolve } from './resolve.js';

@@ -1,0 +1,132 @@
+// Ordered directives → one Decision (DESIGN "Resolution", reference §4.2/§4.3). Pure and
+// deterministic: indices are positions in `directives` (null entries keep their slot), inputs are
+// never mutated, and anything malformed in the list is ignored rather than thrown on.
+
+import type { EventName } from '../events.js';
+import { isPlainObject, pyStrip } from '../protocol/_python.js';
+import type { Decision, Directive, JsonObject } from '../types.js';
+import { canonicalJson } from './_canonical-json.js';
+import { DEFAULT_BLOCK_MESSAGE } from '../directives/messages.js';
+
+type Entry = { index: number; d: Record<string, unknown> };
+
+export function resolve(
+  event: EventName,
+  directives: readonly (Directive | null)[],
+  originalArgs: JsonObject | null,
+): Decision {
+  const entries: Entry[] = [];
+  // Typed as Directive, but plugin results reach here too: anything that is not an object is skipped.
+  const list: readonly unknown[] = Array.isArray(directives) ? directives : [];
+  for (let index = 0; index < list.length; index++) {
+    const d = list[index];
+    if (d !== null && typeof d === 'object' && !Array.isArray(d)) entries.push({ index, d: d as Record<string, unknown> });
+  }
+  switch (event) {
+    case 'pre_tool_call':
+      return resolvePreToolCall(entries, originalArgs);
+    case 'pre_llm_call':
+      return resolvePreLlmCall(entries);
+    case 'pre_verify':
+      return resolvePreVerify(entries);
+    case 'on_session_finalize':
+      return { ...allow(event), notifications: notifications(entries) };
+    case 'post_gateway_admission':
+      return resolveGatewayAdmission(entries);
+    default:
+      return allow(event);
+  }
+}
+
+function allow(event: EventName): Decision {
+  return {
+    event,
+    action: 'allow',
+    message: null,
+    args: null,
+    context: null,
+    decided_by: null,
+    modified_by: [],
+    conflicts: [],
+  };
+}
+
+/**
+ * Modifies are shallow-merged onto the original args in order (later wins per key); any block wins
+ * (the first one speaks, and nothing is applied); else the first approve carries the merged args.
+ */
+function resolvePreToolCall(entries: readonly Entry[], originalArgs: JsonObject | null): Decision {
+  let merged: JsonObject | null = null;
+  const modifiedBy: number[] = [];
+  const valuesByKey = new Map<string, Set<string>>();
+  let firstApprove: Entry | null = null;
+
+  for (const entry of entries) {
+    const { d } = entry;
+    if (d.action === 'block') {
+      // A block ends the call; modifies after it would not matter, modifies before it are moot.
+      const message = typeof d.message === 'string' && d.message !== '' ? d.message : DEFAULT_BLOCK_MESSAGE;
+      return { ...allow('pre_tool_call'), action: 'block', message, decided_by: entry.index };
+    }
+    if (d.action === 'modify' && isPlainObject(d.args) && Object.keys(d.args).length > 0) {
+      merged = { ...(merged ?? (isPlainObject(originalArgs) ? originalArgs : {})), ...d.args };
+      modifiedBy.push(entry.index);
+      for (const key of Object.keys(d.args)) {
+        const seen = valuesByKey.get(key) ?? new Set<string>();
+        seen.add(canonicalJson(d.args[key]));
+        valuesByKey.set(key, seen);
+      }
+    } else if (d.action === 'approve' && firstApprove === null) {
+      firstApprove = entry;
+    }
+  }
+
+  const conflicts = [...valuesByKey].filter(([, values]) => values.size > 1).map(([key]) => key).sort();
+  const base: Decision = { ...allow('pre_tool_call'), args: merged, modified_by: modifiedBy, conflicts };
+  if (firstApprove === null) return base;
+  const { d } = firstApprove;
+  return {
+    ...base,
+    action: 'approve',
+    message: typeof d.message === 'string' && d.message !== '' ? d.message : null,
+    rule_key: nonBlank(d.rule_key),
+    decided_by: firstApprove.index,
+  };
+}
+
+function resolvePreLlmCall(entries: readonly Entry[]): Decision {
+  const contexts = entries
+    .filter(({ d }) => d.action === 'context' && typeof d.context === 'string' && d.context !== '')
+    .map(({ d }) => d.context as string);
+  return { ...allow('pre_llm_call'), context: contexts.length > 0 ? contexts.join('\n\n') : null };
+}
+
+/** The first continue wins (a plugin's `block` means the same here: Claude Code's Stop block). */
+function resolvePreVerify(entries: readonly Entry[]): Decision {
+  const first = entries.find(
+    ({ d }) => (d.action === 'continue' || d.action === 'block') && nonBlank(d.message) !== null,
+  );
+  if (!first) return allow('pre_verify');
+  return { ...allow('pre_verify'), action: 'continue', message: nonBlank(first.d.message), decided_by: first.index };
+}
+
+function notifications(entries: readonly Entry[]): string[] {
+  return entries
+    .filter(({ d }) => d.action === 'notify')
+    .map(({ d }) => nonBlank(d.message))
+    .filter((m): m is string => m !== null);
+}
+
+function resolveGatewayAdmission(entries: readonly Entry[]): Decision {
+  const first = entries.find(({ d }) => d.action === 'handled');
+  if (!first) return allow('post_gateway_admission');
+  const reply = typeof first.d.reply === 'string' ? first.d.reply : null;
+  return { ...allow('post_gateway_admission'), action: 'handled', reply, decided_by: first.index };
+}
+
+/** Trimmed (Python strip) non-blank string, else null. */
+function nonBlank(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  const trimmed = pyStrip(value);
+  return trimmed === '' ? null : trimmed;
+}
