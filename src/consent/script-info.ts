@@ -1,0 +1,115 @@
+// The current state of a hook's script on disk: where it is, its sha256 and its mtime. The file
+// I/O half of consent; the decision itself (consent-state.ts) stays pure.
+
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { access, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { isoFromMtimeNs } from './_timestamps.js';
+import { resolveScriptPath } from './script-path.js';
+
+export interface ScriptInfo {
+  command: string;
+  /** The token Hermes would pick (`~` expanded), as written. */
+  token: string;
+  /** Absolute path of the file that was looked at; null when a bare name is not on PATH. */
+  path: string | null;
+  /** A regular file exists at `path`. */
+  found: boolean;
+  /** sha256 (hex) of the file's bytes; null when missing or unreadable. */
+  sha256: string | null;
+  /** mtime as UTC ISO `Z` (Hermes' format); null when it cannot be stat'ed. */
+  mtime: string | null;
+  /** Why `sha256` is null (`not found on PATH`, `ENOENT: …`, `not a regular file`); null otherwise. */
+  error: string | null;
+}
+
+export interface InspectOptions {
+  /** For `~` expansion; default os.homedir(). */
+  homedir?: string;
+  /** Base for relative paths, like the hook's own working directory; default process.cwd(). */
+  cwd?: string;
+  /** Where PATH comes from for bare command names; default process.env. */
+  env?: NodeJS.ProcessEnv;
+}
+
+export async function inspectScript(command: string, opts: InspectOptions = {}): Promise<ScriptInfo> {
+  const homedir = opts.homedir ?? os.homedir();
+  const cwd = opts.cwd ?? process.cwd();
+  const chosen = resolveScriptPath(command, { homedir, username: safeUsername() });
+  const token = chosen.path;
+  const base: ScriptInfo = { command, token, path: null, found: false, sha256: null, mtime: null, error: null };
+  if (token === '') return { ...base, error: 'empty command' };
+
+  let file: string;
+  if (!token.includes('/') && chosen.index === 0) {
+    // A bare argv[0] is looked up on PATH by exec, so hash what would actually run.
+    const onPath = await findOnPath(token, opts.env ?? process.env, cwd);
+    if (onPath === null) return { ...base, error: 'not found on PATH' };
+    file = onPath;
+  } else {
+    file = path.resolve(cwd, token);
+  }
+
+  try {
+    const st = await stat(file, { bigint: true });
+    const mtime = isoFromMtimeNs(st.mtimeNs);
+    if (!st.isFile()) return { ...base, path: file, mtime, error: 'not a regular file' };
+    const key = `${file}\0${st.dev}\0${st.ino}\0${st.size}\0${st.mtimeNs}\0${st.ctimeNs}`;
+    let sha256 = hashCache.get(key);
+    if (sha256 === undefined) {
+      sha256 = await sha256File(file);
+      hashCache.set(key, sha256);
+    }
+    return { ...base, path: file, found: true, sha256, mtime };
+  } catch (err) {
+    return { ...base, path: file, error: errorText(err) };
+  }
+}
+
+// A big binary (a bare `my-binary`) is hashed once per process while its inode and times stay put.
+const hashCache = new Map<string, string>();
+
+/** Streamed sha256 of a file, hex. Rejects when the file cannot be read. */
+export function sha256File(file: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const hash = createHash('sha256');
+    const stream = createReadStream(file);
+    stream.on('error', reject);
+    stream.on('data', (chunk) => hash.update(chunk));
+    stream.on('end', () => resolve(hash.digest('hex')));
+  });
+}
+
+/** First executable regular file named `name` in PATH (empty entries mean the cwd), or null. */
+export async function findOnPath(name: string, env: NodeJS.ProcessEnv, cwd: string): Promise<string | null> {
+  for (const dir of (env.PATH ?? '').split(path.delimiter)) {
+    const candidate = path.resolve(cwd, dir === '' ? '.' : dir, name);
+    try {
+      if (!(await stat(candidate)).isFile()) continue;
+      await access(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return null;
+}
+
+function safeUsername(): string | undefined {
+  try {
+    return os.userInfo().username;
+  } catch {
+    return undefined;
+  }
+}
+
+function errorText(err: unknown): string {
+  if (err && typeof err === 'object' && 'code' in err && typeof err.code === 'string') {
+    const msg = 'message' in err && typeof err.message === 'string' ? err.message : '';
+    return msg.startsWith(err.code) ? msg : `${err.code}: ${msg}`;
+  }
+  return String(err);
+}

@@ -1,0 +1,114 @@
+// The consent decision for one hook: approved, not approved, or modified since approval — and
+// why, in words. Pure: it takes the allowlist entries and what is on disk now (ScriptInfo).
+//
+// Like Codex's trust pins (Untrusted / Trusted / Modified) but keyed the Hermes way, by
+// (event, exact trimmed command), and always with a reason, so a skipped hook says why.
+
+import type { ConsentState } from '../types.js';
+import { matchingEntries, type AllowlistDoc, type AllowlistEntry } from './allowlist.js';
+import { parseIsoMicros } from './_timestamps.js';
+import type { ScriptInfo } from './script-info.js';
+
+export interface ConsentSubject {
+  event: string;
+  command: string;
+}
+
+export interface ConsentInfo {
+  state: ConsentState;
+  /** `approved_at` of the entry that decided; null when not approved. */
+  approved_at: string | null;
+  /** The deciding approval recorded a script sha256 (ours); false for Hermes-written approvals. */
+  pinned: boolean;
+  /** The script file now (absolute), the bare name when it is not on PATH, null for an empty command. */
+  script_path: string | null;
+  /** sha256 of the script now; null when missing or unreadable. */
+  script_sha256: string | null;
+  /** sha256 recorded at approval; null when none was recorded. */
+  approved_sha256: string | null;
+  /** The script's mtime now and at approval (UTC ISO `Z`), for drift reports. */
+  script_mtime: string | null;
+  approved_mtime: string | null;
+  /** Hermes' drift verdict: mtime newer than at approval → true, equal → false, unknown/older → null. */
+  mtime_drift: boolean | null;
+  reason: string;
+}
+
+export function consentOf(
+  spec: ConsentSubject,
+  allowlist: AllowlistDoc | readonly AllowlistEntry[],
+  script: ScriptInfo | null,
+): ConsentInfo {
+  const entries = Array.isArray(allowlist) ? allowlist : (allowlist as AllowlistDoc).approvals;
+  const matches = matchingEntries(entries, spec.event, spec.command);
+  const current = script?.sha256 ?? null;
+  const info: ConsentInfo = {
+    state: 'not_approved',
+    approved_at: null,
+    pinned: false,
+    script_path: script ? (script.path ?? (script.token === '' ? null : script.token)) : null,
+    script_sha256: current,
+    approved_sha256: null,
+    script_mtime: script?.mtime ?? null,
+    approved_mtime: null,
+    mtime_drift: null,
+    reason: 'not approved: the allowlist has no entry for this event and command',
+  };
+  if (matches.length === 0) return info;
+
+  const pinnedOf = (e: AllowlistEntry): string | null =>
+    typeof e.script_sha256 === 'string' && e.script_sha256 !== '' ? e.script_sha256.toLowerCase() : null;
+  // Several entries for one pair only happen by hand; any one that still holds approves.
+  const entry =
+    (current !== null ? matches.find((e) => pinnedOf(e) === current) : undefined) ??
+    matches.filter((e) => pinnedOf(e) === null).at(-1) ??
+    (matches.at(-1) as AllowlistEntry);
+
+  const approvedSha = pinnedOf(entry);
+  const approvedAt = typeof entry.approved_at === 'string' ? entry.approved_at : null;
+  const approvedMtime = typeof entry.script_mtime_at_approval === 'string' ? entry.script_mtime_at_approval : null;
+  info.approved_at = approvedAt;
+  info.pinned = approvedSha !== null;
+  info.approved_sha256 = approvedSha;
+  info.approved_mtime = approvedMtime;
+  info.mtime_drift = mtimeDrift(approvedMtime, info.script_mtime);
+  const when = approvedAt ?? '(date unknown)';
+  const where = info.script_path ?? spec.command;
+
+  if (approvedSha === null) {
+    info.state = 'approved';
+    const drift = info.mtime_drift ? `; ${formatDrift(info)}` : '';
+    info.reason = `approved ${when} without a script hash (an approval written by Hermes or by hand): ${where} is not pinned${drift}`;
+    return info;
+  }
+  if (approvedSha === current) {
+    info.state = 'approved';
+    info.reason = `approved ${when}; ${where} still has the approved sha256 ${short(approvedSha)}`;
+    return info;
+  }
+  info.state = 'modified';
+  info.reason = current === null
+    ? `modified since approval: ${where} is missing or unreadable now (${script?.error ?? 'not inspected'}); it was approved ${when} with sha256 ${short(approvedSha)}`
+    : `modified since approval: ${where} changed (sha256 ${short(approvedSha)} at approval ${when}, now ${short(current)})`;
+  const approvedPath = typeof entry.script_path === 'string' ? entry.script_path : null;
+  if (approvedPath !== null && approvedPath !== info.script_path) info.reason += `; it was ${approvedPath} when approved`;
+  return info;
+}
+
+/** Hermes' `list`/`doctor` wording for mtime drift, or null when there is none to report. */
+export function formatDrift(info: Pick<ConsentInfo, 'mtime_drift' | 'approved_mtime' | 'script_mtime'>): string | null {
+  if (info.mtime_drift !== true) return null;
+  return `script modified since approval (was ${info.approved_mtime}, now ${info.script_mtime})`;
+}
+
+function mtimeDrift(approved: string | null, now: string | null): boolean | null {
+  const a = parseIsoMicros(approved);
+  const b = parseIsoMicros(now);
+  if (a === null || b === null) return null;
+  if (b > a) return true;
+  return b === a ? false : null;
+}
+
+function short(sha: string): string {
+  return `${sha.slice(0, 12)}…`;
+}

@@ -1,0 +1,216 @@
+// The allowlist of one profile home, on disk and in memory. Reads are tolerant (a broken file
+// approves nothing, with a warning); every write is a read-modify-write under a cross-process
+// lock, written atomically with sorted keys, indent 2 and mode 0600, so concurrent approvals from
+// many processes all survive. An approval that cannot be persisted still holds for this run.
+
+import { mkdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import {
+  ALLOWLIST_FILENAME,
+  describeProblem,
+  emptyAllowlist,
+  pairKey,
+  parseAllowlist,
+  serializeAllowlist,
+  withApprovals,
+  withoutCommand,
+  type AllowlistDoc,
+  type AllowlistEntry,
+  type NewApproval,
+} from './allowlist.js';
+import { writeFileAtomic } from './_atomic-write.js';
+import { consentOf, type ConsentInfo, type ConsentSubject } from './state.js';
+import { withFileLock, type FileLockOptions } from './_file-lock.js';
+import { inspectScript, type InspectOptions, type ScriptInfo } from './script-info.js';
+import { isoFromDate } from './_timestamps.js';
+
+/** Our lock, deliberately not Hermes' `shell-hooks-allowlist.json.lock` (see _file-lock.ts). */
+export const LOCK_SUFFIX = '.hermes-hooks.lock';
+const FILE_MODE = 0o600;
+
+export interface ConsentStoreOptions extends InspectOptions {
+  /** Problems reading the file (invalid JSON, unreadable). Default: a line on stderr. */
+  warn?: (message: string) => void;
+  lock?: FileLockOptions;
+  /** Clock for `approved_at`; tests pin it. */
+  now?: () => Date;
+}
+
+export interface ApproveResult {
+  /** The entries recorded, in order. */
+  approvals: NewApproval[];
+  /** False when the file could not be written: the approvals then hold in memory for this run. */
+  persisted: boolean;
+  /** The persist-failure warning to show the user; null when persisted. */
+  warning: string | null;
+}
+
+export class ConsentPersistError extends Error {
+  override name = 'ConsentPersistError';
+}
+
+export class ConsentStore {
+  readonly home: string;
+  /** `<home>/shell-hooks-allowlist.json` */
+  readonly path: string;
+  readonly lockPath: string;
+  private doc: AllowlistDoc = emptyAllowlist();
+  /** Approvals that failed to persist; they overlay the file for the life of this store. */
+  private pending: NewApproval[] = [];
+  private readonly opts: ConsentStoreOptions;
+  private readonly warn: (message: string) => void;
+
+  private constructor(home: string, opts: ConsentStoreOptions) {
+    this.home = path.resolve(home);
+    this.path = path.join(this.home, ALLOWLIST_FILENAME);
+    this.lockPath = this.path + LOCK_SUFFIX;
+    this.opts = opts;
+    this.warn = opts.warn ?? ((m) => process.stderr.write(`hermes-hooks: warning: ${m}\n`));
+  }
+
+  static async open(home: string, opts: ConsentStoreOptions = {}): Promise<ConsentStore> {
+    const store = new ConsentStore(home, opts);
+    await store.reload();
+    return store;
+  }
+
+  /** Re-read the file (approvals made by other processes since open). */
+  async reload(): Promise<void> {
+    const read = await this.readDisk();
+    if (read.error !== null) this.warn(`Could not read shell hook allowlist ${this.path}: ${read.error}; treating it as empty`);
+    else if (read.problem !== null) this.warn(`Shell hook allowlist ${this.path} ${read.problem}`);
+    this.doc = read.doc;
+  }
+
+  /** Every approval in effect: the file as last read, overlaid with this run's unpersisted ones. */
+  entries(): AllowlistEntry[] {
+    return withApprovals(this.doc, this.pending).approvals;
+  }
+
+  inspect(command: string): Promise<ScriptInfo> {
+    return inspectScript(command, this.opts);
+  }
+
+  async state(spec: ConsentSubject): Promise<ConsentInfo> {
+    return consentOf(spec, this.entries(), await this.inspect(spec.command));
+  }
+
+  /**
+   * Approve (event, command) pairs: each replaces any entry for the same pair and is appended
+   * with `approved_at` now, the script's mtime and its sha256. Never throws for I/O: a failure
+   * to persist comes back as `warning` and the approvals hold in memory.
+   */
+  async approve(subjects: ConsentSubject | readonly ConsentSubject[]): Promise<ApproveResult> {
+    const list = dedupe((Array.isArray(subjects) ? subjects : [subjects]) as readonly ConsentSubject[]);
+    const scripts = await Promise.all(list.map((s) => this.inspect(s.command)));
+    const approvedAt = isoFromDate((this.opts.now ?? (() => new Date()))());
+    const approvals: NewApproval[] = list.map((s, i) => {
+      const script = scripts[i] as ScriptInfo;
+      return {
+        event: s.event,
+        command: s.command,
+        approved_at: approvedAt,
+        script_mtime_at_approval: script.mtime,
+        script_sha256: script.sha256,
+        script_path: script.path,
+      };
+    });
+    const keys = new Set(approvals.map((a) => pairKey(a.event, a.command)));
+    // Earlier unpersisted approvals ride along, so a later successful write saves them too.
+    const toWrite = [...this.pending.filter((p) => !keys.has(pairKey(p.event, p.command))), ...approvals];
+    try {
+      await this.update((doc) => withApprovals(doc, toWrite));
+      this.pending = [];
+      return { approvals, persisted: true, warning: null };
+    } catch (err) {
+      this.pending = toWrite;
+      const warning =
+        `Failed to persist shell hook allowlist to ${this.path}: ${errorText(err)}. ` +
+        'The approval holds for this run, but the next start will ask again (or skip the hook where it ' +
+        'cannot prompt, unless --accept-hooks / HERMES_ACCEPT_HOOKS=1 / hooks_auto_accept: true).';
+      return { approvals, persisted: false, warning };
+    }
+  }
+
+  /**
+   * Remove every approval of exactly `command`, under any event; returns how many were removed.
+   * Throws ConsentPersistError when the file cannot be rewritten (nothing is revoked then).
+   */
+  async revoke(command: string): Promise<number> {
+    let removed = 0;
+    try {
+      await this.update((doc) => {
+        // Unpersisted approvals count as approvals: revoke them too, and flush the rest.
+        const out = withoutCommand(withApprovals(doc, this.pending), command);
+        removed = out.removed;
+        return out.doc;
+      });
+    } catch (err) {
+      throw new ConsentPersistError(`Failed to persist shell hook allowlist to ${this.path}: ${errorText(err)}. Nothing was revoked.`);
+    }
+    this.pending = [];
+    return removed;
+  }
+
+  /** Read-modify-write under the cross-process lock; the fresh file content becomes our view. */
+  private async update(change: (doc: AllowlistDoc) => AllowlistDoc): Promise<void> {
+    await mkdir(this.home, { recursive: true, mode: 0o700 });
+    await withFileLock(
+      this.lockPath,
+      async () => {
+        const read = await this.readDisk();
+        // Never overwrite a file we could not even read: that would silently drop its approvals.
+        if (read.error !== null) throw new Error(`cannot read the existing file: ${read.error}`);
+        if (read.brokenRoot && read.text !== null && read.text.trim() !== '') {
+          const backup = `${this.path}.invalid`;
+          await writeFileAtomic(backup, read.text, FILE_MODE);
+          this.warn(`Shell hook allowlist ${this.path} ${read.problem}; its old content was saved to ${backup} before rewriting it`);
+        }
+        const next = change(read.doc);
+        await writeFileAtomic(this.path, serializeAllowlist(next), FILE_MODE);
+        this.doc = next;
+      },
+      this.opts.lock,
+    );
+  }
+
+  private async readDisk(): Promise<{
+    doc: AllowlistDoc;
+    text: string | null;
+    problem: string | null;
+    /** The whole file was unusable (invalid JSON or not an object). */
+    brokenRoot: boolean;
+    error: string | null;
+  }> {
+    let text: string;
+    try {
+      text = await readFile(this.path, 'utf8');
+    } catch (err) {
+      const missing = (err as NodeJS.ErrnoException).code === 'ENOENT';
+      return { doc: emptyAllowlist(), text: null, problem: null, brokenRoot: false, error: missing ? null : errorText(err) };
+    }
+    const parsed = parseAllowlist(text);
+    const brokenRoot = parsed.problem === 'invalid_json' || parsed.problem === 'not_an_object';
+    let problem = parsed.problem === null ? null : describeProblem(parsed.problem);
+    if (problem === null && parsed.ignoredEntries > 0) problem = `has ${parsed.ignoredEntries} approval(s) that are not objects; ignoring them`;
+    return { doc: parsed.doc, text, problem, brokenRoot, error: null };
+  }
+}
+
+function dedupe(subjects: readonly ConsentSubject[]): ConsentSubject[] {
+  const seen = new Set<string>();
+  const out: ConsentSubject[] = [];
+  for (const s of subjects) {
+    // The identity is the trimmed command, as config produces it.
+    const subject = { event: s.event, command: s.command.trim() };
+    const key = pairKey(subject.event, subject.command);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(subject);
+  }
+  return out;
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

@@ -1,0 +1,96 @@
+import { createHash } from 'node:crypto';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findOnPath, inspectScript } from '../../src/consent/script-info.js';
+
+let dir: string;
+const sha = (text: string): string => createHash('sha256').update(text).digest('hex');
+
+beforeAll(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'consent-script-'));
+  writeFileSync(path.join(dir, 'h.sh'), '#!/bin/sh\necho hi\n');
+  chmodSync(path.join(dir, 'h.sh'), 0o755);
+  writeFileSync(path.join(dir, 'h.py'), 'print(1)\n');
+  mkdirSync(path.join(dir, 'bin'));
+  writeFileSync(path.join(dir, 'bin', 'my-binary'), '#!/bin/sh\nexit 0\n');
+  chmodSync(path.join(dir, 'bin', 'my-binary'), 0o755);
+  writeFileSync(path.join(dir, 'bin', 'not-exec'), 'data');
+  chmodSync(path.join(dir, 'bin', 'not-exec'), 0o644);
+  mkdirSync(path.join(dir, 'home', 'hooks'), { recursive: true });
+  writeFileSync(path.join(dir, 'home', 'hooks', 'x.sh'), 'echo home\n');
+});
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('inspectScript: the file behind a hook command, now', () => {
+  it('hashes and stats the script an interpreter runs', async () => {
+    const info = await inspectScript(`python3 -u ${dir}/h.py`);
+    expect(info).toMatchObject({ token: `${dir}/h.py`, path: `${dir}/h.py`, found: true, sha256: sha('print(1)\n'), error: null });
+    expect(info.mtime).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{6})?Z$/);
+  });
+
+  it('expands ~ with the given home directory', async () => {
+    const info = await inspectScript('bash ~/hooks/x.sh', { homedir: path.join(dir, 'home') });
+    expect(info).toMatchObject({ path: path.join(dir, 'home', 'hooks', 'x.sh'), sha256: sha('echo home\n') });
+  });
+
+  it('resolves a relative path against the cwd', async () => {
+    const info = await inspectScript('./h.sh --flag', { cwd: dir });
+    expect(info).toMatchObject({ path: path.join(dir, 'h.sh'), found: true, sha256: sha('#!/bin/sh\necho hi\n') });
+  });
+
+  it('looks a bare command name up on PATH and hashes what would run', async () => {
+    const env = { PATH: `/nonexistent:${path.join(dir, 'bin')}` };
+    const info = await inspectScript('my-binary --verbose', { env });
+    expect(info).toMatchObject({ token: 'my-binary', path: path.join(dir, 'bin', 'my-binary'), found: true, sha256: sha('#!/bin/sh\nexit 0\n') });
+  });
+
+  it('reports a bare name that is not on PATH as not found', async () => {
+    const info = await inspectScript('no-such-tool-xyz --x', { env: { PATH: path.join(dir, 'bin') } });
+    expect(info).toEqual({
+      command: 'no-such-tool-xyz --x',
+      token: 'no-such-tool-xyz',
+      path: null,
+      found: false,
+      sha256: null,
+      mtime: null,
+      error: 'not found on PATH',
+    });
+  });
+
+  it('reports a missing script with the OS error', async () => {
+    const info = await inspectScript(`bash ${dir}/gone.sh`);
+    expect(info).toMatchObject({ path: `${dir}/gone.sh`, found: false, sha256: null, mtime: null });
+    expect(info.error).toMatch(/^ENOENT/);
+  });
+
+  it('does not hash a directory (or anything that is not a regular file)', async () => {
+    const info = await inspectScript(`${dir}/bin`);
+    expect(info).toMatchObject({ path: `${dir}/bin`, found: false, sha256: null, error: 'not a regular file' });
+    expect(info.mtime).not.toBeNull();
+  });
+
+  it('an empty command has no script', async () => {
+    expect(await inspectScript('')).toMatchObject({ path: null, found: false, error: 'empty command' });
+  });
+
+  it('sees an edit (the hash cache keys on inode and times)', async () => {
+    const f = path.join(dir, 'edit.sh');
+    writeFileSync(f, 'one\n');
+    const a = await inspectScript(f);
+    writeFileSync(f, 'two, longer\n');
+    const b = await inspectScript(f);
+    expect(a.sha256).toBe(sha('one\n'));
+    expect(b.sha256).toBe(sha('two, longer\n'));
+  });
+});
+
+describe('findOnPath', () => {
+  it('skips non-executable files and missing dirs', async () => {
+    const env = { PATH: `${path.join(dir, 'nope')}:${path.join(dir, 'bin')}` };
+    expect(await findOnPath('not-exec', env, dir)).toBeNull();
+    expect(await findOnPath('my-binary', env, dir)).toBe(path.join(dir, 'bin', 'my-binary'));
+  });
+});

@@ -1,0 +1,328 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { chmodSync, copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ConsentPersistError, ConsentStore, LOCK_SUFFIX } from '../../src/consent/store.js';
+
+const FIXTURE = path.join(import.meta.dirname, '../fixtures/consent/hermes-allowlist.json');
+const sha = (text: string): string => createHash('sha256').update(text).digest('hex');
+
+let home: string;
+let warnings: string[];
+const cleanups: (() => void)[] = [];
+const allowlistPath = (): string => path.join(home, 'shell-hooks-allowlist.json');
+const readJson = (): any => JSON.parse(readFileSync(allowlistPath(), 'utf8'));
+const open = (): Promise<ConsentStore> => ConsentStore.open(home, { warn: (m) => warnings.push(m) });
+const script = (name: string, body: string): string => {
+  const f = path.join(home, name);
+  writeFileSync(f, body);
+  chmodSync(f, 0o755);
+  return f;
+};
+
+beforeEach(() => {
+  home = mkdtempSync(path.join(os.tmpdir(), 'consent-store-'));
+  warnings = [];
+});
+afterEach(() => {
+  for (const c of cleanups.splice(0)) c();
+  rmSync(home, { recursive: true, force: true });
+});
+
+/** Make a directory unwritable even for root (CI runs as root): chattr +i; else chmod 0555. */
+function makeReadOnly(dir: string): void {
+  if (process.getuid?.() === 0) {
+    execFileSync('chattr', ['+i', dir]);
+    cleanups.push(() => execFileSync('chattr', ['-i', dir]));
+  } else {
+    chmodSync(dir, 0o555);
+    cleanups.push(() => chmodSync(dir, 0o755));
+  }
+}
+
+describe('ConsentStore: reading', () => {
+  it('a missing file is an empty allowlist, without a warning', async () => {
+    const store = await open();
+    expect(store.path).toBe(allowlistPath());
+    expect(store.entries()).toEqual([]);
+    expect(warnings).toEqual([]);
+  });
+
+  it('reads a Hermes-written allowlist: unpinned approvals are approved', async () => {
+    copyFileSync(FIXTURE, allowlistPath());
+    const store = await open();
+    const info = await store.state({ event: 'pre_tool_call', command: '/opt/hooks/guard.sh' });
+    expect(info).toMatchObject({ state: 'approved', pinned: false, approved_at: '2025-05-01T12:00:00.123456Z' });
+    expect((await store.state({ event: 'post_tool_call', command: '/opt/hooks/guard.sh' })).state).toBe('not_approved');
+  });
+
+  it('a BOM-prefixed file is read', async () => {
+    writeFileSync(allowlistPath(), '\uFEFF{"approvals": [{"event": "pre_tool_call", "command": "/x.sh"}]}');
+    const store = await open();
+    expect((await store.state({ event: 'pre_tool_call', command: '/x.sh' })).state).toBe('approved');
+    expect(warnings).toEqual([]);
+  });
+
+  it('a junk file approves nothing and says why', async () => {
+    writeFileSync(allowlistPath(), '{"approvals": [{"event": "pre_tool_call", "command": "/x.sh"},]}');
+    const store = await open();
+    expect((await store.state({ event: 'pre_tool_call', command: '/x.sh' })).state).toBe('not_approved');
+    expect(warnings).toEqual([`Shell hook allowlist ${allowlistPath()} is not valid JSON; treating it as empty (no hook is approved by it)`]);
+  });
+
+  it('an unreadable allowlist (a directory) is empty, with a warning', async () => {
+    execFileSync('mkdir', [allowlistPath()]);
+    const store = await open();
+    expect(store.entries()).toEqual([]);
+    expect(warnings[0]).toMatch(/^Could not read shell hook allowlist .*EISDIR/);
+  });
+});
+
+describe('ConsentStore: approve / state / revoke', () => {
+  it('writes Hermes-compatible entries plus the sha256 pin, sorted, indent 2, mode 0600, no temp files left', async () => {
+    const hook = script('guard.sh', '#!/bin/sh\nexit 0\n');
+    utimesSync(hook, 1_700_000_000.25, 1_700_000_000.25);
+    const store = await ConsentStore.open(home, { warn: (m) => warnings.push(m), now: () => new Date(Date.UTC(2026, 0, 2, 3, 4, 5, 600)) });
+    const result = await store.approve({ event: 'pre_tool_call', command: `  bash ${hook}  ` });
+    expect(result).toEqual({
+      persisted: true,
+      warning: null,
+      approvals: [
+        {
+          event: 'pre_tool_call',
+          command: `bash ${hook}`,
+          approved_at: '2026-01-02T03:04:05.600000Z',
+          script_mtime_at_approval: '2023-11-14T22:13:20.250000Z',
+          script_sha256: sha('#!/bin/sh\nexit 0\n'),
+          script_path: hook,
+        },
+      ],
+    });
+    const text = readFileSync(allowlistPath(), 'utf8');
+    expect(text).toBe(
+      `{\n  "approvals": [\n    {\n      "approved_at": "2026-01-02T03:04:05.600000Z",\n      "command": "bash ${hook}",\n` +
+        `      "event": "pre_tool_call",\n      "script_mtime_at_approval": "2023-11-14T22:13:20.250000Z",\n` +
+        `      "script_path": "${hook}",\n      "script_sha256": "${sha('#!/bin/sh\nexit 0\n')}"\n    }\n  ]\n}\n`,
+    );
+    expect(statSync(allowlistPath()).mode & 0o777).toBe(0o600);
+    expect(readdirSync(home).sort()).toEqual(['guard.sh', 'shell-hooks-allowlist.json']);
+    expect((await store.state({ event: 'pre_tool_call', command: `bash ${hook}` })).state).toBe('approved');
+    expect(warnings).toEqual([]);
+  });
+
+  it('rewrites an existing file to mode 0600', async () => {
+    writeFileSync(allowlistPath(), '{"approvals": []}', { mode: 0o644 });
+    chmodSync(allowlistPath(), 0o644);
+    const store = await open();
+    await store.approve({ event: 'pre_tool_call', command: '/x.sh' });
+    expect(statSync(allowlistPath()).mode & 0o777).toBe(0o600);
+  });
+
+  it('keeps a Hermes-written file intact (unknown keys, other entries) when approving', async () => {
+    copyFileSync(FIXTURE, allowlistPath());
+    const original = JSON.parse(readFileSync(FIXTURE, 'utf8'));
+    const store = await open();
+    await store.approve({ event: 'post_tool_call', command: '/new.sh' });
+    const after = readJson();
+    expect(after.meta).toEqual(original.meta);
+    expect(after.version).toBe(1);
+    expect(after.approvals.slice(0, 2)).toEqual(original.approvals);
+    expect(after.approvals[2]).toMatchObject({ event: 'post_tool_call', command: '/new.sh', script_sha256: null });
+    // Hermes' own matching still finds its entries.
+    expect(after.approvals.filter((e: any) => e.event === 'pre_tool_call' && e.command === '/opt/hooks/guard.sh')).toHaveLength(1);
+  });
+
+  it('re-approving replaces the entry for the pair, at the end', async () => {
+    copyFileSync(FIXTURE, allowlistPath());
+    const store = await open();
+    await store.approve({ event: 'pre_tool_call', command: '/opt/hooks/guard.sh' });
+    const commands = readJson().approvals.map((e: any) => `${e.event} ${e.command}`);
+    expect(commands).toEqual(['on_session_start python3 ~/hooks/start.py', 'pre_tool_call /opt/hooks/guard.sh']);
+    expect(readJson().approvals[1].note).toBeUndefined();
+  });
+
+  it('approve → edit the script → modified → re-approve → approved', async () => {
+    const hook = script('h.sh', '#!/bin/sh\necho v1\n');
+    const spec = { event: 'pre_tool_call', command: hook };
+    const store = await open();
+    expect((await store.state(spec)).state).toBe('not_approved');
+    await store.approve(spec);
+    expect(await store.state(spec)).toMatchObject({ state: 'approved', pinned: true, approved_sha256: sha('#!/bin/sh\necho v1\n') });
+
+    writeFileSync(hook, '#!/bin/sh\necho v2 evil\n');
+    const modified = await store.state(spec);
+    expect(modified).toMatchObject({ state: 'modified', approved_sha256: sha('#!/bin/sh\necho v1\n'), script_sha256: sha('#!/bin/sh\necho v2 evil\n') });
+    expect(modified.reason).toContain(`${hook} changed (sha256 ${sha('#!/bin/sh\necho v1\n').slice(0, 12)}…`);
+    // Another process sees the same.
+    expect((await (await open()).state(spec)).state).toBe('modified');
+
+    await store.approve(spec);
+    expect(await store.state(spec)).toMatchObject({ state: 'approved', approved_sha256: sha('#!/bin/sh\necho v2 evil\n') });
+    expect(readJson().approvals).toHaveLength(1);
+  });
+
+  it('a pinned script that goes missing is modified', async () => {
+    const hook = script('gone.py', 'print(1)\n');
+    const spec = { event: 'on_session_start', command: `python3 ${hook}` };
+    const store = await open();
+    await store.approve(spec);
+    unlinkSync(hook);
+    const info = await store.state(spec);
+    expect(info.state).toBe('modified');
+    expect(info.reason).toContain('is missing or unreadable now (ENOENT');
+  });
+
+  it('approving a hook whose script is missing records no pin (and no mtime)', async () => {
+    const store = await open();
+    const r = await store.approve({ event: 'pre_tool_call', command: '/nowhere/h.sh' });
+    expect(r.approvals[0]).toMatchObject({ script_sha256: null, script_mtime_at_approval: null, script_path: '/nowhere/h.sh' });
+    expect(await store.state({ event: 'pre_tool_call', command: '/nowhere/h.sh' })).toMatchObject({ state: 'approved', pinned: false });
+  });
+
+  it('approves several pairs in one write, the same pair once', async () => {
+    const store = await open();
+    await store.approve([
+      { event: 'pre_tool_call', command: '/a.sh' },
+      { event: 'post_tool_call', command: '/a.sh' },
+      { event: 'pre_tool_call', command: '/a.sh ' },
+    ]);
+    expect(readJson().approvals.map((e: any) => `${e.event} ${e.command}`)).toEqual(['pre_tool_call /a.sh', 'post_tool_call /a.sh']);
+  });
+
+  it('revoke removes the command under every event and returns the count', async () => {
+    copyFileSync(FIXTURE, allowlistPath());
+    const store = await open();
+    await store.approve([
+      { event: 'pre_tool_call', command: '/x.sh' },
+      { event: 'post_tool_call', command: '/x.sh' },
+      { event: 'on_session_start', command: '/x.sh' },
+      { event: 'pre_tool_call', command: '/y.sh' },
+    ]);
+    expect(await store.revoke('/x.sh')).toBe(3);
+    expect(await store.revoke('/x.sh')).toBe(0);
+    expect(await store.revoke('/y.sh ')).toBe(0); // exact string
+    const after = readJson();
+    expect(after.approvals.map((e: any) => e.command)).toEqual(['/opt/hooks/guard.sh', 'python3 ~/hooks/start.py', '/y.sh']);
+    expect(after.meta).toBeDefined();
+    expect((await store.state({ event: 'pre_tool_call', command: '/x.sh' })).state).toBe('not_approved');
+  });
+
+  it('a later write picks up approvals other processes made meanwhile', async () => {
+    const a = await open();
+    const b = await open();
+    await a.approve({ event: 'pre_tool_call', command: '/a.sh' });
+    await b.approve({ event: 'pre_tool_call', command: '/b.sh' });
+    expect(readJson().approvals.map((e: any) => e.command)).toEqual(['/a.sh', '/b.sh']);
+    expect(b.entries().map((e) => e.command)).toEqual(['/a.sh', '/b.sh']);
+    expect(a.entries().map((e) => e.command)).toEqual(['/a.sh']);
+    await a.reload();
+    expect(a.entries().map((e) => e.command)).toEqual(['/a.sh', '/b.sh']);
+  });
+
+  it('many approvals at once in one process all land', async () => {
+    const stores = await Promise.all(Array.from({ length: 8 }, () => open()));
+    await Promise.all(stores.flatMap((s, i) => [s.approve({ event: 'pre_tool_call', command: `/h${i}.sh` }), s.approve({ event: 'post_tool_call', command: `/h${i}.sh` })]));
+    expect(readJson().approvals).toHaveLength(16);
+    expect(readdirSync(home)).toEqual(['shell-hooks-allowlist.json']);
+  });
+
+  it('saves an unparsable file aside before rewriting it', async () => {
+    writeFileSync(allowlistPath(), '{"approvals": [{"event": "pre_tool_call", "command": "/hand.sh"},]}');
+    const store = await open();
+    await store.approve({ event: 'pre_tool_call', command: '/x.sh' });
+    expect(readJson().approvals.map((e: any) => e.command)).toEqual(['/x.sh']);
+    expect(readFileSync(`${allowlistPath()}.invalid`, 'utf8')).toContain('/hand.sh');
+    expect(warnings.at(-1)).toBe(
+      `Shell hook allowlist ${allowlistPath()} is not valid JSON; treating it as empty (no hook is approved by it); its old content was saved to ${allowlistPath()}.invalid before rewriting it`,
+    );
+  });
+});
+
+describe('ConsentStore: locking', () => {
+  it('uses its own lock file, never Hermes\' flock file, and removes it after', async () => {
+    // Hermes leaves `<allowlist>.lock` in place forever; its presence must not block us.
+    writeFileSync(`${allowlistPath()}.lock`, '');
+    const store = await open();
+    expect(store.lockPath).toBe(`${allowlistPath()}${LOCK_SUFFIX}`);
+    expect(LOCK_SUFFIX).toBe('.hermes-hooks.lock');
+    await store.approve({ event: 'pre_tool_call', command: '/x.sh' });
+    expect(existsSync(store.lockPath)).toBe(false);
+    expect(existsSync(`${allowlistPath()}.lock`)).toBe(true);
+  });
+
+  it('breaks a lock left by a process that died', async () => {
+    const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+    const store = await open();
+    writeFileSync(store.lockPath, JSON.stringify({ pid: Number(dead.stdout), hostname: os.hostname(), token: 't', created_at: 'x' }));
+    const r = await store.approve({ event: 'pre_tool_call', command: '/x.sh' });
+    expect(r.persisted).toBe(true);
+    expect(existsSync(store.lockPath)).toBe(false);
+  });
+
+  it('breaks an abandoned lock by age, even one with no readable owner', async () => {
+    const store = await ConsentStore.open(home, { warn: (m) => warnings.push(m), lock: { staleMs: 1_000 } });
+    writeFileSync(store.lockPath, '');
+    const old = Date.now() / 1000 - 60;
+    utimesSync(store.lockPath, old, old);
+    expect((await store.approve({ event: 'pre_tool_call', command: '/x.sh' })).persisted).toBe(true);
+  });
+
+  it('waits for a live holder, then gives up with a persist warning naming the holder', async () => {
+    const store = await ConsentStore.open(home, { warn: (m) => warnings.push(m), lock: { timeoutMs: 300 } });
+    // Held by this (live) process under another token, as another store instance would.
+    writeFileSync(store.lockPath, JSON.stringify({ pid: process.pid, hostname: os.hostname(), token: 'other', created_at: 'then' }));
+    const r = await store.approve({ event: 'pre_tool_call', command: '/x.sh' });
+    expect(r.persisted).toBe(false);
+    expect(r.warning).toContain(`timed out after 0.3s waiting for the lock ${store.lockPath} (held by pid ${process.pid}`);
+    expect(existsSync(store.lockPath)).toBe(true); // not ours to remove
+    expect((await store.state({ event: 'pre_tool_call', command: '/x.sh' })).state).toBe('approved');
+  });
+});
+
+describe('ConsentStore: when the allowlist cannot be written', () => {
+  it('a read-only home: warns, and the approval holds in memory for this run only', async () => {
+    const hook = script('h.sh', '#!/bin/sh\n');
+    makeReadOnly(home);
+    const store = await open();
+    const spec = { event: 'pre_tool_call', command: hook };
+    const r = await store.approve(spec);
+    expect(r.persisted).toBe(false);
+    expect(r.warning).toMatch(
+      new RegExp(`^Failed to persist shell hook allowlist to ${allowlistPath().replace(/[.]/g, '\\.')}: .*(EACCES|EPERM).*\\. The approval holds for this run, but the next start will ask again`),
+    );
+    expect(r.warning).toContain('--accept-hooks / HERMES_ACCEPT_HOOKS=1 / hooks_auto_accept: true');
+    expect(await store.state(spec)).toMatchObject({ state: 'approved', pinned: true });
+    expect(store.entries()).toHaveLength(1);
+    expect(existsSync(allowlistPath())).toBe(false);
+    expect((await (await open()).state(spec)).state).toBe('not_approved');
+    await expect(store.revoke(hook)).rejects.toThrow(ConsentPersistError);
+    expect((await store.state(spec)).state).toBe('approved'); // a failed revoke changes nothing
+  });
+
+  it('a home under a regular file (ENOTDIR) also just warns', async () => {
+    writeFileSync(path.join(home, 'file'), '');
+    const store = await ConsentStore.open(path.join(home, 'file', 'profile'), { warn: (m) => warnings.push(m) });
+    const r = await store.approve({ event: 'pre_tool_call', command: '/x.sh' });
+    expect(r.persisted).toBe(false);
+    expect(r.warning).toContain('ENOTDIR');
+    expect((await store.state({ event: 'pre_tool_call', command: '/x.sh' })).state).toBe('approved');
+  });
+
+  it('in-memory approvals are written by the next successful write', async () => {
+    makeReadOnly(home);
+    const store = await open();
+    expect((await store.approve({ event: 'pre_tool_call', command: '/a.sh' })).persisted).toBe(false);
+    cleanups.pop()?.();
+    expect((await store.approve({ event: 'pre_tool_call', command: '/b.sh' })).persisted).toBe(true);
+    expect(readJson().approvals.map((e: any) => e.command)).toEqual(['/a.sh', '/b.sh']);
+  });
+
+  it('creates a missing home directory (mode 0700) on the first approval', async () => {
+    const fresh = path.join(home, 'profiles', 'p1');
+    const store = await ConsentStore.open(fresh, { warn: (m) => warnings.push(m) });
+    expect((await store.approve({ event: 'pre_tool_call', command: '/x.sh' })).persisted).toBe(true);
+    expect(statSync(fresh).mode & 0o777).toBe(0o700);
+  });
+});
