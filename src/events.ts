@@ -160,3 +160,313 @@ export function isEventName(value: unknown): value is EventName {
 
 /** All event names sorted, as Hermes lists them in messages. */
 export const SORTED_EVENT_NAMES: readonly EventName[] = [...EVENT_NAMES].sort();
+
+// ---- Synthetic kwargs ----------------------------------------------------------------------
+// What `hermes-hooks test <event>` (and doctor's smoke run) fire when no payload is given. These
+// are *call-site kwargs* (`args`, not `tool_input`; `parent_session_id`, not the wire `session_id`).
+// Where Hermes' own `hermes hooks test` table has an entry (reference §6) it is copied exactly,
+// key order included; the other events are modelled on the call-site kwargs the reference (§2)
+// and the Hermes docs list, with values that look like a real run.
+
+const TEST_SESSION = 'test-session';
+const SYNTHETIC_API_REQUEST = {
+  session_id: TEST_SESSION,
+  task_id: 'test-task',
+  turn_id: 'test-turn',
+  api_request_id: 'test-request',
+  platform: 'cli',
+  provider: 'anthropic',
+  model: 'claude-sonnet-4-6',
+  base_url: 'https://api.anthropic.com',
+  api_mode: 'anthropic_messages',
+  api_call_count: 1,
+  message_count: 3,
+  tool_count: 14,
+  approx_input_tokens: 2150,
+  request_char_count: 8600,
+  max_tokens: 8192,
+  started_at: 1767225600.0,
+};
+const SYNTHETIC_AUX_REQUEST = {
+  aux_task: 'title',
+  task_id: 'test-task',
+  turn_id: 'test-turn',
+  session_id: TEST_SESSION,
+  platform: 'cli',
+  api_request_id: 'test-aux-request',
+  api_call_count: 1,
+  retry_count: 0,
+  streaming: false,
+  model: 'gpt-4o-mini',
+  provider: 'openai',
+  base_url: 'https://api.openai.com/v1',
+  api_mode: 'chat_completions',
+};
+const SYNTHETIC_APPROVAL = {
+  session_id: TEST_SESSION,
+  session_key: 'agent:main:cli:local',
+  platform: 'cli',
+  tool_name: 'terminal',
+  command: 'rm -rf ./build',
+  description: 'recursive delete',
+  rule_key: 'terminal',
+};
+const SYNTHETIC_HUMAN_INPUT = {
+  kind: 'approval',
+  request_id: 'test-input-request',
+  session_id: TEST_SESSION,
+  session_key: 'agent:main:cli:local',
+  platform: 'cli',
+  // Hermes always redacts the prompt before hooks see it.
+  prompt: '[redacted]',
+};
+const SYNTHETIC_KANBAN_TASK = { board_id: 'test-board', task_id: 'task-42', title: 'Fix the flaky login test' };
+
+const SYNTHETIC_KWARGS: Readonly<Record<EventName, Record<string, unknown>>> = {
+  pre_tool_call: {
+    tool_name: 'terminal',
+    args: { command: 'echo hello' },
+    session_id: TEST_SESSION,
+    task_id: 'test-task',
+    tool_call_id: 'test-call',
+  },
+  post_tool_call: {
+    tool_name: 'terminal',
+    args: { command: 'echo hello' },
+    session_id: TEST_SESSION,
+    task_id: 'test-task',
+    tool_call_id: 'test-call',
+    result: '{"output": "hello"}',
+    duration_ms: 42,
+  },
+  pre_llm_call: {
+    session_id: TEST_SESSION,
+    user_message: 'What is the weather?',
+    conversation_history: [],
+    is_first_turn: true,
+    model: 'gpt-4',
+    platform: 'cli',
+  },
+  post_llm_call: { session_id: TEST_SESSION, model: 'gpt-4', platform: 'cli' },
+  pre_api_request: { ...SYNTHETIC_API_REQUEST },
+  post_api_request: {
+    ...SYNTHETIC_API_REQUEST,
+    status_code: 200,
+    duration_ms: 1840,
+    usage: { input_tokens: 2150, output_tokens: 96, cache_read_input_tokens: 1800, cache_creation_input_tokens: 0 },
+    finish_reason: 'stop',
+    moa_references: null,
+  },
+  api_request_error: {
+    ...SYNTHETIC_API_REQUEST,
+    status_code: 529,
+    error_type: 'overloaded_error',
+    error_message: 'Overloaded',
+    retry_count: 0,
+    duration_ms: 812,
+  },
+  pre_auxiliary_call: {
+    ...SYNTHETIC_AUX_REQUEST,
+    request_messages: [{ role: 'user', content: 'Write a short title for this conversation: What is the weather?' }],
+    system_prompt: 'You write short, descriptive conversation titles.',
+    message_count: 1,
+    tool_count: 0,
+    approx_input_tokens: 24,
+    request_char_count: 112,
+    max_tokens: 32,
+    started_at: 1767225600.0,
+    // The redacted form of the request; prefer it over request_messages, which are raw.
+    request: {
+      model: 'gpt-4o-mini',
+      messages: [
+        { role: 'system', content: '[redacted]' },
+        { role: 'user', content: '[redacted]' },
+      ],
+      max_tokens: 32,
+    },
+  },
+  post_auxiliary_call: {
+    ...SYNTHETIC_AUX_REQUEST,
+    status: 'ok',
+    duration_ms: 640,
+    usage: { input_tokens: 24, output_tokens: 6 },
+    finish_reason: 'stop',
+    response_char_count: 21,
+    error_type: null,
+    error_message: null,
+  },
+  pre_verify: {
+    session_id: TEST_SESSION,
+    platform: 'cli',
+    model: 'gpt-4',
+    coding: true,
+    attempt: 0,
+    final_response: 'All done — the change is applied.',
+    changed_paths: ['src/app.tsx'],
+  },
+  on_session_start: { session_id: TEST_SESSION },
+  on_session_end: {
+    session_id: TEST_SESSION,
+    task_id: 'test-task',
+    turn_id: 'test-turn',
+    completed: true,
+    failed: false,
+    interrupted: false,
+    turn_exit_reason: 'text_response(stop)',
+    model: 'gpt-4',
+    platform: 'cli',
+  },
+  on_session_finalize: { session_id: TEST_SESSION },
+  on_session_reset: { session_id: TEST_SESSION },
+  subagent_start: {
+    parent_session_id: 'parent-sess',
+    parent_turn_id: 'parent-turn',
+    parent_subagent_id: null,
+    child_session_id: 'child-sess',
+    child_subagent_id: 'subagent-1',
+    child_role: null,
+    child_goal: 'Find why the login test is flaky and report back',
+  },
+  subagent_stop: {
+    parent_session_id: 'parent-sess',
+    child_role: null,
+    child_summary: 'Synthetic summary for hooks test',
+    child_status: 'completed',
+    // Metadata only: Hermes never passes a child's tool arguments or results here.
+    tool_call_history: [{ tool_name: 'terminal', status: 'ok', duration_ms: 42 }],
+    duration_ms: 1234,
+  },
+  transform_tool_result: {
+    tool_name: 'terminal',
+    args: { command: 'echo hello' },
+    result: '{"output": "hello"}',
+    session_id: TEST_SESSION,
+    task_id: 'test-task',
+    tool_call_id: 'test-call',
+  },
+  transform_terminal_output: {
+    command: 'echo hello',
+    output: 'hello\n',
+    exit_code: 0,
+    session_id: TEST_SESSION,
+    task_id: 'test-task',
+  },
+  transform_llm_output: {
+    response_text: 'It is sunny and 22 °C.',
+    session_id: TEST_SESSION,
+    task_id: 'test-task',
+    turn_id: 'test-turn',
+    model: 'gpt-4',
+    platform: 'cli',
+  },
+  transform_api_error_classification: {
+    provider: 'anthropic',
+    model: 'claude-sonnet-4-6',
+    status_code: 529,
+    error_type: 'overloaded_error',
+    error_message: 'Overloaded',
+    base_url: 'https://api.anthropic.com',
+    api_mode: 'anthropic_messages',
+    session_id: TEST_SESSION,
+  },
+  on_stream_start: { session_id: TEST_SESSION, turn_id: 'test-turn', api_request_id: 'test-request', model: 'gpt-4', platform: 'cli' },
+  on_stream_delta: { session_id: TEST_SESSION, turn_id: 'test-turn', api_request_id: 'test-request', index: 0, delta: 'It is ' },
+  on_stream_end: {
+    session_id: TEST_SESSION,
+    turn_id: 'test-turn',
+    api_request_id: 'test-request',
+    finish_reason: 'stop',
+    chunk_count: 3,
+    text: 'It is sunny and 22 °C.',
+  },
+  on_interim_message: { session_id: TEST_SESSION, platform: 'cli', kind: 'status', message: 'Searching the web…' },
+  on_room_member_activity: {
+    platform: 'matrix',
+    session_key: 'agent:main:matrix:room:!ops:example.org',
+    room_id: '!ops:example.org',
+    user_id: '@alice:example.org',
+    activity: 'join',
+  },
+  // Live gateway objects reach shell hooks only as their str().
+  pre_gateway_dispatch: {
+    event: "MessageEvent(platform='telegram', chat_id='12345', user_id='12345', text='What is on my calendar today?')",
+    gateway: '<gateway.run.GatewayRunner object>',
+    session_store: '<gateway.session.SessionStore object>',
+  },
+  post_gateway_admission: {
+    session_key: 'agent:main:telegram:dm:12345',
+    platform: 'telegram',
+    // A snapshot (SessionSource.to_dict()), not the live adapter.
+    source: {
+      platform: 'telegram',
+      chat_id: '12345',
+      chat_type: 'dm',
+      chat_name: null,
+      user_id: '12345',
+      user_name: 'alice',
+      thread_id: null,
+    },
+    message_id: 'msg-1001',
+    text: 'What is on my calendar today?',
+  },
+  gateway_platform_event: {
+    platform: 'slack',
+    event_type: 'reaction_added',
+    payload: { reaction: 'thumbsup', user: 'U0123ABCD', item: { type: 'message', channel: 'C0123ABCD', ts: '1767225600.000100' } },
+  },
+  agent_loop_stopped: {
+    session_key: 'agent:main:telegram:dm:12345',
+    platform: 'telegram',
+    reason: 'interrupted',
+    invalidation_reason: 'new_message',
+  },
+  on_human_input_request: { ...SYNTHETIC_HUMAN_INPUT },
+  // Same fields plus the outcome; never the answer itself.
+  on_human_input_resolved: { ...SYNTHETIC_HUMAN_INPUT, outcome: 'answered' },
+  pre_approval_request: { ...SYNTHETIC_APPROVAL },
+  post_approval_response: { ...SYNTHETIC_APPROVAL, choice: 'once', approved: true },
+  // Not `args`: on the wire a non-object `args` would become a null tool_input and be lost.
+  pre_command: { command: 'model', raw_text: '/model claude-sonnet-4-6', session_id: TEST_SESSION, platform: 'cli' },
+  on_skill_lifecycle: {
+    action: 'installed',
+    skill_name: 'pdf-tools',
+    skill_path: '~/.hermes/skills/pdf-tools',
+    source: 'hub',
+    session_id: TEST_SESSION,
+  },
+  pre_transcription: {
+    audio_path: '/tmp/hermes-voice-note.ogg',
+    prompt: null,
+    language: 'en',
+    model: 'whisper-1',
+    platform: 'telegram',
+    session_id: TEST_SESSION,
+  },
+  pre_tts_synthesis: {
+    text: 'Your build finished successfully.',
+    voice: 'alloy',
+    model: 'tts-1',
+    provider: 'openai',
+    platform: 'telegram',
+    session_id: TEST_SESSION,
+  },
+  kanban_task_created: { ...SYNTHETIC_KANBAN_TASK, column: 'todo', assignee: null },
+  kanban_task_updated: { ...SYNTHETIC_KANBAN_TASK, changes: { priority: { old: 'low', new: 'high' } } },
+  kanban_task_moved: { ...SYNTHETIC_KANBAN_TASK, from_column: 'todo', to_column: 'in_progress' },
+  kanban_task_completed: { ...SYNTHETIC_KANBAN_TASK, column: 'done', summary: 'Replaced the sleep with an explicit wait.' },
+  kanban_task_deleted: { ...SYNTHETIC_KANBAN_TASK },
+  on_kanban_board_update: { board_id: 'test-board', board_name: 'Sprint 12', change: 'task_moved', task_count: 7 },
+  on_kanban_worker_start: { ...SYNTHETIC_KANBAN_TASK, worker_id: 'worker-1', session_id: 'kanban-worker-session' },
+  on_kanban_worker_end: {
+    ...SYNTHETIC_KANBAN_TASK,
+    worker_id: 'worker-1',
+    session_id: 'kanban-worker-session',
+    status: 'completed',
+    duration_ms: 5120,
+  },
+};
+
+/** A fresh deep copy of the synthetic call-site kwargs for `event` (safe to mutate). */
+export function syntheticKwargs(event: EventName): Record<string, unknown> {
+  return structuredClone(SYNTHETIC_KWARGS[event]);
+}

@@ -1,7 +1,7 @@
 // A parsed config.yaml that remembers where every value came from, so every diagnostic can name
 // its file, line and column. Pure: takes text, returns data. Reading the file is load.ts's job.
 
-import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
+import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node, type Tags } from 'yaml';
 import type { Diagnostic, DiagnosticLevel } from '../types.js';
 
 export type ConfigPath = readonly (string | number)[];
@@ -20,8 +20,9 @@ export interface ConfigSource {
 
 export function parseConfigText(text: string, file: string): ConfigSource {
   const lineCounter = new LineCounter();
+  // YAML 1.1 like PyYAML, which Hermes reads the same file with (`yes`/`on` are booleans there).
   // uniqueKeys:false → a duplicate key is reported by us as a warning (last wins), not a hard error.
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: false });
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: false, version: '1.1', customTags: asPyYaml });
   const err = doc.errors[0];
   if (err) {
     const pos = err.linePos?.[0] ?? lineCounter.linePos(err.pos[0]);
@@ -58,6 +59,24 @@ export function parseConfigText(text: string, file: string): ConfigSource {
   return { file, text, doc, lineCounter, data: data ?? null, syntaxError: null };
 }
 
+// Where the `yaml` package's YAML 1.1 scalars differ from PyYAML's implicit resolvers: PyYAML has
+// no `y`/`n` booleans (`command: y` is a string there), and its floats need digits and a dot
+// (`.` is a string; an exponent needs a dot and a sign: `1e3` is a string, `1.0e+3` a float).
+const PY_TRUE = /^(?:yes|Yes|YES|true|True|TRUE|on|On|ON)$/;
+const PY_FALSE = /^(?:no|No|NO|false|False|FALSE|off|Off|OFF)$/;
+const PY_FLOAT = /^[-+]?(?:[0-9][0-9_]*\.[0-9_]*|\.[0-9_]+)$/;
+const PY_FLOAT_EXP = /^[-+]?(?:[0-9][0-9_]*\.[0-9_]*|\.[0-9_]+)[eE][-+][0-9]+$/;
+
+function asPyYaml(tags: Tags): Tags {
+  return tags.map((t) => {
+    if (typeof t === 'string' || !('test' in t) || !t.test) return t;
+    if (t.tag === 'tag:yaml.org,2002:bool') return { ...t, test: t.test.test('true') ? PY_TRUE : PY_FALSE };
+    if (t.tag === 'tag:yaml.org,2002:float' && t.test.test('1e3')) return { ...t, test: PY_FLOAT_EXP };
+    if (t.tag === 'tag:yaml.org,2002:float' && t.test.test('.')) return { ...t, test: PY_FLOAT };
+    return t;
+  });
+}
+
 /** Render a config path the way diagnostics print it: `hooks.pre_tool_call[1].timeout`. */
 export function formatPath(path: ConfigPath): string {
   let out = '';
@@ -69,12 +88,16 @@ export function formatPath(path: ConfigPath): string {
 }
 
 function nodeAt(source: ConfigSource, path: ConfigPath, keyNode: boolean): Node | null {
-  if (!source.doc) return null;
-  let node: unknown = source.doc.contents;
+  const doc = source.doc;
+  if (!doc) return null;
+  let node: unknown = doc.contents;
   for (let i = 0; i < path.length; i++) {
     const seg = path[i];
+    // Descend through an alias into the anchored node it stands for.
+    if (isAlias(node)) node = node.resolve(doc) ?? node;
     if (isMap(node)) {
-      const pair = node.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === String(seg));
+      // With duplicate keys the last one wins (as in PyYAML), so point at that one.
+      const pair = node.items.findLast((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === String(seg));
       if (!pair) return (node as Node) ?? null;
       if (keyNode && i === path.length - 1) return (pair.key as Node) ?? null;
       node = pair.value ?? pair.key;

@@ -1,0 +1,328 @@
+// Validate the `hooks:` block of a parsed config.yaml into HookSpecs, exactly as Hermes does
+// (reference §1, V4), plus our `dialect` field and entry dedupe. Pure: a ConfigSource in, specs
+// and positioned diagnostics out. Never throws; a bad entry is skipped and the rest go on.
+
+import { isAlias, isMap, isScalar, type Node, type Pair } from 'yaml';
+import { EVENTS, EVENT_NAMES, isEventName, type EventName } from '../events.js';
+import type { Diagnostic, DiagnosticLevel, Dialect, HookSpec } from '../types.js';
+import { isTruthyString, pyRepr, pyStr, pyStrip, pythonInt, pyTypeName } from './_coerce.js';
+import { didYouMean as closestMatch } from './_did-you-mean.js';
+import { compileMatcher } from './matcher.js';
+import { diagnosticAt, formatPath, type ConfigPath, type ConfigSource } from './source.js';
+
+export const DEFAULT_HOOK_TIMEOUT = 60;
+export const MAX_HOOK_TIMEOUT = 300;
+/** Keys under `hooks:` that are not events and belong to other parsers (outbound webhooks …). */
+export const RESERVED_HOOK_KEYS: readonly string[] = ['outbound', 'output_spill'];
+export const DIALECTS: readonly Dialect[] = ['hermes', 'claude', 'codex', 'gemini', 'cursor'];
+
+export interface ParsedHooksConfig {
+  specs: HookSpec[];
+  diagnostics: Diagnostic[];
+  /** Top-level `hooks_auto_accept`, read like Hermes (§1.6). */
+  autoAccept: boolean;
+}
+
+/** HERMES_SAFE_MODE / HERMES_ACCEPT_HOOKS: trimmed, case-insensitive 1/true/yes/on. */
+export function isTruthyEnv(value: string | undefined): boolean {
+  return typeof value === 'string' && isTruthyString(value);
+}
+
+/** `hooks_auto_accept`: booleans as they are; strings truthy like an env var; anything else false. */
+export function parseAutoAccept(value: unknown): boolean {
+  if (typeof value === 'boolean') return value;
+  if (typeof value === 'string') return isTruthyString(value);
+  return false;
+}
+
+/**
+ * Hermes' suggestion for a mistyped event name (difflib, cutoff 0.6), or null. Any value is
+ * compared by its Python `str()`, so a YAML key `1:` is looked up as "1".
+ */
+export function didYouMean(name: unknown, candidates: Iterable<string> = EVENT_NAMES): string | null {
+  return closestMatch(pyStr(name), candidates);
+}
+
+export function parseHooksConfig(source: ConfigSource): ParsedHooksConfig {
+  if (source.syntaxError) return { specs: [], diagnostics: [source.syntaxError], autoAccept: false };
+  const parser = new HooksParser(source);
+  try {
+    return parser.run();
+  } catch (e) {
+    // Defensive only: the parser handles every YAML value; a bug must not take the host down.
+    parser.diagnostics.push({
+      level: 'error',
+      path: 'hooks',
+      line: null,
+      column: null,
+      message: `internal error while reading hooks: ${(e as Error)?.message ?? String(e)}`,
+      file: source.file,
+    });
+    return { specs: [], diagnostics: parser.diagnostics, autoAccept: false };
+  }
+}
+
+class HooksParser {
+  readonly diagnostics: Diagnostic[] = [];
+  private readonly specs: HookSpec[] = [];
+  /** Dedupe identity (event, matcher, command, dialect) → the spec kept. */
+  private readonly seen = new Map<string, HookSpec>();
+
+  constructor(private readonly source: ConfigSource) {}
+
+  run(): ParsedHooksConfig {
+    const { source } = this;
+    // Maps keep YAML key order and key types (a `1:` key stays a number); last duplicate wins.
+    const root = source.doc ? source.doc.toJS({ mapAsMap: true, maxAliasCount: 1000 }) : null;
+    if (!(root instanceof Map)) return this.result(false);
+    const rootNode = this.resolve(source.doc?.contents);
+    this.duplicateKeys(rootNode, [], (k) => k === 'hooks' || k === 'hooks_auto_accept');
+
+    const autoAccept = parseAutoAccept(root.get('hooks_auto_accept'));
+    const hooks: unknown = root.get('hooks');
+    if (!(hooks instanceof Map)) return this.result(autoAccept);
+    const hooksNode = this.valueNode(rootNode, 'hooks');
+    this.duplicateKeys(hooksNode, ['hooks']);
+
+    for (const [key, value] of hooks as Map<unknown, unknown>) {
+      if (typeof key === 'string' && RESERVED_HOOK_KEYS.includes(key)) continue;
+      const evPath: ConfigPath = ['hooks', keySegment(key)];
+      if (isEventName(key) && !EVENTS[key].shell) {
+        this.warn(
+          evPath,
+          `hook event '${key}' is Python-plugin-only: shell hooks cannot return its directive, so this registration is refused rather than silently ignored`,
+          { key: true },
+        );
+        continue;
+      }
+      if (!isEventName(key)) {
+        this.unknownEvent(key, evPath);
+        continue;
+      }
+      if (value === null || value === undefined) continue;
+      if (!Array.isArray(value)) {
+        this.warn(evPath, `hooks.${key} must be a list of hook definitions; got ${pyTypeName(value)}`);
+        continue;
+      }
+      const listNode = this.valueNode(hooksNode, key);
+      value.forEach((raw, index) => this.entry(key, index, raw, listNode));
+    }
+    return this.result(autoAccept);
+  }
+
+  private result(autoAccept: boolean): ParsedHooksConfig {
+    return { specs: this.specs, diagnostics: this.diagnostics, autoAccept };
+  }
+
+  private unknownEvent(key: unknown, path: ConfigPath): void {
+    const suggestion = didYouMean(key);
+    const message = suggestion
+      ? `unknown hook event '${pyStr(key)}' in hooks: config — did you mean '${suggestion}'?`
+      : `unknown hook event '${pyStr(key)}' in hooks: config (valid: ${[...EVENT_NAMES].sort().join(', ')})`;
+    this.warn(path, message, { key: true });
+  }
+
+  /** One list element (reference §1.3 parse_entry), then our dialect check and dedupe. */
+  private entry(event: EventName, index: number, raw: unknown, listNode: unknown): void {
+    const path: ConfigPath = ['hooks', event, index];
+    const prefix = `hooks.${event}[${index}]`;
+    if (!(raw instanceof Map)) {
+      this.warn(path, `${prefix} must be a mapping with a 'command' key; got ${pyTypeName(raw)}`);
+      return;
+    }
+    this.duplicateKeys(this.itemNode(listNode, index), path);
+    const field = (name: string): unknown => raw.get(name);
+
+    const command = field('command');
+    if (typeof command !== 'string' || pyStrip(command) === '') {
+      this.warn([...path, 'command'], `${prefix} is missing a non-empty 'command' field`);
+      return;
+    }
+
+    let dialect: Dialect = 'hermes';
+    const rawDialect = field('dialect');
+    if (rawDialect !== null && rawDialect !== undefined) {
+      const d = typeof rawDialect === 'string' ? pyStrip(rawDialect).toLowerCase() : null;
+      if (d === null || !(DIALECTS as readonly string[]).includes(d)) {
+        this.warn(
+          [...path, 'dialect'],
+          `${prefix}.dialect must be one of ${DIALECTS.join(', ')} (got ${pyRepr(rawDialect)}); skipping this hook — ` +
+            'reading its output in the wrong dialect could silently allow what it means to block',
+        );
+        return;
+      }
+      dialect = d as Dialect;
+    }
+
+    let matcher: unknown = field('matcher') ?? null;
+    if (matcher !== null && typeof matcher !== 'string') {
+      this.warn([...path, 'matcher'], `${prefix}.matcher must be a string regex; ignoring`);
+      matcher = null;
+    }
+    if (matcher !== null && !EVENTS[event].toolScoped) {
+      this.warn(
+        [...path, 'matcher'],
+        `${prefix}.matcher=${pyRepr(matcher)} will be ignored at runtime — the matcher field is only honored for ` +
+          `pre_tool_call / post_tool_call.  The hook will fire on every ${event} event.`,
+      );
+      matcher = null;
+    }
+
+    const rawTimeout = raw.has('timeout') ? field('timeout') : DEFAULT_HOOK_TIMEOUT;
+    let timeout = pythonInt(rawTimeout);
+    if (timeout === null) {
+      this.warn([...path, 'timeout'], `${prefix}.timeout must be an int (got ${pyRepr(rawTimeout)}); using default ${DEFAULT_HOOK_TIMEOUT}s`);
+      timeout = DEFAULT_HOOK_TIMEOUT;
+    }
+    if (timeout < 1) {
+      this.warn([...path, 'timeout'], `${prefix}.timeout must be >=1; using default ${DEFAULT_HOOK_TIMEOUT}s`);
+      timeout = DEFAULT_HOOK_TIMEOUT;
+    }
+    if (timeout > MAX_HOOK_TIMEOUT) {
+      this.warn([...path, 'timeout'], `${prefix}.timeout=${BigInt(timeout)}s exceeds max ${MAX_HOOK_TIMEOUT}s; clamping`);
+      timeout = MAX_HOOK_TIMEOUT;
+    }
+
+    // The canonical key wins whenever it is present, even with a null value (reference §10.7).
+    const fcKey = raw.has('fail_closed') ? 'fail_closed' : raw.has('failClosed') ? 'failClosed' : null;
+    const rawFailClosed = fcKey === null ? false : field(fcKey);
+    let failClosed = false;
+    if (typeof rawFailClosed === 'boolean') {
+      failClosed = rawFailClosed;
+    } else {
+      this.warn(
+        [...path, fcKey ?? 'fail_closed'],
+        `${prefix}.fail_closed must be a boolean (got ${pyRepr(rawFailClosed)}); using default false (fail open)`,
+      );
+    }
+    if (failClosed && !EVENTS[event].canBlock) {
+      this.warn(
+        [...path, fcKey ?? 'fail_closed'],
+        `${prefix}.fail_closed=true will be ignored at runtime — fail_closed only applies to blocking-capable events ` +
+          `(pre_tool_call).  The hook will fail open on ${event} like any other hook.`,
+      );
+      failClosed = false;
+    }
+
+    // Spec construction: the matcher is trimmed, empty means none, and a pattern that does not
+    // compile is matched literally (compileMatcher remembers that for the engine).
+    let specMatcher: string | null = null;
+    if (typeof matcher === 'string') {
+      const trimmed = pyStrip(matcher);
+      specMatcher = trimmed === '' ? null : trimmed;
+    }
+    if (specMatcher !== null) {
+      const compiled = compileMatcher(specMatcher);
+      if (compiled.error !== null) {
+        this.warn([...path, 'matcher'], `shell hook matcher ${pyRepr(specMatcher)} is invalid (${compiled.error}) — treating as literal equality`);
+      }
+    }
+
+    const where = this.position(path);
+    const spec: HookSpec = {
+      event,
+      command: pyStrip(command),
+      matcher: specMatcher,
+      timeout,
+      fail_closed: failClosed,
+      dialect,
+      index,
+      path: formatPath(path),
+      line: where.line,
+      column: where.column,
+    };
+    this.keep(spec, path);
+  }
+
+  /** Identical (event, matcher, command, dialect) entries register once; the first one's settings hold. */
+  private keep(spec: HookSpec, path: ConfigPath): void {
+    const identity = JSON.stringify([spec.event, spec.matcher, spec.command, spec.dialect]);
+    const first = this.seen.get(identity);
+    if (!first) {
+      this.seen.set(identity, spec);
+      this.specs.push(spec);
+      return;
+    }
+    const base = `${spec.path} duplicates ${first.path} (same command, matcher and dialect); the duplicate is ignored`;
+    // Settings that differ would be silently lost (a fail_closed: true among them): say so louder.
+    if (spec.timeout === first.timeout && spec.fail_closed === first.fail_closed) this.push('info', path, base);
+    else {
+      this.push(
+        'warning',
+        path,
+        `${base} with its settings (timeout=${spec.timeout}s, fail_closed=${spec.fail_closed}); ` +
+          `${first.path} runs with timeout=${first.timeout}s, fail_closed=${first.fail_closed}`,
+      );
+    }
+  }
+
+  // ---- YAML AST helpers (positions and duplicate keys; values come from the Map tree) ----
+
+  private resolve(node: unknown): unknown {
+    const doc = this.source.doc;
+    return isAlias(node) && doc ? (node.resolve(doc) ?? null) : node;
+  }
+
+  /** The (alias-resolved) value node of the last `key` pair in a map node. */
+  private valueNode(mapNode: unknown, key: string): unknown {
+    if (!isMap(mapNode)) return null;
+    const pair = mapNode.items.findLast((p) => isScalar(p.key) && p.key.value === key);
+    return pair ? this.resolve(pair.value) : null;
+  }
+
+  private itemNode(seqNode: unknown, index: number): unknown {
+    const items = (seqNode as { items?: unknown[] } | null)?.items;
+    return Array.isArray(items) ? this.resolve(items[index]) : null;
+  }
+
+  /** Warn about keys that appear twice in one mapping: YAML keeps the last, silently dropping the rest. */
+  private duplicateKeys(mapNode: unknown, path: ConfigPath, only?: (key: unknown) => boolean): void {
+    if (!isMap(mapNode)) return;
+    const previous = new Map<unknown, Pair>();
+    for (const pair of mapNode.items) {
+      if (!isScalar(pair.key)) continue;
+      const key = pair.key.value;
+      if (key === '<<' || (only && !only(key))) continue;
+      const earlier = previous.get(key);
+      previous.set(key, pair);
+      if (!earlier) continue;
+      const at = this.nodePosition(pair.key as Node);
+      const earlierLine = this.nodePosition(earlier.key as Node).line;
+      const where = path.length === 0 ? 'at the top level' : `in ${formatPath(path)}`;
+      this.diagnostics.push({
+        level: 'warning',
+        path: formatPath([...path, keySegment(key)]),
+        line: at.line,
+        column: at.column,
+        message: `duplicate key ${pyRepr(key)} ${where}: the earlier one${earlierLine === null ? '' : ` on line ${earlierLine}`} is ignored (the last one wins)`,
+        file: this.source.file,
+      });
+    }
+  }
+
+  private nodePosition(node: Node | null | undefined): { line: number | null; column: number | null } {
+    const offset = node?.range?.[0];
+    if (offset === undefined) return { line: null, column: null };
+    const pos = this.source.lineCounter.linePos(offset);
+    return { line: pos.line, column: pos.col };
+  }
+
+  private position(path: ConfigPath): { line: number | null; column: number | null } {
+    const d = diagnosticAt(this.source, 'info', path, '');
+    return { line: d.line, column: d.column };
+  }
+
+  private warn(path: ConfigPath, message: string, opts: { key?: boolean } = {}): void {
+    this.push('warning', path, message, opts);
+  }
+
+  private push(level: DiagnosticLevel, path: ConfigPath, message: string, opts: { key?: boolean } = {}): void {
+    this.diagnostics.push(diagnosticAt(this.source, level, path, message, opts));
+  }
+}
+
+/** A mapping key as a path segment (and as source.ts matches keys: by their string form). */
+function keySegment(key: unknown): string {
+  if (key === null || key === undefined) return 'null';
+  return typeof key === 'object' ? pyRepr(key) : String(key);
+}

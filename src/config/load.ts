@@ -1,0 +1,63 @@
+// Read a config.yaml and validate its hooks. The only file I/O of config/: a missing file is an
+// empty config, an unreadable one is a single error diagnostic, never a throw.
+
+import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import type { Diagnostic, HookSpec } from '../types.js';
+import { parseHooksConfig } from './hooks.js';
+import { parseConfigText, type ConfigSource } from './source.js';
+
+export interface LoadedConfig {
+  file: string;
+  /** False when there is no file (a fresh profile); nothing else is reported then. */
+  exists: boolean;
+  source: ConfigSource;
+  specs: HookSpec[];
+  diagnostics: Diagnostic[];
+  /** Top-level `hooks_auto_accept`. */
+  autoAccept: boolean;
+  /** The config root as plain JS; `{}` when it is not a mapping. */
+  data: Record<string, unknown>;
+}
+
+export async function loadConfig(file: string): Promise<LoadedConfig> {
+  try {
+    return fromText(file, await readFile(file, 'utf8'));
+  } catch (e) {
+    return fromReadError(file, e);
+  }
+}
+
+export function loadConfigSync(file: string): LoadedConfig {
+  try {
+    return fromText(file, readFileSync(file, 'utf8'));
+  } catch (e) {
+    return fromReadError(file, e);
+  }
+}
+
+function fromText(file: string, text: string): LoadedConfig {
+  const source = parseConfigText(text, file);
+  const { specs, diagnostics, autoAccept } = parseHooksConfig(source);
+  const data = isPlainObject(source.data) ? source.data : {};
+  return { file, exists: true, source, specs, diagnostics, autoAccept, data };
+}
+
+function fromReadError(file: string, error: unknown): LoadedConfig {
+  const code = (error as NodeJS.ErrnoException)?.code;
+  const source = parseConfigText('', file);
+  const base = { file, source, specs: [], autoAccept: false, data: {} };
+  // A missing file, or a missing directory on the way to it, is simply "no config yet".
+  if (code === 'ENOENT' || code === 'ENOTDIR') return { ...base, exists: false, diagnostics: [] };
+  const reason =
+    code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : ((error as Error)?.message ?? String(error));
+  return {
+    ...base,
+    exists: true,
+    diagnostics: [{ level: 'error', path: '', line: null, column: null, message: `cannot read config file ${file}: ${reason}`, file }],
+  };
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Map) && !(value instanceof Set) && !(value instanceof Date);
+}
