@@ -1,0 +1,32 @@
+// Shapes of gateway directory hooks (`<home>/hooks/<name>/HOOK.yaml` + handler) and their registry.
+
+/** One loaded gateway hook handler (a directory hook or a built-in such as boot-md). */
+export interface GatewayHandler {
+  name: string;
+  /** Event names and `<prefix>:*` wildcards, as declared in HOOK.yaml. */
+  events: readonly string[];
+  /** The hook directory; null for a built-in. */
+  dir: string | null;
+  /** Called once per matching event; may return a promise. Errors are the registry's to catch. */
+  handle(eventType: string, context: Record<string, unknown>): unknown;
+  /** Releases what the handler holds (a python worker). */
+  close?(): Promise<void>;
+}
+
+export interface GatewayHandlerInfo {
+  name: string;
+  events: string[];
+  dir: string | null;
+}
+
+export interface GatewayHooks {
+  /** In run order: built-ins first, then directory hooks sorted by directory name. */
+  handlers: GatewayHandlerInfo[];
+  /**
+   * Fire-and-forget: returns at once; the matching handlers run on a later tick, one after another
+   * (exact subscribers first, then `<prefix>:*` subscribers). Errors are logged, never thrown.
+   */
+  emitGateway(eventType: string, context: Record<string, unknown>): void;
+  /** Waits up to `timeoutMs` (default 5 s) for in-flight handlers, then stops python workers. */
+  close(timeoutMs?: number): Promise<void>;
+}

@@ -1,0 +1,4 @@
+// Lifecycle helpers for human-input and auxiliary-call events (re-exports only).
+export { prepareAuxiliaryKwargs } from './auxiliary.js';
+export { HumanInputTracker, redactHumanInputKwargs, type HumanInputOutcome, type PendingHumanInput } from './human-input.js';
+export { REDACTED, redactDeep, redactSecrets } from './redact.js';

@@ -1,0 +1,207 @@
+// A long-lived python3 helper process speaking line-delimited JSON on stdin/stdout (used to run
+// Hermes gateway hooks' handler.py unchanged). This is the spawn/ site for it: start, line
+// framing, and a bounded stop. The protocol on top (ids, ready line) belongs to the caller.
+// The worker stays in the host's process group (Ctrl-C reaches both) and exits by itself on stdin
+// EOF, so it dies with the host; it holds the host's event loop open only while requests are out.
+
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+
+export interface PythonWorkerOptions {
+  /** Interpreter, e.g. `python3` (looked up on PATH) or an absolute path. */
+  python: string;
+  /** The Python script to run, then its arguments. */
+  script: string;
+  args: readonly string[];
+  env: NodeJS.ProcessEnv;
+  cwd?: string;
+}
+
+export interface WorkerExit {
+  code: number | null;
+  signal: string | null;
+  /** Launch failure in words ("python3 not found", …); null when the process ran. */
+  error: string | null;
+}
+
+export interface PythonWorker {
+  readonly pid: number | null;
+  /** Resolves once the process is gone (or never started). */
+  readonly exited: Promise<WorkerExit>;
+  isAlive(): boolean;
+  /** Writes one JSON line; false when the worker is gone. */
+  send(message: unknown): boolean;
+  onMessage(listener: (message: unknown) => void): void;
+  /** Lines the worker printed on stderr, and stdout lines that were not JSON. */
+  onOutput(listener: (line: string, stream: 'stdout' | 'stderr') => void): void;
+  /** Keep the host's event loop alive (true) while replies are awaited; false when idle. */
+  setActive(active: boolean): void;
+  /** Close stdin, then SIGTERM after `graceMs`, SIGKILL after another `graceMs`. */
+  stop(graceMs?: number): Promise<WorkerExit>;
+}
+
+// One process 'exit' listener for all workers (a listener each would trip MaxListeners warnings):
+// a host that exits without close() takes its workers with it.
+const liveWorkers = new Set<ChildProcessWithoutNullStreams>();
+let exitHookInstalled = false;
+function killLiveWorkersOnExit(): void {
+  for (const child of liveWorkers) {
+    try {
+      child.kill('SIGKILL');
+    } catch {
+      /* already gone */
+    }
+  }
+}
+
+export function startPythonWorker(opts: PythonWorkerOptions): PythonWorker {
+  const messageListeners: ((m: unknown) => void)[] = [];
+  const outputListeners: ((line: string, stream: 'stdout' | 'stderr') => void)[] = [];
+  let alive = true;
+  let child: ChildProcessWithoutNullStreams;
+
+  let settle!: (e: WorkerExit) => void;
+  const exited = new Promise<WorkerExit>((resolve) => {
+    settle = (e) => {
+      if (!alive) return;
+      alive = false;
+      liveWorkers.delete(child);
+      resolve(e);
+    };
+  });
+
+  try {
+    child = spawn(opts.python, [opts.script, ...opts.args], {
+      env: opts.env,
+      cwd: opts.cwd,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      windowsHide: true,
+    });
+  } catch (e) {
+    // spawn() throws synchronously only on invalid arguments; report like a launch failure.
+    settle({ code: null, signal: null, error: `cannot start ${opts.python}: ${(e as Error).message}` });
+    return deadWorker(exited);
+  }
+  liveWorkers.add(child);
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.on('exit', killLiveWorkersOnExit);
+  }
+
+  child.on('error', (e: NodeJS.ErrnoException) => {
+    const error =
+      e.code === 'ENOENT'
+        ? `${opts.python} not found`
+        : e.code === 'EACCES'
+          ? `${opts.python} is not executable`
+          : `${opts.python}: ${e.message}`;
+    settle({ code: null, signal: null, error });
+  });
+  child.on('close', (code, signal) => settle({ code, signal, error: null }));
+  // 'close' waits for the pipes; a grandchild the handler left behind may hold them. Give the last
+  // replies a moment to arrive after the worker itself exited, then stop waiting.
+  child.on('exit', () => {
+    setTimeout(() => {
+      child.stdout.destroy();
+      child.stderr.destroy();
+    }, 1_000).unref();
+  });
+  child.stdin.on('error', () => {
+    /* EPIPE after the worker died: reported through `exited` */
+  });
+
+  splitLines(child.stdout, (line) => {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(line);
+    } catch {
+      for (const l of outputListeners) l(line, 'stdout');
+      return;
+    }
+    for (const l of messageListeners) l(parsed);
+  });
+  splitLines(child.stderr, (line) => {
+    for (const l of outputListeners) l(line, 'stderr');
+  });
+
+  const handles = [child, child.stdin, child.stdout, child.stderr] as unknown as { ref?: () => void; unref?: () => void }[];
+  const setActive = (active: boolean): void => {
+    for (const h of handles) (active ? h.ref : h.unref)?.call(h);
+  };
+  setActive(false);
+
+  return {
+    get pid() {
+      return child.pid ?? null;
+    },
+    exited,
+    isAlive: () => alive,
+    send(message) {
+      if (!alive || child.stdin.destroyed || !child.stdin.writable) return false;
+      child.stdin.write(`${JSON.stringify(message)}\n`);
+      return true;
+    },
+    onMessage: (l) => void messageListeners.push(l),
+    onOutput: (l) => void outputListeners.push(l),
+    setActive,
+    async stop(graceMs = 500) {
+      if (!alive) return exited;
+      setActive(true);
+      child.stdin.end();
+      const step = async (signal: NodeJS.Signals): Promise<boolean> => {
+        const gone = await Promise.race([exited.then(() => true), sleep(graceMs).then(() => false)]);
+        if (!gone) {
+          try {
+            child.kill(signal);
+          } catch {
+            /* already gone */
+          }
+        }
+        return gone;
+      };
+      if (!(await step('SIGTERM'))) await step('SIGKILL');
+      // After SIGKILL the close event can still wait on pipes held by the worker's own children.
+      const done = await Promise.race([exited, sleep(graceMs).then(() => null)]);
+      if (done === null) {
+        child.stdout.destroy();
+        child.stderr.destroy();
+      }
+      setActive(false);
+      return exited;
+    },
+  };
+}
+
+function deadWorker(exited: Promise<WorkerExit>): PythonWorker {
+  return {
+    pid: null,
+    exited,
+    isAlive: () => false,
+    send: () => false,
+    onMessage: () => {},
+    onOutput: () => {},
+    setActive: () => {},
+    stop: () => exited,
+  };
+}
+
+function splitLines(stream: NodeJS.ReadableStream, onLine: (line: string) => void): void {
+  let buffer = '';
+  stream.setEncoding('utf8');
+  stream.on('data', (chunk: string) => {
+    buffer += chunk;
+    let nl: number;
+    while ((nl = buffer.indexOf('\n')) >= 0) {
+      const line = buffer.slice(0, nl).replace(/\r$/, '');
+      buffer = buffer.slice(nl + 1);
+      if (line !== '') onLine(line);
+    }
+  });
+  stream.on('end', () => {
+    if (buffer !== '') onLine(buffer);
+    buffer = '';
+  });
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { safeJsonValue } from '../../src/gateway/_safe-json.js';
+
+describe('safeJsonValue (context sent to python handlers)', () => {
+  it('keeps plain data and stringifies what JSON cannot say, like json.dumps(default=str)', () => {
+    const cyclic: Record<string, unknown> = { a: 1 };
+    cyclic.self = cyclic;
+    const value = {
+      s: 'x',
+      n: 1.5,
+      big: 10n,
+      nan: Number.NaN,
+      date: new Date('2026-01-02T03:04:05.000Z'),
+      fn: () => 1,
+      undef: undefined,
+      list: [1, undefined, 'z'],
+      map: new Map([['k', 'v']]),
+      set: new Set([1, 2]),
+      cyclic,
+      shared: [cyclic, cyclic],
+    };
+    expect(JSON.parse(JSON.stringify(safeJsonValue(value)))).toEqual({
+      s: 'x',
+      n: 1.5,
+      big: '10',
+      nan: 'NaN',
+      date: '2026-01-02T03:04:05.000Z',
+      list: [1, null, 'z'],
+      map: { k: 'v' },
+      set: [1, 2],
+      cyclic: { a: 1, self: '[Circular]' },
+      shared: [
+        { a: 1, self: '[Circular]' },
+        { a: 1, self: '[Circular]' },
+      ],
+    });
+  });
+});

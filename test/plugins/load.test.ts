@@ -1,0 +1,110 @@
+import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadPlugins } from '../../src/plugins/load.js';
+import { captureLogger } from './_capture-logger.js';
+
+const FIXTURES = fileURLToPath(new URL('../fixtures/plugins/', import.meta.url));
+const homes: string[] = [];
+
+/** A temp profile home whose plugins/ holds copies of the named fixture folders. */
+async function homeWith(...names: string[]): Promise<string> {
+  const home = await mkdtemp(path.join(tmpdir(), 'hh-plugins-'));
+  homes.push(home);
+  for (const n of names) await cp(path.join(FIXTURES, n), path.join(home, 'plugins', n), { recursive: true });
+  return home;
+}
+
+afterEach(async () => {
+  await Promise.all(homes.splice(0).map((h) => rm(h, { recursive: true, force: true })));
+});
+
+describe('loadPlugins', () => {
+  it('loads only enabled plugins, in directory-name order, with named callbacks', async () => {
+    const home = await homeWith('alpha', 'beta', 'cjs-plugin');
+    const logger = captureLogger();
+    const { hooks, diagnostics } = await loadPlugins({ home, enabled: ['beta', 'alpha'], safeMode: false, logger });
+    expect(diagnostics).toEqual([]);
+    expect(hooks.map((h) => [h.plugin, h.name, h.event])).toEqual([
+      ['alpha', 'alpha.recall', 'pre_llm_call'],
+      ['alpha', 'alpha.guard', 'pre_tool_call'],
+      ['alpha', 'alpha.2', 'pre_tool_call'],
+      ['beta', 'beta.0', 'pre_llm_call'],
+      ['beta', 'beta.goodbye', 'on_session_finalize'],
+    ]);
+    // The registered functions are the plugin's own, callable with (kwargs, {signal}).
+    const signal = new AbortController().signal;
+    expect(await hooks[0]!.callback({}, { signal })).toBe('alpha context');
+    expect(await hooks[3]!.callback({}, { signal })).toEqual({ context: 'beta context' });
+  });
+
+  it('loads nothing that is not enabled, and nothing at all in safe mode', async () => {
+    const home = await homeWith('alpha', 'beta');
+    const none = await loadPlugins({ home, enabled: [], safeMode: false, logger: captureLogger() });
+    expect(none).toEqual({ hooks: [], diagnostics: [] });
+    const safe = await loadPlugins({ home, enabled: ['alpha', 'beta'], safeMode: true, logger: captureLogger() });
+    expect(safe.hooks).toEqual([]);
+    expect(safe.diagnostics).toEqual([expect.objectContaining({ level: 'info', message: expect.stringMatching(/HERMES_SAFE_MODE/) })]);
+  });
+
+  it('a CommonJS index.js exporting register on module.exports loads', async () => {
+    const home = await homeWith('cjs-plugin');
+    const { hooks, diagnostics } = await loadPlugins({ home, enabled: ['cjs-plugin'], safeMode: false, logger: captureLogger() });
+    expect(diagnostics).toEqual([]);
+    expect(hooks.map((h) => h.name)).toEqual(['cjs-plugin.0']);
+  });
+
+  it('skips broken plugins with a diagnostic and still loads the rest', async () => {
+    const home = await homeWith('alpha', 'broken-manifest', 'throwing-register', 'python-only', 'bad-events');
+    const logger = captureLogger();
+    const { hooks, diagnostics } = await loadPlugins({
+      home,
+      enabled: ['alpha', 'broken-manifest', 'throwing-register', 'python-only', 'bad-events', 'missing'],
+      safeMode: false,
+      logger,
+    });
+    // alpha loads fully; bad-events keeps its one valid hook; throwing-register keeps none of its.
+    expect(hooks.map((h) => h.name)).toEqual(['alpha.recall', 'alpha.guard', 'alpha.2', 'bad-events.observe']);
+    const messages = diagnostics.map((d) => d.message);
+    expect(messages).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^YAML syntax error/),
+        expect.stringMatching(/^plugin broken-manifest skipped: invalid plugin.yaml/),
+        'plugin throwing-register skipped: register() failed: RangeError: register exploded',
+        expect.stringMatching(/^plugin python-only skipped: it is a Python plugin \(__init__.py\)/),
+        "plugin bad-events registered a hook for unknown event 'pre_tool_cal' (did you mean 'pre_tool_call'?); ignored",
+        'plugin bad-events registered a non-function for post_tool_call; ignored',
+        expect.stringMatching(/^plugin missing skipped: .*plugins\/missing\/plugin.yaml not found/),
+      ]),
+    );
+    // The YAML error points into the manifest file.
+    const yamlErr = diagnostics.find((d) => d.message.startsWith('YAML syntax error'));
+    expect(yamlErr?.file).toBe(path.join(home, 'plugins', 'broken-manifest', 'plugin.yaml'));
+    expect(yamlErr?.line).toEqual(expect.any(Number));
+    expect(logger.at('warn')).toContain('[plugins] Skipping throwing-register: register() failed: RangeError: register exploded');
+  });
+
+  it('a register() that never finishes is bounded and skipped', async () => {
+    const home = await homeWith('hanging-register', 'alpha');
+    const { hooks, diagnostics } = await loadPlugins({
+      home,
+      enabled: ['hanging-register', 'alpha'],
+      safeMode: false,
+      logger: captureLogger(),
+      registerTimeoutMs: 100,
+    });
+    expect(hooks.map((h) => h.plugin)).toEqual(['alpha', 'alpha', 'alpha']);
+    expect(diagnostics.map((d) => d.message)).toEqual([
+      expect.stringMatching(/^plugin hanging-register skipped: register\(\) failed: TimeoutError: register\(\) did not finish within 0.1s/),
+    ]);
+  });
+
+  it('rejects an enabled name that is a path', async () => {
+    const home = await homeWith('alpha');
+    const { hooks, diagnostics } = await loadPlugins({ home, enabled: ['../alpha'], safeMode: false, logger: captureLogger() });
+    expect(hooks).toEqual([]);
+    expect(diagnostics[0]?.message).toMatch(/not a path/);
+  });
+});
