@@ -1,0 +1,177 @@
+import { describe, expect, it } from 'vitest';
+import { parseConfigText } from '../../src/config/source.js';
+import {
+  argsToOurs,
+  argsToTheirs,
+  DEFAULT_DIALECT_MAPS as maps,
+  defaultDialectMaps,
+  mcpNameToOurs,
+  mcpNameToTheirs,
+  parseDialectsConfig,
+  theirToolNames,
+  toOurEvent,
+  toOurTool,
+  toTheirEvent,
+  toTheirTool,
+} from '../../src/dialects/names.js';
+
+describe('default event maps', () => {
+  it.each([
+    ['PreToolUse', 'pre_tool_call'],
+    ['PostToolUse', 'post_tool_call'],
+    ['UserPromptSubmit', 'pre_llm_call'],
+    ['SessionStart', 'on_session_start'],
+    ['SessionEnd', 'on_session_end'],
+    ['SubagentStop', 'subagent_stop'],
+    ['Stop', 'pre_verify'],
+  ] as const)('Claude %s ↔ %s, both ways', (theirs, ours) => {
+    expect(toOurEvent(maps, 'claude', theirs)).toBe(ours);
+    expect(toTheirEvent(maps, 'claude', ours)).toBe(theirs);
+  });
+
+  it('Codex uses Claude names for the events it fires', () => {
+    expect(toTheirEvent(maps, 'codex', 'pre_tool_call')).toBe('PreToolUse');
+    expect(toTheirEvent(maps, 'codex', 'pre_verify')).toBe('Stop');
+    expect(toTheirEvent(maps, 'codex', 'subagent_stop')).toBeNull();
+  });
+
+  it('Gemini and Cursor have their own names', () => {
+    expect(toTheirEvent(maps, 'gemini', 'pre_tool_call')).toBe('BeforeTool');
+    expect(toTheirEvent(maps, 'gemini', 'pre_llm_call')).toBe('BeforeAgent');
+    expect(toTheirEvent(maps, 'gemini', 'pre_verify')).toBe('AfterAgent');
+    expect(toTheirEvent(maps, 'cursor', 'pre_tool_call')).toBe('preToolUse');
+    expect(toOurEvent(maps, 'cursor', 'beforeShellExecution')).toBe('pre_tool_call');
+    expect(toOurEvent(maps, 'cursor', 'beforeReadFile')).toBe('pre_tool_call');
+    expect(toTheirEvent(maps, 'cursor', 'pre_llm_call')).toBe('beforeSubmitPrompt');
+    expect(toTheirEvent(maps, 'cursor', 'pre_verify')).toBe('stop');
+  });
+
+  it('an event with no counterpart maps to nothing', () => {
+    expect(toTheirEvent(maps, 'claude', 'on_session_finalize')).toBeNull();
+    expect(toOurEvent(maps, 'claude', 'Notification')).toBeNull();
+    expect(defaultDialectMaps()).toBe(maps);
+  });
+});
+
+describe('default tool and argument maps', () => {
+  it('maps Claude tools both ways; Edit and MultiEdit are both patch, rendered as Edit', () => {
+    expect(toOurTool(maps, 'claude', 'Bash')).toBe('terminal');
+    expect(toOurTool(maps, 'claude', 'Read')).toBe('read_file');
+    expect(toOurTool(maps, 'claude', 'Write')).toBe('write_file');
+    expect(toOurTool(maps, 'claude', 'MultiEdit')).toBe('patch');
+    expect(toTheirTool(maps, 'claude', 'patch')).toBe('Edit');
+    expect(theirToolNames(maps, 'claude', 'patch')).toEqual(['Edit', 'MultiEdit']);
+    expect(toTheirTool(maps, 'claude', 'terminal')).toBe('Bash');
+    // A tool nobody mapped keeps its name.
+    expect(toTheirTool(maps, 'claude', 'vision_analyze')).toBe('vision_analyze');
+    expect(toOurTool(maps, 'claude', 'NotebookEdit')).toBe('NotebookEdit');
+  });
+
+  it('Codex: canonical Bash and apply_patch, with Write/Edit as aliases of apply_patch', () => {
+    expect(toTheirTool(maps, 'codex', 'terminal')).toBe('Bash');
+    expect(toTheirTool(maps, 'codex', 'patch')).toBe('apply_patch');
+    expect(theirToolNames(maps, 'codex', 'patch')).toEqual(['apply_patch', 'Edit', 'Write']);
+    expect(toOurTool(maps, 'codex', 'shell')).toBe('terminal');
+  });
+
+  it('Gemini and Cursor tool names', () => {
+    expect(toTheirTool(maps, 'gemini', 'terminal')).toBe('run_shell_command');
+    expect(toTheirTool(maps, 'gemini', 'patch')).toBe('replace');
+    expect(toOurTool(maps, 'gemini', 'google_web_search')).toBe('web_search');
+    expect(toTheirTool(maps, 'cursor', 'terminal')).toBe('Shell');
+  });
+
+  it('MCP: mcp__server__tool ↔ mcp_server_tool (not for Cursor)', () => {
+    expect(mcpNameToOurs('mcp__github__create_issue')).toBe('mcp_github_create_issue');
+    expect(mcpNameToOurs('mcp__my-server__do.it')).toBe('mcp_my_server_do_it');
+    expect(mcpNameToTheirs('mcp_github_create_issue')).toBe('mcp__github__create_issue');
+    expect(mcpNameToOurs('Bash')).toBeNull();
+    expect(toOurTool(maps, 'claude', 'mcp__memory__store')).toBe('mcp_memory_store');
+    expect(toTheirTool(maps, 'gemini', 'mcp_memory_store')).toBe('mcp__memory__store');
+    expect(toTheirTool(maps, 'cursor', 'mcp_memory_store')).toBe('mcp_memory_store');
+  });
+
+  it('renames argument keys: file_path ↔ path, tool-specific maps before *', () => {
+    expect(argsToOurs(maps, 'claude', 'Read', { file_path: '/a', offset: 3 })).toEqual({ path: '/a', offset: 3 });
+    expect(argsToTheirs(maps, 'claude', 'Read', { path: '/a', offset: 3 })).toEqual({ file_path: '/a', offset: 3 });
+    expect(argsToOurs(maps, 'claude', 'Bash', { command: 'ls', run_in_background: true })).toEqual({ command: 'ls', background: true });
+    expect(argsToOurs(maps, 'claude', 'Grep', { pattern: 'x', glob: '*.ts', path: 'src' })).toEqual({ pattern: 'x', file_glob: '*.ts', path: 'src' });
+    expect(argsToOurs(maps, 'gemini', 'read_file', { absolute_path: '/a' })).toEqual({ path: '/a' });
+    // Going back, the first of several keys for `path` wins: Gemini's current file_path.
+    expect(argsToTheirs(maps, 'gemini', 'read_file', { path: '/a' })).toEqual({ file_path: '/a' });
+    expect(argsToTheirs(maps, 'gemini', 'run_shell_command', { command: 'ls', workdir: '/w' })).toEqual({ command: 'ls', dir_path: '/w' });
+    // A renamed key wins over a pass-through key of the same name, whatever the order.
+    expect(argsToOurs(maps, 'claude', 'Read', { path: 'stale', file_path: '/meant' })).toEqual({ path: '/meant' });
+    expect(argsToOurs(maps, 'claude', null, { file_path: '/a' })).toEqual({ path: '/a' });
+  });
+});
+
+describe('parseDialectsConfig', () => {
+  const text = [
+    'hooks: {}',
+    'dialects:',
+    '  claude:',
+    '    events:',
+    '      Notification: on_human_input_request',
+    '      PostToolUseFailure: null',
+    '      Bogus: not_an_event',
+    '      Classify: transform_api_error_classification',
+    '    tools:',
+    '      NotebookEdit: patch',
+    '      Glob: null',
+    '      Broken: 42',
+    '    args:',
+    '      NotebookEdit: {notebook_path: path}',
+    "      '*': {file_path: null}",
+    '      Bash: [command]',
+    '  hermes: {}',
+    '  claud: {}',
+    '  gemini: [1]',
+    '  cursor:',
+    '    colours: {}',
+    '',
+  ].join('\n');
+
+  it('merges overrides over the defaults and reports every bad entry with its position', () => {
+    const { maps: merged, diagnostics } = parseDialectsConfig(parseConfigText(text, '/p/config.yaml'));
+    expect(diagnostics.map((d) => [d.level, d.path, d.line, d.column, d.message])).toEqual([
+      ['warning', 'dialects.claude.events.Bogus', 7, 14, "dialects.claude.events.Bogus: 'not_an_event' is not a Hermes event; ignoring"],
+      [
+        'warning',
+        'dialects.claude.events.Classify',
+        8,
+        17,
+        "dialects.claude.events.Classify: 'transform_api_error_classification' is Python-plugin-only; shell hooks cannot serve it; ignoring",
+      ],
+      ['warning', 'dialects.claude.tools.Broken', 12, 15, 'dialects.claude.tools.Broken must be a tool name (a non-empty string) or null; got number 42'],
+      ['warning', 'dialects.claude.args.Bash', 16, 13, 'dialects.claude.args.Bash must be a mapping of their argument key to ours; got a list'],
+      ['warning', 'dialects.hermes', 17, 3, 'dialects.hermes: hermes is the native wire and has no name maps; ignoring'],
+      ['warning', 'dialects.claud', 18, 3, "unknown dialect 'claud' under dialects: (valid: claude, codex, gemini, cursor); ignoring"],
+      ['warning', 'dialects.gemini', 19, 11, 'dialects.gemini must be a mapping with events, tools and/or args; got a list'],
+      ['warning', 'dialects.cursor.colours', 21, 5, "unknown key 'colours' under dialects.cursor (valid: events, tools, args); ignoring"],
+    ]);
+    expect(diagnostics.every((d) => d.file === '/p/config.yaml')).toBe(true);
+
+    expect(toOurEvent(merged, 'claude', 'Notification')).toBe('on_human_input_request');
+    expect(toOurEvent(merged, 'claude', 'PostToolUseFailure')).toBeNull();
+    expect(toOurEvent(merged, 'claude', 'PreToolUse')).toBe('pre_tool_call');
+    // The user's entry comes first, so it is also how our patch renders.
+    expect(toOurTool(merged, 'claude', 'NotebookEdit')).toBe('patch');
+    expect(toTheirTool(merged, 'claude', 'patch')).toBe('NotebookEdit');
+    expect(toOurTool(merged, 'claude', 'Glob')).toBe('Glob');
+    expect(argsToOurs(merged, 'claude', 'NotebookEdit', { notebook_path: 'a.ipynb' })).toEqual({ path: 'a.ipynb' });
+    expect(argsToOurs(merged, 'claude', 'Read', { file_path: 'a' })).toEqual({ file_path: 'a' });
+    // Other dialects keep their defaults.
+    expect(merged.codex).toBe(maps.codex);
+    expect(toTheirTool(merged, 'gemini', 'patch')).toBe('replace');
+  });
+
+  it('no dialects key → the defaults, silently; a non-mapping → the defaults with a warning', () => {
+    expect(parseDialectsConfig(parseConfigText('hooks: {}\n', 'c.yaml'))).toEqual({ maps, diagnostics: [] });
+    const r = parseDialectsConfig(parseConfigText('dialects: claude\n', 'c.yaml'));
+    expect(r.maps).toBe(maps);
+    expect(r.diagnostics.map((d) => [d.path, d.line, d.message])).toEqual([
+      ['dialects', 1, 'dialects must be a mapping of agent name to name maps; got string "claude"'],
+    ]);
+  });
+});

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { parseDialectInput } from '../../src/dialects/answer.js';
+import { DEFAULT_DIALECT_MAPS as maps, AGENT_DIALECTS } from '../../src/dialects/names.js';
+import { printDialectConfig, wiredEvents } from '../../src/dialects/print-config.js';
+
+describe('printDialectConfig', () => {
+  it('Claude: a settings.json hooks block wiring every mappable event to `run <event> --dialect claude`', () => {
+    const text = printDialectConfig('claude', { command: 'hermes-hooks' });
+    expect(text.endsWith('}\n')).toBe(true);
+    const handler = (ev: string) => ({ type: 'command', command: `hermes-hooks run ${ev} --dialect claude`, timeout: 310 });
+    expect(JSON.parse(text)).toEqual({
+      hooks: {
+        PreToolUse: [{ matcher: '*', hooks: [handler('PreToolUse')] }],
+        PostToolUse: [{ matcher: '*', hooks: [handler('PostToolUse')] }],
+        PostToolUseFailure: [{ matcher: '*', hooks: [handler('PostToolUseFailure')] }],
+        UserPromptSubmit: [{ hooks: [handler('UserPromptSubmit')] }],
+        Stop: [{ hooks: [handler('Stop')] }],
+        SessionStart: [{ hooks: [handler('SessionStart')] }],
+        SessionEnd: [{ hooks: [handler('SessionEnd')] }],
+        SubagentStart: [{ hooks: [handler('SubagentStart')] }],
+        SubagentStop: [{ hooks: [handler('SubagentStop')] }],
+      },
+    });
+  });
+
+  it('Gemini timeouts are milliseconds; Codex wires only its events', () => {
+    const gemini = JSON.parse(printDialectConfig('gemini', { command: 'npx hermes-hooks --profile work' }));
+    expect(gemini.hooks.BeforeTool).toEqual([
+      { matcher: '*', hooks: [{ name: 'hermes-hooks', type: 'command', command: 'npx hermes-hooks --profile work run BeforeTool --dialect gemini', timeout: 310000 }] },
+    ]);
+    expect(Object.keys(gemini.hooks)).toEqual(['BeforeTool', 'AfterTool', 'BeforeAgent', 'AfterAgent', 'SessionStart', 'SessionEnd']);
+    expect(Object.keys(JSON.parse(printDialectConfig('codex', { command: 'hermes-hooks' })).hooks)).toEqual([
+      'PreToolUse',
+      'PostToolUse',
+      'UserPromptSubmit',
+      'Stop',
+      'SessionStart',
+    ]);
+  });
+
+  it('Cursor: version 1, flat entries, and no family events (they would run every hook twice per call)', () => {
+    const cursor = JSON.parse(printDialectConfig('cursor', { command: 'hermes-hooks' }));
+    expect(cursor.version).toBe(1);
+    expect(cursor.hooks.preToolUse).toEqual([{ command: 'hermes-hooks run preToolUse --dialect cursor', timeout: 310 }]);
+    expect(Object.keys(cursor.hooks)).toEqual([
+      'preToolUse',
+      'postToolUse',
+      'postToolUseFailure',
+      'beforeSubmitPrompt',
+      'afterAgentResponse',
+      'stop',
+      'sessionStart',
+      'sessionEnd',
+      'subagentStart',
+      'subagentStop',
+    ]);
+  });
+
+  it('every wired event is one `run --dialect` understands', () => {
+    for (const dialect of AGENT_DIALECTS) {
+      for (const ev of wiredEvents(dialect, maps)) {
+        expect(parseDialectInput(dialect, maps, { hook_event_name: ev }), `${dialect} ${ev}`).not.toHaveProperty('error');
+      }
+    }
+  });
+});
