@@ -1,0 +1,44 @@
+// Detects a script that execve() would refuse with ENOEXEC (no `#!` line, empty file).
+//
+// Why: libuv execs through glibc's execvp, which on ENOEXEC silently re-runs the file with
+// /bin/sh (checked on Node 20.20), whereas Hermes (Python) reports `[Errno 8] Exec format error`.
+// A dry run must not pass a hook that Hermes itself would fail to launch, so we look at the first
+// bytes ourselves. Only for argv[0] given as a path (contains `/`); bare names go to PATH lookup
+// unchecked. Costs one non-blocking open + one small read (~0.01 ms).
+
+import { accessSync, closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { resolve } from 'node:path';
+
+const HEAD_BYTES = 256;
+const head = Buffer.alloc(HEAD_BYTES);
+
+/** True when `argv0` is an executable regular file that the kernel would not recognise. */
+export function wouldFailExecFormat(argv0: string, cwd?: string): boolean {
+  if (!argv0.includes('/')) return false;
+  const file = cwd === undefined ? argv0 : resolve(cwd, argv0);
+  let fd: number;
+  try {
+    // O_NONBLOCK: argv[0] might be a FIFO; never wait for a writer.
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch {
+    return false; // missing / unreadable: let the spawn report it
+  }
+  try {
+    if (!fstatSync(fd).isFile()) return false;
+    const n = readSync(fd, head, 0, HEAD_BYTES, 0);
+    if (n >= 2 && head[0] === 0x23 && head[1] === 0x21) return false; // "#!"
+    if (n >= 4 && head[0] === 0x7f && head[1] === 0x45 && head[2] === 0x4c && head[3] === 0x46) return false; // ELF
+    // Binary data may be a binfmt_misc format (jar, PE under wine, …): leave it to the kernel.
+    if (head.subarray(0, n).includes(0)) return false;
+  } catch {
+    return false;
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    accessSync(file, constants.X_OK);
+  } catch {
+    return false; // not executable: the spawn reports EACCES, as execve would
+  }
+  return true;
+}

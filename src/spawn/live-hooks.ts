@@ -1,0 +1,75 @@
+// Registry of hook process groups that may still be running, so a host that exits (or an engine
+// that closes) can kill them. Needed because hooks are spawned detached (their own process
+// group), which also switches off execa's own kill-on-exit cleanup.
+
+import { disposeAllPreparedStdin } from './stdin-file.js';
+
+/** One running hook, as registered by spawnHook. */
+export interface LiveHook {
+  /** Process-group id (= the direct child's pid). */
+  readonly pgid: number;
+  /**
+   * Ends the run as cancelled: sends `signal` to the group now (escalating to SIGKILL later if it
+   * is not SIGKILL and the event loop keeps running). Returns false if the group was already gone.
+   */
+  cancel(signal: NodeJS.Signals): boolean;
+}
+
+const live = new Set<LiveHook>();
+
+export function registerLiveHook(hook: LiveHook): void {
+  live.add(hook);
+}
+
+export function unregisterLiveHook(hook: LiveHook): void {
+  live.delete(hook);
+}
+
+/** Number of registered hook groups (running, or being killed). */
+export function liveHookCount(): number {
+  return live.size;
+}
+
+/**
+ * Signals every live hook group (default SIGKILL: this is the emergency path and there may be no
+ * event loop left to escalate) and marks their runs cancelled. Returns how many groups existed.
+ */
+export function killLiveHooks(signal: NodeJS.Signals = 'SIGKILL'): number {
+  let count = 0;
+  for (const hook of [...live]) {
+    if (hook.cancel(signal)) count += 1;
+  }
+  return count;
+}
+
+let installed = false;
+
+function cleanup(): void {
+  killLiveHooks('SIGKILL');
+  disposeAllPreparedStdin();
+}
+
+function onSignal(signal: NodeJS.Signals): void {
+  cleanup();
+  // Choice: we only replace Node's default behaviour when nobody else listens. If we are the sole
+  // listener, we remove ourselves and re-raise the signal, so the host dies of it exactly as it
+  // would have without us (a shell sees 130 for SIGINT, 143 for SIGTERM). If the host has its own
+  // handler, that handler owns the decision to exit; we have already killed the hooks.
+  if (process.listenerCount(signal) === 1) {
+    process.removeListener('SIGINT', onSignal);
+    process.removeListener('SIGTERM', onSignal);
+    process.kill(process.pid, signal);
+  }
+}
+
+/**
+ * On process `exit`, SIGINT and SIGTERM, kill every live hook group (SIGKILL) and remove pending
+ * stdin payload files. Idempotent.
+ */
+export function installExitCleanup(): void {
+  if (installed) return;
+  installed = true;
+  process.on('exit', cleanup);
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+}

@@ -1,0 +1,234 @@
+// spawnHook: the ONE place that starts a hook process. Every outcome — exit, signal, timeout,
+// output overflow, cancel, launch failure — becomes one flat HookRun; the promise never rejects.
+//
+// Lifecycle (DESIGN "The wire protocol"): no shell; the child leads its own process group
+// (`detached`); stdin is a private regular file as fd 0. At the deadline the whole group gets
+// SIGTERM, then SIGKILL `killGraceMs` later if any member is left, then the pipes are abandoned
+// `drainMs` after that — so a run settles within timeout + ~1 s even when a `setsid` grandchild
+// holds stdout. execa 9 is used for the spawn only: its timeout, maxBuffer, forceKill and cleanup
+// all reach the direct child alone (and do not settle while a grandchild holds a pipe), so those
+// are ours. A hook that exits in time keeps its detached helpers: no group kill after a normal exit.
+
+import { statSync } from 'node:fs';
+import type { HookRun, HookStatus } from '../types.js';
+import { splitCommand } from './argv.js';
+import { wouldFailExecFormat } from './_exec-format.js';
+import { type Launched, launch } from './_launch.js';
+import { execFormatErrorText, launchErrorText } from './_launch-error.js';
+import { OutputCapture } from './_output-capture.js';
+import { groupAlive, signalGroup } from './_process-group.js';
+import { type LiveHook, registerLiveHook, unregisterLiveHook } from './live-hooks.js';
+import { closeQuietly, type PreparedStdin, prepareStdinSync } from './stdin-file.js';
+
+export interface SpawnHookOptions {
+  /** The configured, trimmed command. */
+  command: string;
+  /** Payload text, or a prepared file shared by several hooks (the caller disposes it). */
+  stdin: string | PreparedStdin;
+  timeoutMs: number;
+  /** Base environment, default process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** Added on top of `env`, e.g. HERMES_HOME, HERMES_HOOK_EVENT. */
+  extraEnv?: Record<string, string>;
+  cwd?: string;
+  /** Per stream; default 1 MiB. */
+  maxOutputBytes?: number;
+  /** SIGTERM → SIGKILL delay; default 500 ms. */
+  killGraceMs?: number;
+  /** After the SIGKILL step, abandon the pipes after this; default 500 ms. */
+  drainMs?: number;
+  /** Host cancel (engine close): kills the group like a timeout; the run ends `timeout` / `cancelled`. */
+  signal?: AbortSignal;
+  homedir?: string;
+}
+
+export const DEFAULT_MAX_OUTPUT_BYTES = 1_048_576;
+export const DEFAULT_KILL_GRACE_MS = 500;
+export const DEFAULT_DRAIN_MS = 500;
+/** Once the pipes are abandoned, how long the direct child's exit status may still take. */
+const EXIT_STATUS_GRACE_MS = 100;
+
+type StopReason = 'timeout' | 'cancelled' | 'output_limit';
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** Runs one hook process to completion. Never rejects: every outcome is a HookRun. */
+export async function spawnHook(options: SpawnHookOptions): Promise<HookRun> {
+  try {
+    return await runHook(options);
+  } catch (err) {
+    // Not expected; a bug here must still not surface as a rejected emit.
+    return {
+      command: options.command,
+      argv: [],
+      status: 'launch_failed',
+      exit_code: null,
+      signal: null,
+      stdout: '',
+      stderr: '',
+      error: `internal error: ${errorText(err)}`,
+      duration_ms: 0,
+      started_at: performance.now(),
+      pid: null,
+      timeout: options.timeoutMs / 1000,
+    };
+  }
+}
+
+async function runHook(options: SpawnHookOptions): Promise<HookRun> {
+  const { command, timeoutMs } = options;
+  const startedAt = performance.now();
+  const finish = (fields: Partial<HookRun> & { status: HookStatus; argv: string[] }): HookRun => ({
+    command,
+    exit_code: null,
+    signal: null,
+    stdout: '',
+    stderr: '',
+    error: null,
+    pid: null,
+    started_at: startedAt,
+    timeout: timeoutMs / 1000,
+    ...fields,
+    duration_ms: performance.now() - (fields.started_at ?? startedAt),
+  });
+
+  const split = splitCommand(command, options.homedir === undefined ? undefined : { homedir: options.homedir });
+  if (!split.ok) return finish({ status: 'launch_failed', argv: [], error: split.error });
+  const argv = split.argv;
+  const file = argv[0] as string;
+  if (options.signal?.aborted) return finish({ status: 'timeout', argv, error: 'cancelled' });
+  if (file === '') return finish({ status: 'launch_failed', argv, error: 'command not found' });
+  if (wouldFailExecFormat(file, options.cwd)) {
+    return finish({ status: 'launch_failed', argv, error: execFormatErrorText(file) });
+  }
+
+  // fd 0 for the child. A one-off payload file is unlinked as soon as it is open: the child's
+  // descriptor (and `/dev/stdin`, which reopens it through /proc) keeps working.
+  let stdinFd: number;
+  try {
+    if (typeof options.stdin === 'string') {
+      const own = prepareStdinSync(options.stdin);
+      try {
+        stdinFd = own.open();
+      } finally {
+        own.dispose();
+      }
+    } else {
+      stdinFd = options.stdin.open();
+    }
+  } catch (err) {
+    return finish({ status: 'launch_failed', argv, error: `cannot prepare stdin: ${errorText(err)}` });
+  }
+
+  const baseEnv = options.env ?? process.env;
+  const env = options.extraEnv ? { ...baseEnv, ...options.extraEnv } : baseEnv;
+  const spawnedAt = performance.now();
+  let sub: Launched;
+  try {
+    sub = launch(file, argv.slice(1), { stdinFd, env, cwd: options.cwd });
+  } catch (err) {
+    return finish({ status: 'launch_failed', argv, error: errorText(err), started_at: spawnedAt });
+  } finally {
+    // The child has its own copy of fd 0 once spawn() returned (fork+exec is synchronous in libuv).
+    closeQuietly(stdinFd);
+  }
+
+  const pid = sub.pid;
+  if (pid === undefined) {
+    const failed = await sub.exited;
+    // ENOENT also means a missing working directory; say which, rather than "command not found".
+    const error =
+      failed.code === 'ENOENT' && options.cwd !== undefined && !isDirectory(options.cwd)
+        ? `working directory not found: ${options.cwd}`
+        : launchErrorText(failed.code, failed.message, file);
+    return finish({ status: 'launch_failed', argv, error, started_at: spawnedAt });
+  }
+
+  const maxOutputBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+  const killGraceMs = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
+  const drainMs = options.drainMs ?? DEFAULT_DRAIN_MS;
+
+  let stopReason: StopReason | null = null;
+  let settled = false;
+  let escalation: NodeJS.Timeout | undefined;
+  let abandonPipes: NodeJS.Timeout | undefined;
+  let abandoned: (() => void) | undefined;
+  const abandonedPromise = new Promise<null>((resolve) => {
+    abandoned = () => setTimeout(resolve, EXIT_STATUS_GRACE_MS, null);
+  });
+
+  // TERM (or the given signal) now; KILL after the grace if any member is left; then stop waiting
+  // for EOF on pipes a stray descendant may hold. Escalation outlives the settle on purpose: a
+  // TERM-ignoring member must not survive just because the pipes closed.
+  const escalate = (first: NodeJS.Signals): boolean => {
+    const existed = signalGroup(pid, first);
+    if (escalation !== undefined) return existed;
+    escalation = setTimeout(
+      () => {
+        if (groupAlive(pid)) signalGroup(pid, 'SIGKILL');
+        unregisterLiveHook(liveHook);
+        if (settled) return;
+        abandonPipes = setTimeout(() => {
+          sub.stdout?.destroy();
+          sub.stderr?.destroy();
+          abandoned?.();
+        }, drainMs);
+      },
+      first === 'SIGKILL' ? 0 : killGraceMs,
+    );
+    return existed;
+  };
+  const stop = (reason: StopReason, first: NodeJS.Signals = 'SIGTERM'): boolean => {
+    if (stopReason === null && !settled) stopReason = reason;
+    return escalate(first);
+  };
+
+  const liveHook: LiveHook = { pgid: pid, cancel: (signal) => stop('cancelled', signal) };
+  registerLiveHook(liveHook);
+
+  const stdout = new OutputCapture(maxOutputBytes, () => stop('output_limit'));
+  const stderr = new OutputCapture(maxOutputBytes, () => stop('output_limit'));
+  sub.stdout?.on('data', stdout.push);
+  sub.stderr?.on('data', stderr.push);
+  // An abandoned or broken pipe is not a hook outcome; execa reports it on its result.
+  sub.stdout?.on('error', () => {});
+  sub.stderr?.on('error', () => {});
+
+  const deadline = setTimeout(() => stop('timeout'), timeoutMs);
+  const onAbort = (): void => {
+    stop('cancelled');
+  };
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+
+  const outcome = await Promise.race([sub.exited, abandonedPromise]);
+  settled = true;
+  clearTimeout(deadline);
+  if (abandonPipes !== undefined) clearTimeout(abandonPipes);
+  options.signal?.removeEventListener('abort', onAbort);
+  if (escalation === undefined) unregisterLiveHook(liveHook);
+
+  const exitCode = outcome?.exitCode;
+  const signal = outcome?.signal ?? null;
+  const common = { argv, pid, started_at: spawnedAt, stdout: stdout.text(), stderr: stderr.text() };
+  if (stopReason === 'output_limit') return finish({ ...common, status: 'output_limit', signal });
+  if (stopReason !== null) {
+    return finish({ ...common, status: 'timeout', signal, error: stopReason === 'cancelled' ? 'cancelled' : null });
+  }
+  if (exitCode === undefined && signal === null) {
+    // Neither an exit code nor a signal: execa failed around the process (e.g. a stream error).
+    const error = launchErrorText(outcome?.code, outcome?.message, file);
+    return finish({ ...common, status: 'nonzero_exit', error });
+  }
+  if (signal !== null) return finish({ ...common, status: 'nonzero_exit', signal });
+  return finish({ ...common, status: exitCode === 0 ? 'ok' : 'nonzero_exit', exit_code: exitCode ?? null });
+}

@@ -1,0 +1,116 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { killLiveHooks, liveHookCount } from '../../src/spawn/live-hooks.js';
+import { spawnHook } from '../../src/spawn/run-hook.js';
+import { FIXTURES, fixture, groupMembers, isRunning, killQuietly, waitFor } from './_helpers.js';
+
+const REPO = resolve(FIXTURES, '..', '..', '..');
+
+let tmp: string;
+/** Every hook pid a host reported, killed after all tests as a safety net (never before asserting). */
+const reported: number[] = [];
+beforeAll(() => {
+  tmp = mkdtempSync(join(tmpdir(), 'live-hooks-test-'));
+});
+afterAll(() => {
+  reported.forEach(killQuietly);
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+interface HostExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  pids: number[];
+}
+
+/** Runs the host fixture, waits until its hook is running, optionally signals it, and reports. */
+async function runHost(mode: string, send: NodeJS.Signals | null): Promise<HostExit> {
+  const pidFile = join(tmp, `pids-${mode}-${send ?? 'none'}`);
+  const host = spawn(process.execPath, ['--import', 'tsx', fixture('host-exit-cleanup.ts'), mode], {
+    cwd: REPO,
+    env: { ...process.env, PID_FILE: pidFile },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  host.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  host.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((res) =>
+    host.on('exit', (code, signal) => res({ code, signal })),
+  );
+  let pids: number[];
+  try {
+    const ready = await waitFor(() => stdout.includes('ready') || host.exitCode !== null, 20_000);
+    expect(ready, `host never got ready; stderr: ${stderr}`).toBe(true);
+    pids = readFileSync(pidFile, 'utf8').trim().split(/\s+/).map(Number);
+    reported.push(...pids);
+    expect(pids).toHaveLength(2);
+    if (send) host.kill(send);
+    const { code, signal } = await exited;
+    return { code, signal, stdout, pids };
+  } finally {
+    killQuietly(host.pid!);
+  }
+}
+
+async function expectGone(pids: number[]): Promise<void> {
+  expect(await waitFor(() => pids.every((p) => !isRunning(p)), 3000), `still running: ${pids.filter(isRunning)}`).toBe(true);
+}
+
+describe('installExitCleanup', () => {
+  it('kills running hook groups on SIGTERM and then dies of SIGTERM when no one else listens', async () => {
+    const r = await runHost('sole', 'SIGTERM');
+    expect(r.stdout).toContain('ready listeners=1'); // installing twice added one listener
+    expect(r).toMatchObject({ code: null, signal: 'SIGTERM' });
+    await expectGone(r.pids);
+  });
+
+  it('does the same on SIGINT', async () => {
+    const r = await runHost('sole', 'SIGINT');
+    expect(r).toMatchObject({ code: null, signal: 'SIGINT' });
+    await expectGone(r.pids);
+  });
+
+  it('leaves the exit decision to a host that has its own signal handler', async () => {
+    const r = await runHost('listener', 'SIGTERM');
+    expect(r.stdout).toContain('host handler 2');
+    expect(r).toMatchObject({ code: 7, signal: null });
+    await expectGone(r.pids);
+  });
+
+  it('kills running hook groups when the host exits by itself', async () => {
+    const r = await runHost('exit', null);
+    expect(r).toMatchObject({ code: 3, signal: null });
+    await expectGone(r.pids);
+  });
+
+  it('is what kills them: without it, detached hooks outlive the host', async () => {
+    const r = await runHost('no-cleanup', 'SIGTERM');
+    expect(r).toMatchObject({ code: null, signal: 'SIGTERM' });
+    await new Promise((res) => setTimeout(res, 300));
+    expect(r.pids.every(isRunning)).toBe(true);
+    r.pids.forEach(killQuietly);
+  });
+});
+
+describe('killLiveHooks', () => {
+  it('escalates a SIGTERM it sent to SIGKILL for a group that ignores it', async () => {
+    expect(await waitFor(() => liveHookCount() === 0, 3000)).toBe(true);
+    const pending = spawnHook({ command: fixture('trap-term.sh'), stdin: '{}', timeoutMs: 30_000, killGraceMs: 200 });
+    expect(await waitFor(() => liveHookCount() === 1, 3000)).toBe(true);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(killLiveHooks('SIGTERM')).toBe(1);
+    const r = await pending;
+    expect(r).toMatchObject({ status: 'timeout', error: 'cancelled', signal: 'SIGKILL' });
+    expect(await waitFor(() => groupMembers(r.pid!).length === 0, 2000)).toBe(true);
+  });
+
+  it('returns 0 when nothing is running', async () => {
+    expect(await waitFor(() => liveHookCount() === 0, 3000)).toBe(true);
+    expect(killLiveHooks()).toBe(0);
+  });
+});

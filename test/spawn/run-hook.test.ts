@@ -1,0 +1,321 @@
+import { chmodSync, existsSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { killLiveHooks, liveHookCount } from '../../src/spawn/live-hooks.js';
+import { spawnHook, type SpawnHookOptions } from '../../src/spawn/run-hook.js';
+import { disposeAllPreparedStdin, prepareStdin } from '../../src/spawn/stdin-file.js';
+import { fixture, groupMembers, isRunning, killQuietly, sleep, waitFor } from './_helpers.js';
+
+const PAYLOAD = JSON.stringify({ hook_event_name: 'pre_tool_call', tool_name: 'terminal', tool_input: { command: 'ls' } });
+
+const run = (command: string, extra: Partial<SpawnHookOptions> = {}) =>
+  spawnHook({ command, stdin: PAYLOAD, timeoutMs: 10_000, ...extra });
+
+const pidFrom = (text: string, key: string): number => {
+  const m = new RegExp(`${key}=(\\d+)`).exec(text);
+  if (!m) throw new Error(`no ${key}= in ${JSON.stringify(text)}`);
+  return Number(m[1]);
+};
+
+let tmp: string;
+beforeAll(() => {
+  tmp = mkdtempSync(join(tmpdir(), 'spawn-test-'));
+});
+afterAll(() => {
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+describe('spawnHook: exits', () => {
+  it('runs a hook that exits 0 and captures both streams', async () => {
+    const r = await run(`${fixture('exit-with.sh')} 0`);
+    expect(r).toMatchObject({
+      command: `${fixture('exit-with.sh')} 0`,
+      argv: [fixture('exit-with.sh'), '0'],
+      status: 'ok',
+      exit_code: 0,
+      signal: null,
+      stdout: '{"out": 0}\n',
+      stderr: 'err 0\n',
+      error: null,
+      timeout: 10,
+    });
+    expect(typeof r.pid).toBe('number');
+    expect(r.duration_ms).toBeGreaterThan(0);
+    expect(r.started_at).toBeGreaterThan(0);
+  });
+
+  it.each([1, 2, 42])('reports exit %i as nonzero_exit with its output', async (code) => {
+    const r = await run(`${fixture('exit-with.sh')} ${code}`);
+    expect(r).toMatchObject({ status: 'nonzero_exit', exit_code: code, signal: null, error: null });
+    expect(r.stdout).toBe(`{"out": ${code}}\n`);
+    expect(r.stderr).toBe(`err ${code}\n`);
+  });
+
+  it('reports a signal death it did not cause as nonzero_exit with the signal', async () => {
+    const r = await run(`bash -c 'kill -KILL $$'`);
+    expect(r).toMatchObject({ status: 'nonzero_exit', exit_code: null, signal: 'SIGKILL', error: null });
+  });
+
+  it('decodes invalid UTF-8 with replacement characters', async () => {
+    const r = await run(fixture('invalid-utf8.sh'));
+    expect(r.stdout).toBe('a\uFFFDb\u00e9c\uFFFD');
+  });
+
+  it('passes the base env plus extraEnv, honours cwd, and makes the child a group leader', async () => {
+    const r = await run(fixture('print-env.sh'), {
+      env: { ...process.env, BASE_VAR: 'base' },
+      extraEnv: { HERMES_HOME: '/profiles/work', HERMES_HOOK_EVENT: 'pre_tool_call' },
+      cwd: tmp,
+    });
+    expect(r.status).toBe('ok');
+    expect(r.stdout).toContain('HERMES_HOME=/profiles/work\n');
+    expect(r.stdout).toContain('HERMES_HOOK_EVENT=pre_tool_call\n');
+    expect(r.stdout).toContain('BASE_VAR=base\n');
+    expect(r.stdout).toContain(`PWD=${realpathSync(tmp)}\n`);
+    expect(r.stdout).toContain(`pid=${r.pid} pgid=${r.pid}\n`);
+  });
+
+  it('uses process.env when no env is given', async () => {
+    const r = await run(fixture('print-env.sh'));
+    expect(r.stdout).toContain('HERMES_HOME=unset\n');
+  });
+
+  it('expands ~/ in argument tokens with the given homedir', async () => {
+    writeFileSync(join(tmp, 'home-hook.sh'), '#!/bin/bash\necho "home hook $1"\n', { mode: 0o755 });
+    const r = await run('bash ~/home-hook.sh ~/arg', { homedir: tmp });
+    expect(r).toMatchObject({ status: 'ok', argv: ['bash', `${tmp}/home-hook.sh`, `${tmp}/arg`] });
+    expect(r.stdout).toBe(`home hook ${tmp}/arg\n`);
+  });
+});
+
+describe('spawnHook: stdin', () => {
+  it.each([
+    ['reading fd 0', 'echo-stdin.sh'],
+    ['cat /dev/stdin', 'cat-dev-stdin.sh'],
+  ])('delivers the payload to a hook %s', async (_label, name) => {
+    const r = await run(fixture(name));
+    expect(r).toMatchObject({ status: 'ok', stdout: PAYLOAD, stderr: '' });
+  });
+
+  it('gives a python hook reading /dev/stdin a regular file', async () => {
+    const r = await run(fixture('read-dev-stdin.py'));
+    expect(r.status).toBe('ok');
+    expect(JSON.parse(r.stdout)).toEqual({ bytes: Buffer.byteLength(PAYLOAD), fd0: 'file', payload: PAYLOAD });
+  });
+
+  it('unlinks a one-off payload file once the child has it open', async () => {
+    const r = await run(fixture('show-stdin-link.sh'));
+    expect(r.status).toBe('ok');
+    expect(r.stdout).toMatch(/hermes-hooks-stdin-.*\(deleted\)\n$/);
+  });
+
+  it('lets several hooks share one prepared payload, each from offset 0, and leaves disposal to the owner', async () => {
+    const prepared = await prepareStdin(PAYLOAD);
+    try {
+      const runs = await Promise.all(
+        ['echo-stdin.sh', 'cat-dev-stdin.sh', 'echo-stdin.sh', 'read-dev-stdin.py'].map((name) =>
+          spawnHook({ command: fixture(name), stdin: prepared, timeoutMs: 10_000 }),
+        ),
+      );
+      expect(runs.map((r) => r.status)).toEqual(['ok', 'ok', 'ok', 'ok']);
+      expect(runs.slice(0, 3).map((r) => r.stdout)).toEqual([PAYLOAD, PAYLOAD, PAYLOAD]);
+      expect(JSON.parse(runs[3]!.stdout).payload).toBe(PAYLOAD);
+      expect(existsSync(prepared.path)).toBe(true);
+    } finally {
+      prepared.dispose();
+    }
+  });
+
+  it('treats a hook that never reads a 5 MB payload as ok (no EPIPE)', async () => {
+    const big = JSON.stringify({ hook_event_name: 'post_tool_call', extra: { blob: 'x'.repeat(5 * 1024 * 1024) } });
+    const r = await spawnHook({ command: fixture('ignore-stdin.sh'), stdin: big, timeoutMs: 10_000 });
+    expect(r).toMatchObject({ status: 'ok', exit_code: 0, stdout: '{}\n', error: null });
+  });
+
+  it('closes its descriptors: no fd leak over many runs', async () => {
+    await run(fixture('echo-stdin.sh'));
+    const before = readdirSync('/proc/self/fd').length;
+    for (let i = 0; i < 8; i++) await run(fixture('echo-stdin.sh'));
+    expect(readdirSync('/proc/self/fd').length).toBeLessThanOrEqual(before);
+  });
+});
+
+describe('spawnHook: deadline and kills', () => {
+  it('SIGTERMs a hook that outlives its timeout and keeps the output so far', async () => {
+    const t0 = performance.now();
+    const r = await spawnHook({ command: `bash -c 'echo started; sleep 1000; echo never'`, stdin: PAYLOAD, timeoutMs: 500 });
+    expect(performance.now() - t0).toBeLessThan(2500);
+    expect(r).toMatchObject({ status: 'timeout', exit_code: null, signal: 'SIGTERM', error: null, stdout: 'started\n', timeout: 0.5 });
+    expect(await waitFor(() => groupMembers(r.pid!).length === 0, 2000)).toBe(true);
+  });
+
+  it('kills a grandchild that holds stdout after the hook exited, within timeout + 1.5 s', async () => {
+    const t0 = performance.now();
+    const r = await spawnHook({ command: fixture('grandchild-holds-stdout.sh'), stdin: PAYLOAD, timeoutMs: 1000 });
+    const elapsed = performance.now() - t0;
+    expect(elapsed).toBeLessThan(2500);
+    expect(elapsed).toBeGreaterThanOrEqual(900);
+    expect(r).toMatchObject({ status: 'timeout', exit_code: null });
+    const grandchild = pidFrom(r.stdout, 'grandchild');
+    expect(await waitFor(() => !isRunning(grandchild), 2000)).toBe(true);
+    expect(groupMembers(r.pid!)).toEqual([]);
+  });
+
+  it('abandons the pipes of a setsid grandchild and still settles within timeout + 1.5 s', async () => {
+    const t0 = performance.now();
+    const r = await spawnHook({ command: fixture('setsid-grandchild-holds-stdout.sh'), stdin: PAYLOAD, timeoutMs: 1000 });
+    const elapsed = performance.now() - t0;
+    const escaped = pidFrom(r.stdout, 'grandchild');
+    try {
+      expect(elapsed).toBeLessThan(2500);
+      expect(r).toMatchObject({ status: 'timeout', exit_code: null, signal: 'SIGTERM' });
+      // Everything in the hook's group is gone; the escaped one left the group on purpose.
+      expect(await waitFor(() => groupMembers(r.pid!).length === 0, 2000)).toBe(true);
+      expect(isRunning(r.pid!)).toBe(false);
+    } finally {
+      killQuietly(escaped);
+    }
+  });
+
+  it('SIGKILLs a hook group that ignores SIGTERM', async () => {
+    const t0 = performance.now();
+    const r = await spawnHook({ command: fixture('trap-term.sh'), stdin: PAYLOAD, timeoutMs: 500, killGraceMs: 300 });
+    expect(performance.now() - t0).toBeLessThan(2500);
+    expect(r).toMatchObject({ status: 'timeout', exit_code: null, signal: 'SIGKILL' });
+    expect(await waitFor(() => groupMembers(r.pid!).length === 0, 2000)).toBe(true);
+  });
+
+  it('leaves the detached helpers of a hook that finished in time alive', async () => {
+    const r = await run(fixture('detached-helper.sh'), { killGraceMs: 100 });
+    const helper = pidFrom(r.stdout, 'helper');
+    try {
+      expect(r.status).toBe('ok');
+      await sleep(400); // longer than any kill escalation would take
+      expect(isRunning(helper)).toBe(true);
+    } finally {
+      killQuietly(helper);
+    }
+  });
+
+  it('runs six 1-second hooks concurrently', async () => {
+    const t0 = performance.now();
+    const runs = await Promise.all(Array.from({ length: 6 }, () => run(fixture('sleep-one.sh'))));
+    const elapsed = performance.now() - t0;
+    expect(runs.every((r) => r.status === 'ok' && r.stdout === '{}\n')).toBe(true);
+    expect(elapsed).toBeLessThan(3500); // sequential would be ≥ 6 s
+  });
+});
+
+describe('spawnHook: output cap', () => {
+  it('ends an endless stdout as output_limit with at most the cap kept', async () => {
+    const t0 = performance.now();
+    const r = await run(fixture('endless-stdout.sh'), { maxOutputBytes: 64 * 1024 });
+    expect(performance.now() - t0).toBeLessThan(5000);
+    expect(r).toMatchObject({ status: 'output_limit', exit_code: null });
+    expect(r.stdout.length).toBe(64 * 1024);
+    expect(r.stdout.startsWith('endless output line\n')).toBe(true);
+    expect(await waitFor(() => groupMembers(r.pid!).length === 0, 2000)).toBe(true);
+  });
+
+  it('caps stderr with the default 1 MiB', async () => {
+    const r = await run(fixture('endless-stderr.sh'));
+    expect(r.status).toBe('output_limit');
+    expect(r.stderr.length).toBe(1_048_576);
+    expect(r.stdout).toBe('');
+  });
+
+  it('accepts output of exactly the cap', async () => {
+    const r = await run(`bash -c 'printf 0123456789'`, { maxOutputBytes: 10 });
+    expect(r).toMatchObject({ status: 'ok', stdout: '0123456789' });
+  });
+});
+
+describe('spawnHook: launch failures', () => {
+  it('reports a missing command', async () => {
+    const r = await run('definitely-not-a-command-xyz --flag');
+    expect(r).toMatchObject({
+      status: 'launch_failed',
+      error: 'command not found',
+      exit_code: null,
+      signal: null,
+      pid: null,
+      argv: ['definitely-not-a-command-xyz', '--flag'],
+    });
+    expect(disposeAllPreparedStdin()).toBe(0); // the one-off payload file was removed
+  });
+
+  it('reports a missing script path', async () => {
+    const r = await run(join(tmp, 'nope.sh'));
+    expect(r).toMatchObject({ status: 'launch_failed', error: 'command not found' });
+  });
+
+  it('names a missing working directory instead of blaming the command', async () => {
+    const r = await run(fixture('exit-with.sh'), { cwd: join(tmp, 'no-such-dir') });
+    expect(r).toMatchObject({ status: 'launch_failed', error: `working directory not found: ${join(tmp, 'no-such-dir')}` });
+  });
+
+  it('reports a mode-644 script as not executable (even as root)', async () => {
+    const script = join(tmp, 'no-x.sh');
+    writeFileSync(script, '#!/bin/bash\necho hi\n');
+    chmodSync(script, 0o644);
+    const r = await run(script);
+    expect(r).toMatchObject({ status: 'launch_failed', error: 'command not executable', exit_code: null });
+  });
+
+  it('reports a script without a shebang as an exec format error, as Hermes does', async () => {
+    const r = await run(fixture('no-shebang.sh'));
+    expect(r).toMatchObject({
+      status: 'launch_failed',
+      error: `[Errno 8] Exec format error: '${fixture('no-shebang.sh')}'`,
+      stdout: '',
+    });
+  });
+
+  it('reports an unparsable command with the split error', async () => {
+    const r = await run(`bash -c 'echo unbalanced`);
+    expect(r).toMatchObject({
+      status: 'launch_failed',
+      argv: [],
+      error: `command 'bash -c 'echo unbalanced' cannot be parsed: No closing quotation`,
+    });
+  });
+
+  it('reports an empty command', async () => {
+    expect(await run('   ')).toMatchObject({ status: 'launch_failed', error: 'empty command' });
+    expect(await run("''")).toMatchObject({ status: 'launch_failed', error: 'command not found' });
+  });
+});
+
+describe('spawnHook: cancellation', () => {
+  it('kills the group when the host aborts, as a cancelled timeout', async () => {
+    const ac = new AbortController();
+    setTimeout(() => ac.abort(), 300);
+    const t0 = performance.now();
+    const r = await spawnHook({ command: fixture('sleep-forever.sh'), stdin: PAYLOAD, timeoutMs: 30_000, signal: ac.signal });
+    expect(performance.now() - t0).toBeLessThan(3000);
+    expect(r).toMatchObject({ status: 'timeout', error: 'cancelled', exit_code: null, signal: 'SIGTERM' });
+    expect(await waitFor(() => groupMembers(r.pid!).length === 0, 2000)).toBe(true);
+  });
+
+  it('does not start a hook when the signal is already aborted', async () => {
+    const r = await spawnHook({ command: fixture('sleep-forever.sh'), stdin: PAYLOAD, timeoutMs: 30_000, signal: AbortSignal.abort() });
+    expect(r).toMatchObject({ status: 'timeout', error: 'cancelled', pid: null });
+  });
+
+  it('killLiveHooks kills every running hook group', async () => {
+    expect(await waitFor(() => liveHookCount() === 0, 3000)).toBe(true);
+    const runs = Promise.all([run(fixture('sleep-forever.sh')), run(fixture('trap-term.sh'))]);
+    expect(await waitFor(() => liveHookCount() === 2, 3000)).toBe(true);
+    await sleep(100); // let both scripts get going
+    const t0 = performance.now();
+    expect(killLiveHooks()).toBe(2);
+    const [a, b] = await runs;
+    expect(performance.now() - t0).toBeLessThan(3000);
+    for (const r of [a!, b!]) {
+      expect(r).toMatchObject({ status: 'timeout', error: 'cancelled', signal: 'SIGKILL' });
+      expect(await waitFor(() => groupMembers(r.pid!).length === 0, 2000)).toBe(true);
+    }
+    expect(await waitFor(() => liveHookCount() === 0, 2000)).toBe(true);
+  });
+});
