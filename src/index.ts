@@ -1,1 +1,37 @@
-export const x: number = 1;
+// Public API: re-exports only.
+
+export { createHookEngine, type HookEngine, type HookEngineOptions } from './engine/create-engine.js';
+export type { EmitOptions } from './engine/emit.js';
+export { stderrLogger, silentLogger, type Logger } from './engine/logger.js';
+export { smokeRunHook } from './engine/smoke-run.js';
+
+export { EVENTS, EVENT_NAMES, SORTED_EVENT_NAMES, isEventName, syntheticKwargs, type EventInfo } from './events.js';
+export type * from './types.js';
+
+export { parseConfigText, diagnosticAt, formatPath, type ConfigSource } from './config/source.js';
+export { parseHooksConfig, isTruthyEnv, didYouMean } from './config/hooks.js';
+export { loadConfig, type LoadedConfig } from './config/load.js';
+export { locateConfig } from './config/locate.js';
+export { compileMatcher, type ToolMatcher } from './config/matcher.js';
+
+export * from './protocol/index.js';
+export * from './directives/index.js';
+export * from './resolve/index.js';
+
+export { spawnHook, type SpawnHookOptions } from './spawn/run-hook.js';
+export { splitCommand } from './spawn/argv.js';
+export { prepareStdin, type PreparedStdin } from './spawn/stdin-file.js';
+export { killLiveHooks, installExitCleanup } from './spawn/live-hooks.js';
+
+export { ConsentStore } from './consent/store.js';
+export { consentOf, type ConsentInfo } from './consent/state.js';
+export { applyConsentPolicy } from './consent/policy.js';
+
+export { parseOutboundConfig, createOutboundDispatcher, signBody, verifySignature } from './outbound/dispatcher.js';
+export { parseGuardrailsConfig, createToolLoopGuardrails } from './guardrails/guardrails.js';
+
+export { loadPlugins, parsePluginsConfig } from './plugins/load.js';
+export { createCallbackRunner } from './plugins/callback-runner.js';
+export { loadGatewayHooks } from './gateway/gateway-hooks.js';
+
+export { main } from './cli/main.js';

@@ -1,0 +1,68 @@
+// Usage text, examples first. Printed to stdout for --help (exit 0), to stderr on misuse (exit 1).
+
+export const MAIN_HELP = `hermes-hooks — run Hermes agent hook scripts exactly, safely and fast
+
+Usage:
+  hermes-hooks <command> [options]
+
+Examples:
+  hermes-hooks test pre_tool_call < payload.json        dry-run the hooks for an event
+  echo '{"tool_name":"terminal","tool_input":{"command":"rm -rf /"}}' | hermes-hooks test pre_tool_call --json
+  hermes-hooks run pre_tool_call < payload.json         production path: consent honoured, prints the Decision
+  hermes-hooks validate ~/.hermes/config.yaml           check a config (pre-commit friendly)
+
+Commands:
+  test <event>       Dry-run the configured hooks on a payload (consent reported, not enforced)
+  run <event>        Run hooks for a host: consent and safe mode honoured; prints only the Decision JSON
+  list               Hooks per event with matcher, timeout, fail_closed and consent state
+  doctor             Check every hook: runnable, approved, unchanged, and a smoke run when approved
+  validate [FILE]    Print config diagnostics with file:line:column; exit 1 on any problem
+  approve [CMD]      Record approvals (--event E, --all)
+  revoke <CMD>       Remove every approval for a command
+  import <FILE>      Convert a Claude Code / Codex / Gemini CLI / Cursor hook config into a hooks: block
+  print-config <AGENT>  Settings snippet that makes another agent call hermes-hooks
+
+Config discovery (every command):
+  --config FILE, -c   the config.yaml to read
+  --profile NAME, -p  <root>/profiles/NAME, where <root> is $HERMES_HOME or ~/.hermes
+  --home DIR          a profile home holding config.yaml
+  otherwise $HERMES_HOME, otherwise ~/.hermes
+
+Exit codes: 0 ok / not blocked, 2 blocked, 1 error.
+Run 'hermes-hooks <command> --help' for a command's options.
+`;
+
+export const TEST_HELP = `Usage: hermes-hooks test <event> [--for-tool NAME] [--json] [discovery options] < payload.json
+
+Dry-run every hook configured for <event>: the real matching, spawning, evaluation and resolution,
+without enforcing consent (it is reported per hook).
+
+stdin is a wire-form payload — any subset of
+  hook_event_name, tool_name, tool_input, session_id, cwd, profile, extra
+missing keys are filled; empty stdin or a terminal uses the event's synthetic payload.
+
+Options:
+  --for-tool NAME   test matchers against NAME instead of the payload's tool_name
+  --json            print exactly one JSON report (schema: protocol/test-report.schema.json)
+  --config/-c FILE, --profile/-p NAME, --home DIR
+
+Examples:
+  hermes-hooks test pre_tool_call < scripts-examples/payloads/pre_tool_call-rm-rf.json
+  echo '{"tool_name":"write_file","tool_input":{"path":".env"}}' | hermes-hooks test pre_tool_call --json
+  hermes-hooks test pre_llm_call --config ./config.yaml < /dev/null
+
+Exit: 0 not blocked, 2 blocked, 1 error (unknown event, invalid payload JSON, unreadable config).
+`;
+
+export const RUN_HELP = `Usage: hermes-hooks run <event> [--accept-hooks] [--dialect AGENT] [discovery options] < payload.json
+
+The production path for hosts in any language: reads the payload on stdin, runs the approved hooks
+(safe mode honoured, never prompts), prints only the Decision JSON.
+
+Options:
+  --accept-hooks    approve unapproved or modified hooks and run them (like HERMES_ACCEPT_HOOKS=1)
+  --dialect AGENT   read AGENT's stdin and answer in its protocol (claude, codex, gemini, cursor);
+                    <event> is then AGENT's event name (e.g. PreToolUse) or omitted
+
+Exit: 0 not blocked, 2 blocked, 1 error.
+`;

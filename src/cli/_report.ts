@@ -1,0 +1,118 @@
+// The human-readable dry-run report: each hook with status, exit, duration, a timeline bar that
+// makes concurrency visible at a glance, trimmed output and directive; then the decision and diagnostics.
+
+import type { Decision, Diagnostic, Emission, HookOutcome } from '../types.js';
+import type { Paint } from './_color.js';
+
+const BAR_WIDTH = 24;
+const OUTPUT_PREVIEW = 400;
+
+export function renderReport(
+  emission: Emission,
+  diagnostics: readonly Diagnostic[],
+  paint: Paint,
+  header: { configFile: string; profile: string; synthetic: boolean },
+): string {
+  const lines: string[] = [];
+  const { event, hooks, decision } = emission;
+  lines.push(paint('bold', `hermes-hooks test ${event}`) + paint('dim', `  config ${header.configFile} (profile ${header.profile})`));
+  const p = emission.payload;
+  const bits = [`tool_name=${JSON.stringify(p.tool_name)}`, `session_id=${JSON.stringify(p.session_id)}`];
+  if (header.synthetic) bits.push('(synthetic payload)');
+  lines.push(paint('dim', `payload: ${bits.join('  ')}`));
+  lines.push('');
+  if (hooks.length === 0) {
+    lines.push(`No hooks configured for event: ${event}`);
+  } else {
+    const span = Math.max(1, ...hooks.map((h) => h.started_ms + h.duration_ms));
+    // Built-ins (the tool-loop guardrail) are listed only when they had something to say.
+    for (const h of hooks) if (h.kind !== 'builtin' || h.directive || h.error) lines.push(...renderHook(h, span, paint));
+  }
+  lines.push(renderDecision(decision, hooks, paint));
+  if (diagnostics.length) {
+    lines.push('', paint('bold', 'Diagnostics:'));
+    for (const d of diagnostics) lines.push(`  ${formatDiagnostic(d, paint)}`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+function renderHook(h: HookOutcome, span: number, paint: Paint): string[] {
+  const out: string[] = [];
+  const status = statusLabel(h, paint);
+  const exit = h.exit_code !== null ? `exit ${h.exit_code}` : h.signal ? h.signal : '';
+  const dur = h.status === 'not_matched' || h.status === 'awaiting_approval' ? '' : `${h.duration_ms.toFixed(1)} ms`;
+  const consent = h.consent ? paint(h.consent === 'approved' ? 'dim' : 'yellow', `[${h.consent.replace('_', ' ')}]`) : '';
+  out.push(
+    `  #${h.index} ${pad(status, 22, paint)} ${pad(exit, 8)} ${pad(dur, 10)} ${timeline(h, span, paint)}  ${h.command} ${consent}`.trimEnd(),
+  );
+  if (h.matcher !== null && h.status === 'not_matched') out.push(paint('dim', `      matcher '${h.matcher}' did not match`));
+  if (h.error) out.push(`      error: ${h.error}`);
+  const stdout = preview(h.stdout);
+  const stderr = preview(h.stderr);
+  if (stdout) out.push(`      stdout: ${stdout}`);
+  if (stderr) out.push(`      stderr: ${stderr}`);
+  if (h.directive) out.push(`      directive: ${JSON.stringify(h.directive)}`);
+  else if (h.status !== 'not_matched' && h.status !== 'skipped') out.push(paint('dim', '      directive: none — contributed nothing'));
+  return out;
+}
+
+function statusLabel(h: HookOutcome, paint: Paint): string {
+  switch (h.status) {
+    case 'ok':
+      return paint('green', '✓ ok');
+    case 'not_matched':
+      return paint('dim', '· not matched');
+    case 'nonzero_exit':
+      return paint('yellow', '! nonzero exit');
+    case 'awaiting_approval':
+      return paint('red', '✗ awaiting approval');
+    case 'skipped':
+    case 'suppressed':
+      return paint('dim', `· ${h.status}`);
+    default:
+      return paint('red', `✗ ${h.status.replace('_', ' ')}`);
+  }
+}
+
+function timeline(h: HookOutcome, span: number, paint: Paint): string {
+  if (h.status === 'not_matched' || h.status === 'awaiting_approval' || h.status === 'skipped') return ' '.repeat(BAR_WIDTH + 2);
+  const from = Math.min(BAR_WIDTH - 1, Math.floor((h.started_ms / span) * BAR_WIDTH));
+  const to = Math.max(from + 1, Math.min(BAR_WIDTH, Math.ceil(((h.started_ms + h.duration_ms) / span) * BAR_WIDTH)));
+  return `|${' '.repeat(from)}${paint('cyan', '█'.repeat(to - from))}${' '.repeat(BAR_WIDTH - to)}|`;
+}
+
+function renderDecision(d: Decision, hooks: HookOutcome[], paint: Paint): string {
+  const by = d.decided_by !== null ? ` by #${d.decided_by} (${hooks[d.decided_by]?.command ?? '?'})` : '';
+  const lines = [''];
+  const action = d.action.toUpperCase();
+  const colour = d.action === 'block' ? 'red' : d.action === 'allow' ? 'green' : 'yellow';
+  lines.push(`${paint('bold', 'Decision:')} ${paint(colour, action)}${by}`);
+  if (d.message) lines.push(`  message: ${d.message}`);
+  if (d.rule_key) lines.push(`  rule_key: ${d.rule_key}`);
+  if (d.args) lines.push(`  args: ${JSON.stringify(d.args)}${d.modified_by.length ? `  (modified by #${d.modified_by.join(', #')})` : ''}`);
+  if (d.conflicts.length) lines.push(paint('yellow', `  conflicting modifies on: ${d.conflicts.join(', ')} (later hook wins)`));
+  if (d.context) lines.push(`  context: ${preview(d.context)}`);
+  if (d.notifications?.length) lines.push(`  notifications: ${d.notifications.map((n) => JSON.stringify(n)).join(', ')}`);
+  if (d.reply) lines.push(`  reply: ${d.reply}`);
+  if (d.stop_turn) lines.push(paint('red', '  stop_turn: the host should end the turn'));
+  return lines.join('\n');
+}
+
+export function formatDiagnostic(d: Diagnostic, paint: Paint): string {
+  const where = [d.file, d.line, d.column].filter((x) => x !== undefined && x !== null).join(':');
+  const level = paint(d.level === 'error' ? 'red' : d.level === 'warning' ? 'yellow' : 'dim', d.level);
+  return `${where ? `${where}: ` : ''}${level}: ${d.path ? `${d.path}: ` : ''}${d.message}`;
+}
+
+function preview(text: string): string {
+  const t = text.trim();
+  if (t.length <= OUTPUT_PREVIEW) return t;
+  return `${t.slice(0, OUTPUT_PREVIEW - 3)}...`;
+}
+
+// Pad by visible width (ANSI codes take no columns).
+function pad(text: string, width: number, _paint?: Paint): string {
+  // eslint-disable-next-line no-control-regex
+  const visible = text.replace(/\u001b\[[0-9;]*m/g, '').length;
+  return visible >= width ? text : text + ' '.repeat(width - visible);
+}

@@ -1,0 +1,52 @@
+// `hermes-hooks run [<their event>] --dialect AGENT`: be another agent's hook command. Read its
+// stdin, run our profile's hooks (consent, timeouts, concurrency, fail_closed), answer in its protocol.
+
+import { parseDialectInput, renderDialectAnswer } from '../dialects/answer.js';
+import { parseDialectsConfig } from '../dialects/names.js';
+import { createHookEngine } from '../engine/create-engine.js';
+import { stderrLogger } from '../engine/logger.js';
+import type { Dialect } from '../types.js';
+import { discoveryOf } from './_args.js';
+import { readAllStdin, type CliIO } from './_io.js';
+
+export async function runDialect(
+  dialect: Dialect,
+  theirEvent: string | null,
+  values: Record<string, unknown>,
+  io: CliIO,
+): Promise<number> {
+  const text = (await readAllStdin(io)) ?? '';
+  let stdin: unknown = {};
+  if (text.trim()) {
+    try {
+      stdin = JSON.parse(text);
+    } catch (e) {
+      io.stderr.write(`hermes-hooks: invalid ${dialect} hook input on stdin: ${(e as Error).message}\n`);
+      return 1;
+    }
+  }
+  const engine = await createHookEngine({
+    ...discoveryOf(values),
+    env: io.env,
+    cwd: io.cwd,
+    acceptHooks: values['accept-hooks'] === true,
+    interactive: false,
+    logger: stderrLogger(),
+  });
+  try {
+    const maps = parseDialectsConfig(engine.config.source).maps;
+    const parsed = parseDialectInput(dialect as never, maps, stdin, theirEvent ? { event: theirEvent } : {});
+    if ('error' in parsed) {
+      io.stderr.write(`hermes-hooks: ${parsed.error}\n`);
+      return 1;
+    }
+    const emission = await engine.emit(parsed.event, parsed.kwargs);
+    const toolName = typeof parsed.kwargs.tool_name === 'string' ? parsed.kwargs.tool_name : null;
+    const answer = renderDialectAnswer(dialect as never, maps, parsed.theirEvent, emission.decision, toolName);
+    if (answer.stdout) io.stdout.write(answer.stdout.endsWith('\n') ? answer.stdout : `${answer.stdout}\n`);
+    if (answer.stderr) io.stderr.write(answer.stderr.endsWith('\n') ? answer.stderr : `${answer.stderr}\n`);
+    return answer.exitCode;
+  } finally {
+    await engine.close({ finalize: false });
+  }
+}

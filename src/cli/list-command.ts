@@ -1,0 +1,96 @@
+// `hermes-hooks list`: hooks per event in config order with matcher, timeout, fail_closed and
+// consent (approved at, hash pinned or not, modified since approval); outbound targets too.
+
+import { formatDrift, type ConsentInfo } from '../consent/state.js';
+import { describeOutboundTarget, formatOutboundList } from '../outbound/describe.js';
+import type { HookSpec } from '../types.js';
+import { discoveryOf, parseCommandArgs } from './_args.js';
+import { painter } from './_color.js';
+import { writeLine, type CliIO } from './_io.js';
+import { openProfile, openStore } from './_profile.js';
+
+const HELP = `Usage: hermes-hooks list [--json] [discovery options]
+
+Shell hooks per event in config order, with matcher, timeout, fail_closed, dialect and consent state,
+then outbound webhook targets.
+`;
+
+export async function listCommand(args: string[], io: CliIO): Promise<number> {
+  const { values } = parseCommandArgs('list', args, { json: { type: 'boolean' } });
+  if (values.help) {
+    io.stdout.write(HELP);
+    return 0;
+  }
+  const profile = await openProfile(discoveryOf(values), io);
+  const store = await openStore(profile, io);
+  const rows: { spec: HookSpec; consent: ConsentInfo }[] = [];
+  for (const spec of profile.config.specs) rows.push({ spec, consent: await store.state(spec) });
+
+  if (values.json) {
+    writeLine(
+      io.stdout,
+      JSON.stringify({
+        config: profile.configFile,
+        home: profile.home,
+        profile: profile.profile,
+        hooks: rows.map(({ spec, consent }) => ({
+          event: spec.event,
+          index: spec.index,
+          command: spec.command,
+          matcher: spec.matcher,
+          timeout: spec.timeout,
+          fail_closed: spec.fail_closed,
+          dialect: spec.dialect,
+          consent,
+        })),
+        outbound: profile.outbound.map(describeOutboundTarget),
+        diagnostics: profile.diagnostics,
+      }),
+    );
+    return 0;
+  }
+
+  const paint = painter(io);
+  if (rows.length === 0 && profile.outbound.length === 0) {
+    writeLine(io.stdout, `No shell hooks or outbound webhooks configured in ${profile.configFile}.`);
+    return 0;
+  }
+  if (rows.length === 0) writeLine(io.stdout, `No shell hooks configured in ${profile.configFile}.`);
+  else {
+    writeLine(io.stdout, `Configured shell hooks (${rows.length} total) in ${profile.configFile}:`);
+    writeLine(io.stdout);
+    const events = [...new Set(rows.map((r) => r.spec.event))].sort();
+    for (const event of events) {
+      writeLine(io.stdout, `  [${event}]`);
+      for (const { spec, consent } of rows.filter((r) => r.spec.event === event)) {
+        const bits = [`timeout=${spec.timeout}s`];
+        if (spec.fail_closed) bits.push('fail_closed');
+        if (spec.dialect !== 'hermes') bits.push(`dialect=${spec.dialect}`);
+        bits.push(consentLabel(consent, paint));
+        writeLine(io.stdout, `    - ${spec.command}${spec.matcher !== null ? ` matcher='${spec.matcher}'` : ''} (${bits.join(', ')})`);
+        if (consent.approved_at) {
+          writeLine(io.stdout, `      approved_at: ${consent.approved_at}${consent.pinned ? `  sha256 ${consent.approved_sha256?.slice(0, 12)}…` : '  (hash not pinned: approved by Hermes or before hashing)'}`);
+        }
+        if (consent.state === 'modified') writeLine(io.stdout, paint('yellow', `      ⚠ ${consent.reason} — review it, then 'hermes-hooks approve' it again`));
+        else {
+          const drift = formatDrift(consent);
+          if (drift && consent.mtime_drift) writeLine(io.stdout, paint('yellow', `      ⚠ ${drift}`));
+        }
+      }
+      writeLine(io.stdout);
+    }
+  }
+  if (profile.outbound.length) io.stdout.write(formatOutboundList(profile.outbound));
+  return 0;
+}
+
+function consentLabel(c: ConsentInfo, paint: ReturnType<typeof painter>): string {
+  switch (c.state) {
+    case 'approved':
+      return paint('green', '✓ approved');
+    case 'modified':
+      return paint('red', '✗ modified since approval');
+    default:
+      return paint('yellow', '✗ not approved');
+  }
+}

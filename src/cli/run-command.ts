@@ -1,0 +1,58 @@
+// `hermes-hooks run <event>`: the production path for hosts in any language. Consent and safe mode
+// honoured, never prompts (stdin is the payload), prints only the Decision. Exit 2 when blocked.
+// With --dialect, it speaks another agent's hook protocol on both ends.
+
+import { createHookEngine } from '../engine/create-engine.js';
+import { stderrLogger } from '../engine/logger.js';
+import { isEventName } from '../events.js';
+import type { Dialect } from '../types.js';
+import { discoveryOf, parseCommandArgs } from './_args.js';
+import { unknownEventError } from './_events.js';
+import { RUN_HELP } from './_help.js';
+import { CliError, readAllStdin, writeLine, type CliIO } from './_io.js';
+import { payloadFromStdin } from './_payload.js';
+
+const DIALECTS: readonly Dialect[] = ['claude', 'codex', 'gemini', 'cursor'];
+
+export async function runCommand(args: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseCommandArgs('run', args, {
+    'accept-hooks': { type: 'boolean' },
+    dialect: { type: 'string' },
+  });
+  if (values.help) {
+    io.stdout.write(RUN_HELP);
+    return 0;
+  }
+  const dialect = values.dialect;
+  if (typeof dialect === 'string' && dialect !== 'hermes') {
+    if (!DIALECTS.includes(dialect as Dialect)) {
+      throw new CliError(`run: unknown dialect '${dialect}' (one of: ${DIALECTS.join(', ')})`);
+    }
+    const { runDialect } = await import('./_run-dialect.js');
+    return runDialect(dialect as Dialect, positionals[0] ?? null, values, io);
+  }
+  const event = positionals[0];
+  if (!event) throw new CliError(`run: missing <event>\n${RUN_HELP}`);
+  if (!isEventName(event)) throw unknownEventError(event);
+  const text = await readAllStdin(io);
+  const input = payloadFromStdin(event, text ?? '', { synthetic: false });
+
+  const engine = await createHookEngine({
+    ...discoveryOf(values),
+    env: io.env,
+    cwd: io.cwd,
+    acceptHooks: values['accept-hooks'] === true,
+    interactive: false,
+    logger: stderrLogger(),
+  });
+  try {
+    const emission = await engine.emit(event, input.kwargs, {
+      ...(input.cwd !== undefined ? { payloadCwd: input.cwd } : {}),
+      ...(input.profile !== undefined ? { payloadProfile: input.profile } : {}),
+    });
+    writeLine(io.stdout, JSON.stringify(emission.decision));
+    return emission.decision.action === 'block' ? 2 : 0;
+  } finally {
+    await engine.close({ finalize: false });
+  }
+}

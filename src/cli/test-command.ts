@@ -1,0 +1,69 @@
+// `hermes-hooks test <event>`: the dry run. Real matching, spawning, evaluation and resolution;
+// consent reported, not enforced; no webhooks sent. Exit 0 not blocked, 2 blocked, 1 error.
+
+import { createHookEngine } from '../engine/create-engine.js';
+import { silentLogger } from '../engine/logger.js';
+import { isEventName } from '../events.js';
+import { discoveryOf, parseCommandArgs } from './_args.js';
+import { painter } from './_color.js';
+import { TEST_HELP } from './_help.js';
+import { CliError, readAllStdin, writeLine, type CliIO } from './_io.js';
+import { payloadFromStdin } from './_payload.js';
+import { renderReport } from './_report.js';
+import { unknownEventError } from './_events.js';
+
+export async function testCommand(args: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseCommandArgs('test', args, {
+    json: { type: 'boolean' },
+    'for-tool': { type: 'string' },
+  });
+  if (values.help) {
+    io.stdout.write(TEST_HELP);
+    return 0;
+  }
+  const event = positionals[0];
+  if (!event) throw new CliError(`test: missing <event>\n${TEST_HELP}`);
+  if (positionals.length > 1) throw new CliError(`test: unexpected argument '${positionals[1]}'`);
+  if (!isEventName(event)) throw unknownEventError(event);
+
+  const input = payloadFromStdin(event, await readAllStdin(io), { synthetic: true });
+  const engine = await createHookEngine({
+    ...discoveryOf(values),
+    env: io.env,
+    cwd: io.cwd,
+    enforceConsent: false,
+    interactive: false,
+    outbound: false,
+    exitCleanup: true,
+    logger: silentLogger,
+  });
+  if (engine.config.source.syntaxError && !engine.config.exists) {
+    throw new CliError(`cannot read config ${engine.configFile}: ${engine.config.source.syntaxError.message}`);
+  }
+  const unreadable = engine.config.diagnostics.find((d) => d.level === 'error' && d.path === '' && /cannot read|EACCES|EISDIR/i.test(d.message));
+  if (unreadable) throw new CliError(`cannot read config ${engine.configFile}: ${unreadable.message}`);
+
+  const forTool = typeof values['for-tool'] === 'string' ? values['for-tool'] : undefined;
+  try {
+    const emission = await engine.emit(event, input.kwargs, {
+      ...(forTool !== undefined ? { forTool } : {}),
+      ...(input.cwd !== undefined ? { payloadCwd: input.cwd } : {}),
+      ...(input.profile !== undefined ? { payloadProfile: input.profile } : {}),
+    });
+    const diagnostics = [...engine.diagnostics, ...input.diagnostics];
+    if (values.json) {
+      writeLine(io.stdout, JSON.stringify({ ...emission, diagnostics }));
+    } else {
+      io.stdout.write(
+        renderReport(emission, diagnostics, painter(io), {
+          configFile: engine.configFile,
+          profile: engine.profile,
+          synthetic: input.synthetic,
+        }),
+      );
+    }
+    return emission.decision.action === 'block' ? 2 : 0;
+  } finally {
+    await engine.close({ finalize: false });
+  }
+}

@@ -1,0 +1,39 @@
+// What the engine keeps per registered hook. Order of the list is registration order:
+// in-process callbacks (host + plugins) first, then shell hooks in config order, then built-ins.
+
+import type { ConsentInfo } from '../consent/state.js';
+import type { ToolMatcher } from '../config/matcher.js';
+import type { EventName, HookSpec } from '../types.js';
+
+export type InProcessCallback = (
+  kwargs: Record<string, unknown>,
+  ctx: { signal: AbortSignal },
+) => unknown;
+
+export interface CallbackEntry {
+  kind: 'plugin';
+  event: EventName;
+  /** `<plugin>.<function>` or the host-given name. */
+  name: string;
+  plugin: string;
+  callback: InProcessCallback;
+}
+
+export interface ShellEntry {
+  kind: 'shell';
+  event: EventName;
+  spec: HookSpec;
+  matcher: ToolMatcher;
+  consent: ConsentInfo | null;
+  /** 'run' normally; 'block' = fail_closed hook awaiting approval: it blocks without running. */
+  action: 'run' | 'block';
+  blockMessage?: string;
+}
+
+export interface BuiltinEntry {
+  kind: 'builtin';
+  event: EventName;
+  name: string;
+}
+
+export type RegistryEntry = CallbackEntry | ShellEntry | BuiltinEntry;

@@ -1,0 +1,321 @@
+// createHookEngine: load the profile's config, decide consent, register plugin, shell, built-in and
+// gateway hooks, and hand the host emit()/emitGateway()/finalizeSession()/close().
+
+import { isTruthyEnv } from '../config/hooks.js';
+import { loadConfig, type LoadedConfig } from '../config/load.js';
+import { locateConfig } from '../config/locate.js';
+import { compileMatcher } from '../config/matcher.js';
+import { ConsentStore } from '../consent/store.js';
+import { applyConsentPolicy, type PromptInfo } from '../consent/policy.js';
+import { promptOnTty } from '../consent/prompt.js';
+import { defaultDialectMaps, parseDialectsConfig, type DialectMaps } from '../dialects/names.js';
+import { EVENTS, isEventName, SORTED_EVENT_NAMES } from '../events.js';
+import { createBootMdHook } from '../gateway/boot-md.js';
+import { loadGatewayHooks, type GatewayHooks } from '../gateway/gateway-hooks.js';
+import { createToolLoopGuardrails, parseGuardrailsConfig, type ToolLoopGuardrails } from '../guardrails/guardrails.js';
+import { HumanInputTracker, prepareAuxiliaryKwargs, redactHumanInputKwargs } from '../lifecycle/index.js';
+import { createOutboundDispatcher, parseOutboundConfig, type OutboundDispatcher } from '../outbound/dispatcher.js';
+import { createCallbackRunner } from '../plugins/callback-runner.js';
+import { loadPlugins, parsePluginsConfig } from '../plugins/load.js';
+import { installExitCleanup } from '../spawn/live-hooks.js';
+import type { Diagnostic, Emission, EventName, HookSpec } from '../types.js';
+import { createLimiter } from './_pool.js';
+import type { CallbackEntry, InProcessCallback, RegistryEntry, ShellEntry } from './_registry.js';
+import { runEmit, type EmitOptions } from './emit.js';
+import { stderrLogger, type Logger } from './logger.js';
+
+export interface HookEngineOptions {
+  /** Config discovery, as the CLI: config file › profile › home › $HERMES_HOME › ~/.hermes. */
+  config?: string;
+  profile?: string;
+  home?: string;
+  env?: NodeJS.ProcessEnv;
+  /** Working directory given to hooks and put in the payload's `cwd` (default process.cwd()). */
+  cwd?: string;
+  /** Approve unapproved / modified hooks (like --accept-hooks). HERMES_ACCEPT_HOOKS and hooks_auto_accept also do. */
+  acceptHooks?: boolean;
+  /** false = run every configured hook regardless of consent (the dry run `hermes-hooks test`). Default true. */
+  enforceConsent?: boolean;
+  /** Allow the TTY consent prompt. Default: stdin and stderr are TTYs. */
+  interactive?: boolean;
+  prompt?: (info: PromptInfo) => Promise<boolean>;
+  /** Hooks of one event running at once (default 16). */
+  concurrency?: number;
+  /** Per-stream output cap of a hook in bytes (default 1 MiB). */
+  maxOutputBytes?: number;
+  logger?: Logger;
+  /** 'gateway' also loads `<home>/hooks/*` gateway hooks and BOOT.md. Default 'cli'. */
+  surface?: 'cli' | 'gateway';
+  /** BOOT.md instructions on gateway:startup. */
+  onBoot?: (instructions: string) => unknown;
+  /** Load `plugins.enabled` plugins (default true). */
+  plugins?: boolean;
+  /** Kill live hook process groups when the host exits or gets SIGINT/SIGTERM (default true). */
+  exitCleanup?: boolean;
+  /** Deliver `hooks.outbound` webhooks (default true; the dry run turns them off). */
+  outbound?: boolean;
+}
+
+export interface HookEngine {
+  readonly home: string;
+  readonly configFile: string;
+  readonly profile: string;
+  readonly config: LoadedConfig;
+  /** Every diagnostic of the config (hooks, outbound, guardrails, plugins, dialects). */
+  readonly diagnostics: Diagnostic[];
+  /** Shell hook specs as configured (before consent). */
+  readonly specs: readonly HookSpec[];
+  /** Registered hooks in registration order. */
+  hooksFor(event: EventName): readonly RegistryEntry[];
+  /** Register an in-process callback; runs before shell hooks. Returns an unregister function. */
+  registerHook(event: EventName, callback: InProcessCallback, opts?: { name?: string }): () => void;
+  emit(event: EventName, kwargs?: Record<string, unknown>, opts?: EmitOptions): Promise<Emission>;
+  /** Gateway event (`agent:start`, `command:model` …): returns at once, handlers run in the background. */
+  emitGateway(eventType: string, context?: Record<string, unknown>): void;
+  /** Fire on_session_finalize; the decision's `notifications` are for the user. */
+  finalizeSession(kwargs?: Record<string, unknown>): Promise<Emission>;
+  /**
+   * Resolve pending human-input waits, fire on_session_finalize for open sessions (once with a null
+   * session when none was seen; `finalize: false` skips it), flush webhooks, kill live hooks.
+   */
+  close(opts?: { finalize?: boolean }): Promise<{ notifications: string[] }>;
+}
+
+export async function createHookEngine(options: HookEngineOptions = {}): Promise<HookEngine> {
+  const env = options.env ?? process.env;
+  const logger = options.logger ?? stderrLogger();
+  const cwd = options.cwd ?? safeCwd();
+  const location = locateConfig({ config: options.config, profile: options.profile, home: options.home, env });
+  const config = await loadConfig(location.configFile);
+  const source = config.source;
+  const safeMode = isTruthyEnv(env.HERMES_SAFE_MODE);
+  const diagnostics: Diagnostic[] = [...config.diagnostics];
+
+  const plugins = parsePluginsConfig(source);
+  const dialects = config.exists ? parseDialectsConfig(source) : { maps: defaultDialectMaps(), diagnostics: [] };
+  const guard = parseGuardrailsConfig(source);
+  const outbound = parseOutboundConfig(source, env);
+  diagnostics.push(...plugins.diagnostics, ...dialects.diagnostics, ...guard.diagnostics, ...outbound.diagnostics);
+  const dialectMaps: DialectMaps = dialects.maps;
+
+  if (options.exitCleanup ?? true) installExitCleanup();
+
+  // Consent: decide once per spec at start-up, like Hermes registration (prompts happen here).
+  const enforce = options.enforceConsent ?? true;
+  const store = await ConsentStore.open(location.home, { warn: (m) => logger.warn(m), cwd, env });
+  const shellEntries: ShellEntry[] = [];
+  if (enforce) {
+    const outcomes = await applyConsentPolicy(config.specs, {
+      store,
+      accept: Boolean(options.acceptHooks) || isTruthyEnv(env.HERMES_ACCEPT_HOOKS) || config.autoAccept,
+      safeMode,
+      interactive: options.interactive ?? Boolean(process.stdin.isTTY && process.stderr.isTTY),
+      prompt: options.prompt ?? promptOnTty,
+      warn: (m) => logger.warn(m),
+    });
+    for (const o of outcomes) {
+      if (o.action === 'skip') continue;
+      shellEntries.push({
+        kind: 'shell',
+        event: o.spec.event,
+        spec: o.spec,
+        matcher: compileMatcher(o.spec.matcher),
+        consent: o.consent,
+        action: o.action,
+        ...(o.message !== undefined ? { blockMessage: o.message } : {}),
+      });
+    }
+  } else {
+    for (const spec of config.specs) {
+      shellEntries.push({
+        kind: 'shell',
+        event: spec.event,
+        spec,
+        matcher: compileMatcher(spec.matcher),
+        consent: await store.state(spec),
+        action: 'run',
+      });
+    }
+  }
+
+  const callbackEntries: CallbackEntry[] = [];
+  if ((options.plugins ?? true) && !safeMode && plugins.enabled.length > 0) {
+    const loaded = await loadPlugins({ home: location.home, enabled: plugins.enabled, safeMode, logger });
+    diagnostics.push(...loaded.diagnostics);
+    for (const h of loaded.hooks) {
+      callbackEntries.push({ kind: 'plugin', event: h.event, name: h.name, plugin: h.plugin, callback: h.callback });
+    }
+  }
+
+  // Hermes' pre_tool_call kwargs carry no platform: a gateway host is unattended unless it says otherwise.
+  const guardrails: ToolLoopGuardrails | null = createToolLoopGuardrails(guard.config, {
+    defaultPlatform: options.surface === 'gateway' ? 'gateway' : null,
+  });
+  const dispatcher: OutboundDispatcher | null =
+    (options.outbound ?? true) && !safeMode && outbound.targets.length > 0
+      ? createOutboundDispatcher(outbound.targets, { profile: location.profile, cwd, logger })
+      : null;
+
+  let gateway: GatewayHooks | null = null;
+  const boot = createBootMdHook({ home: location.home, onBoot: options.onBoot, logger });
+  if (options.surface === 'gateway') {
+    gateway = await loadGatewayHooks({ home: location.home, logger });
+  }
+
+  const callbacks = createCallbackRunner({ timeoutMs: plugins.hookCallbackTimeoutMs, logger });
+  const hostCallbacks: CallbackEntry[] = [];
+  const abort = new AbortController();
+  const limiter = createLimiter(options.concurrency ?? 16);
+  const tracker = new HumanInputTracker();
+  const openSessions = new Set<string>();
+  let closed = false;
+  let hostSeq = 0;
+
+  const registry = (event: EventName): RegistryEntry[] => {
+    const list: RegistryEntry[] = [
+      ...hostCallbacks.filter((e) => e.event === event),
+      ...callbackEntries.filter((e) => e.event === event),
+      ...shellEntries.filter((e) => e.event === event),
+    ];
+    if (guardrails && (event === 'pre_tool_call' || event === 'post_tool_call')) {
+      list.push({ kind: 'builtin', event, name: 'tool_loop_guardrails' });
+    }
+    return list;
+  };
+
+  const extraEnvFor = (event: EventName): Record<string, string> => ({
+    HERMES_HOME: location.home,
+    HERMES_HOOK_EVENT: event,
+  });
+
+  const emit = async (
+    event: EventName,
+    kwargs: Record<string, unknown> = {},
+    opts: EmitOptions = {},
+  ): Promise<Emission> => {
+    if (!isEventName(event)) {
+      throw new TypeError(`unknown hook event '${String(event)}' (valid: ${SORTED_EVENT_NAMES.join(', ')})`);
+    }
+    if (closed) throw new Error('hook engine is closed');
+    let args = kwargs;
+    if (event === 'on_human_input_request') {
+      // The prompt reaches hooks redacted; the tracker remembers the request so exactly one resolved follows.
+      args = tracker.request(kwargs) ?? redactHumanInputKwargs(kwargs);
+    } else if (event === 'on_human_input_resolved') {
+      const resolved = tracker.resolve(kwargs);
+      // A second (or unknown) resolve for a request is dropped: exactly one resolved per request.
+      if (!resolved) return emptyEmission(event, redactHumanInputKwargs(kwargs), location.profile, cwd);
+      args = resolved;
+    } else if (event === 'pre_auxiliary_call') {
+      args = prepareAuxiliaryKwargs(kwargs);
+    }
+    return emitPrepared(event, args, opts);
+  };
+
+  const emitPrepared = async (event: EventName, args: Record<string, unknown>, opts: EmitOptions): Promise<Emission> => {
+    if (typeof args.session_id === 'string' && args.session_id) {
+      if (event === 'on_session_finalize') openSessions.delete(args.session_id);
+      else openSessions.add(args.session_id);
+    }
+    const emission = await runEmit(
+      {
+        entries: registry(event),
+        limiter,
+        callbacks,
+        guardrails,
+        dialectMaps,
+        env,
+        extraEnv: extraEnvFor(event),
+        cwd,
+        profile: location.profile,
+        maxOutputBytes: options.maxOutputBytes ?? 1024 * 1024,
+        signal: abort.signal,
+        logger,
+      },
+      event,
+      args,
+      opts,
+    );
+    if (dispatcher && EVENTS[event]) dispatcher.notify(event, args);
+    return emission;
+  };
+
+  const engine: HookEngine = {
+    home: location.home,
+    configFile: location.configFile,
+    profile: location.profile,
+    config,
+    diagnostics,
+    specs: config.specs,
+    hooksFor: registry,
+    registerHook(event, callback, opts = {}) {
+      if (!isEventName(event)) throw new TypeError(`unknown hook event '${String(event)}'`);
+      const entry: CallbackEntry = {
+        kind: 'plugin',
+        event,
+        name: opts.name ?? (callback.name || `host#${++hostSeq}`),
+        plugin: 'host',
+        callback,
+      };
+      hostCallbacks.push(entry);
+      return () => {
+        const i = hostCallbacks.indexOf(entry);
+        if (i >= 0) hostCallbacks.splice(i, 1);
+      };
+    },
+    emit,
+    emitGateway(eventType, context = {}) {
+      if (closed) return;
+      if (eventType === 'gateway:startup') boot.handle(eventType, context);
+      gateway?.emitGateway(eventType, context);
+    },
+    finalizeSession(kwargs = {}) {
+      return emit('on_session_finalize', { session_id: null, ...kwargs });
+    },
+    async close(opts = {}) {
+      if (closed) return { notifications: [] };
+      const notifications: string[] = [];
+      // Teardown hooks first, while the engine still runs hooks.
+      // resolveAll already marks them resolved; emit directly so the tracker does not drop them as repeats.
+      for (const resolved of tracker.resolveAll('cancelled')) {
+        await emitPrepared('on_human_input_resolved', resolved, {}).catch(() => undefined);
+      }
+      const sessions: (string | null)[] = [...openSessions];
+      for (const session_id of opts.finalize === false ? [] : sessions.length ? sessions : [null]) {
+        const e = await emit('on_session_finalize', { session_id, reason: 'shutdown' }).catch(() => null);
+        notifications.push(...(e?.decision.notifications ?? []));
+      }
+      closed = true;
+      abort.abort();
+      await Promise.allSettled([dispatcher?.close(), gateway?.close()]);
+      return { notifications };
+    },
+  };
+  return engine;
+}
+
+function emptyEmission(event: EventName, kwargs: Record<string, unknown>, profile: string, cwd: string): Emission {
+  return {
+    event,
+    payload: { hook_event_name: event, tool_name: null, tool_input: null, session_id: '', cwd, profile, extra: kwargs },
+    hooks: [],
+    decision: {
+      event,
+      action: 'allow',
+      message: null,
+      args: null,
+      context: null,
+      decided_by: null,
+      modified_by: [],
+      conflicts: [],
+    },
+  };
+}
+
+function safeCwd(): string {
+  try {
+    return process.cwd();
+  } catch {
+    return '';
+  }
+}

@@ -1,0 +1,235 @@
+// One emit: build the stdin, run every hook registered for the event concurrently (bounded),
+// evaluate each, and resolve in registration order. Never rejects because of a hook.
+
+import { performance } from 'node:perf_hooks';
+import { dialectMatchesTool } from '../dialects/render.js';
+import type { DialectMaps } from '../dialects/names.js';
+import { EVENTS } from '../events.js';
+import type { GuardrailVerdict, ToolLoopGuardrails } from '../guardrails/guardrails.js';
+import type { CallbackRunner } from '../plugins/callback-runner.js';
+import { buildPayload, serializePayload } from '../protocol/payload.js';
+import { resolve } from '../resolve/resolve.js';
+import { prepareStdin, type PreparedStdin } from '../spawn/stdin-file.js';
+import type { Decision, Directive, Emission, EventName, HookOutcome, JsonObject } from '../types.js';
+import type { Limiter } from './_pool.js';
+import type { BuiltinEntry, CallbackEntry, RegistryEntry, ShellEntry } from './_registry.js';
+import { outcomeBase, round, runShellHook } from './_run-shell.js';
+import type { Logger } from './logger.js';
+
+export interface EmitContext {
+  entries: readonly RegistryEntry[];
+  limiter: Limiter;
+  callbacks: CallbackRunner;
+  guardrails: ToolLoopGuardrails | null;
+  dialectMaps: DialectMaps;
+  env: NodeJS.ProcessEnv;
+  extraEnv: Record<string, string>;
+  cwd: string;
+  profile: string;
+  maxOutputBytes: number;
+  signal: AbortSignal;
+  logger: Logger;
+}
+
+export interface EmitOptions {
+  /** Tool name the matchers test (default: kwargs.tool_name). */
+  forTool?: string | null;
+  /** false = run tool-scoped hooks whatever their matcher says. */
+  applyMatchers?: boolean;
+  /** Payload `cwd` / `profile` to show hooks instead of the engine's (the dry run passes the user's). */
+  payloadCwd?: string;
+  payloadProfile?: string;
+}
+
+export async function runEmit(
+  ctx: EmitContext,
+  event: EventName,
+  kwargs: Record<string, unknown>,
+  opts: EmitOptions = {},
+): Promise<Emission> {
+  const emitStart = performance.now();
+  const payload = buildPayload(event, kwargs, {
+    cwd: opts.payloadCwd ?? ctx.cwd,
+    profile: opts.payloadProfile ?? ctx.profile,
+  }) as unknown as JsonObject;
+  const info = EVENTS[event];
+  const toolName = opts.forTool !== undefined ? opts.forTool : kwargs.tool_name;
+  const applyMatchers = opts.applyMatchers ?? true;
+
+  let prepared: Promise<PreparedStdin> | null = null;
+  const stdin = (): Promise<PreparedStdin> => (prepared ??= prepareStdin(serializePayload(payload as never)));
+  const guardNotes: (GuardrailVerdict | null)[] = [];
+
+  const tasks = ctx.entries.map((entry, index): Promise<HookOutcome> => {
+    switch (entry.kind) {
+      case 'plugin':
+        return runCallback(ctx, entry, index, event, kwargs, emitStart);
+      case 'builtin':
+        return Promise.resolve(runBuiltin(ctx, entry, index, event, kwargs, guardNotes));
+      case 'shell': {
+        if (info.toolScoped && applyMatchers && !matches(entry, toolName, ctx.dialectMaps)) {
+          return Promise.resolve(outcomeBase(entry, index));
+        }
+        if (entry.action === 'block') {
+          return Promise.resolve({
+            ...outcomeBase(entry, index),
+            status: 'awaiting_approval',
+            error: entry.blockMessage ?? null,
+            directive: { action: 'block', message: entry.blockMessage ?? `hook ${entry.spec.command} awaits approval` },
+          });
+        }
+        return ctx.limiter(() =>
+          runShellHook(entry, index, {
+            payload,
+            stdin,
+            env: ctx.env,
+            extraEnv: ctx.extraEnv,
+            cwd: ctx.cwd,
+            maxOutputBytes: ctx.maxOutputBytes,
+            signal: ctx.signal,
+            dialectMaps: ctx.dialectMaps,
+            emitStart,
+          }),
+        );
+      }
+    }
+  });
+
+  let hooks: HookOutcome[];
+  try {
+    hooks = await Promise.all(tasks);
+  } finally {
+    if (prepared) void (prepared as Promise<PreparedStdin>).then((p) => p.dispose(), () => {});
+  }
+  for (const h of hooks) reportProblems(ctx.logger, event, h);
+
+  const originalArgs = isPlainObject(kwargs.args) ? (kwargs.args as JsonObject) : null;
+  const decision: Decision = resolve(event, hooks.map((h) => h.directive), originalArgs);
+  applyGuardrailNotes(decision, hooks, guardNotes);
+  return { event, payload, hooks, decision };
+}
+
+function matches(entry: ShellEntry, toolName: unknown, maps: DialectMaps): boolean {
+  if (entry.matcher.test(toolName)) return true;
+  if (entry.spec.dialect === 'hermes' || typeof toolName !== 'string') return false;
+  return dialectMatchesTool(entry.spec.dialect, maps, (n) => entry.matcher.test(n), toolName);
+}
+
+async function runCallback(
+  ctx: EmitContext,
+  entry: CallbackEntry,
+  index: number,
+  event: EventName,
+  kwargs: Record<string, unknown>,
+  emitStart: number,
+): Promise<HookOutcome> {
+  const started = performance.now();
+  const out = await ctx.callbacks.invoke(
+    { plugin: entry.plugin, name: entry.name, event: entry.event, callback: entry.callback },
+    event,
+    kwargs,
+  );
+  const timeoutMs = ctx.callbacks.timeoutMs;
+  return {
+    index,
+    kind: 'plugin',
+    command: `plugin:${entry.name}`,
+    matcher: null,
+    timeout: timeoutMs === null ? null : timeoutMs / 1000,
+    fail_closed: event === 'pre_tool_call',
+    dialect: 'hermes',
+    consent: null,
+    status: out.status === 'ok' ? 'ok' : out.status,
+    exit_code: null,
+    signal: null,
+    duration_ms: round(out.duration_ms),
+    started_ms: round(started - emitStart),
+    stdout: '',
+    stderr: '',
+    error: out.error,
+    directive: out.directive,
+  };
+}
+
+function runBuiltin(
+  ctx: EmitContext,
+  entry: BuiltinEntry,
+  index: number,
+  event: EventName,
+  kwargs: Record<string, unknown>,
+  notes: (GuardrailVerdict | null)[],
+): HookOutcome {
+  let directive: Directive | null = null;
+  let error: string | null = null;
+  try {
+    if (ctx.guardrails && event === 'pre_tool_call') {
+      const verdict = ctx.guardrails.beforeToolCall(kwargs);
+      notes[index] = verdict;
+      if (verdict?.action === 'stop') directive = { action: 'block', message: verdict.message };
+    } else if (ctx.guardrails && event === 'post_tool_call') {
+      ctx.guardrails.afterToolCall(kwargs);
+    }
+  } catch (e) {
+    error = (e as Error).message;
+  }
+  return {
+    index,
+    kind: 'builtin',
+    command: `builtin:${entry.name}`,
+    matcher: null,
+    timeout: null,
+    fail_closed: false,
+    dialect: 'hermes',
+    consent: null,
+    status: error ? 'error' : 'ok',
+    exit_code: null,
+    signal: null,
+    duration_ms: 0,
+    started_ms: 0,
+    stdout: '',
+    stderr: '',
+    error,
+    directive,
+  };
+}
+
+/** A guardrail warning reaches the model as context; a guardrail stop tells the host to end the turn. */
+function applyGuardrailNotes(decision: Decision, hooks: HookOutcome[], notes: (GuardrailVerdict | null)[]): void {
+  const warnings: string[] = [];
+  notes.forEach((v, i) => {
+    if (!v) return;
+    if (v.action === 'warn') warnings.push(v.message);
+    if (v.action === 'stop' && decision.decided_by === i) decision.stop_turn = true;
+  });
+  if (warnings.length && decision.action !== 'block') {
+    decision.context = [decision.context, ...warnings].filter(Boolean).join('\n\n');
+  }
+  void hooks;
+}
+
+function reportProblems(logger: Logger, event: EventName, h: HookOutcome): void {
+  if (h.kind !== 'shell') return;
+  const who = `shell hook (event=${event} command=${h.command})`;
+  switch (h.status) {
+    case 'launch_failed':
+      logger.warn(`${who} failed: ${h.error}`);
+      break;
+    case 'timeout':
+      logger.warn(`${who} timed out after ${h.timeout}s${h.error === 'cancelled' ? ' (cancelled)' : ''}`);
+      break;
+    case 'output_limit':
+      logger.warn(`${who} exceeded the output limit and was killed`);
+      break;
+    case 'nonzero_exit': {
+      const err = h.stderr.trim().slice(0, 400);
+      logger.warn(`${who} exited ${h.exit_code ?? h.signal}${err ? `; stderr=${err}` : ''}`);
+      break;
+    }
+    default:
+      break;
+  }
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

@@ -1,0 +1,21 @@
+// The engine reports through a host-supplied logger; the default writes warnings to stderr,
+// because a skipped or failing hook must never be silent.
+
+export interface Logger {
+  warn(message: string): void;
+  info?(message: string): void;
+  debug?(message: string): void;
+}
+
+export function stderrLogger(opts: { verbose?: boolean } = {}): Logger {
+  const write = (level: string, message: string): void => {
+    process.stderr.write(`hermes-hooks: ${level}${message}\n`);
+  };
+  return {
+    warn: (m) => write('warning: ', m),
+    info: opts.verbose ? (m) => write('', m) : () => {},
+    debug: opts.verbose ? (m) => write('debug: ', m) : () => {},
+  };
+}
+
+export const silentLogger: Logger = { warn: () => {}, info: () => {}, debug: () => {} };

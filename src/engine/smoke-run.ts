@@ -1,0 +1,37 @@
+// Run one configured shell hook on a payload outside an emit — `hermes-hooks doctor`'s smoke run.
+// Same rendering, spawning and evaluation as an emit, so the verdict is the production one.
+
+import { compileMatcher } from '../config/matcher.js';
+import type { DialectMaps } from '../dialects/names.js';
+import { buildPayload, serializePayload } from '../protocol/payload.js';
+import { prepareStdin } from '../spawn/stdin-file.js';
+import type { HookOutcome, HookSpec, JsonObject } from '../types.js';
+import { runShellHook } from './_run-shell.js';
+
+export async function smokeRunHook(
+  spec: HookSpec,
+  kwargs: Record<string, unknown>,
+  opts: { home: string; profile: string; cwd: string; env: NodeJS.ProcessEnv; dialectMaps: DialectMaps },
+): Promise<HookOutcome> {
+  const payload = buildPayload(spec.event, kwargs, { cwd: opts.cwd, profile: opts.profile }) as unknown as JsonObject;
+  const prepared = prepareStdin(serializePayload(payload));
+  try {
+    return await runShellHook(
+      { kind: 'shell', event: spec.event, spec, matcher: compileMatcher(spec.matcher), consent: null, action: 'run' },
+      0,
+      {
+        payload,
+        stdin: () => prepared,
+        env: opts.env,
+        extraEnv: { HERMES_HOME: opts.home, HERMES_HOOK_EVENT: spec.event },
+        cwd: opts.cwd,
+        maxOutputBytes: 1024 * 1024,
+        signal: new AbortController().signal,
+        dialectMaps: opts.dialectMaps,
+        emitStart: performance.now(),
+      },
+    );
+  } finally {
+    await (await prepared.catch(() => null))?.dispose();
+  }
+}
