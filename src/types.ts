@@ -119,3 +119,49 @@ export type HookKind = 'plugin' | 'shell' | 'builtin';
 
 /** Consent state of a shell hook. */
 export type ConsentState = 'approved' | 'not_approved' | 'modified';
+
+/** Status of one hook in an emit: a process outcome, or why it did not run. */
+export type HookOutcomeStatus =
+  | HookStatus
+  /** A tool-scoped hook whose matcher did not match the tool. */
+  | 'not_matched'
+  /** In-process callback threw. */
+  | 'error'
+  /** In-process callback skipped: suppressed after timing out. */
+  | 'suppressed'
+  /** Not run: its dialect has no counterpart for this event. */
+  | 'skipped'
+  /** Not run: fail_closed hook awaiting (re-)approval; it blocks instead. */
+  | 'awaiting_approval';
+
+/** One hook's part in an emit, in registration order. `index` is what Decision indices point at. */
+export interface HookOutcome {
+  index: number;
+  kind: HookKind;
+  /** Shell: the configured command. Plugin/builtin: `plugin:<name>` / `builtin:<name>`. */
+  command: string;
+  matcher: string | null;
+  /** Seconds (shell: the configured timeout; in-process: the callback timeout or null). */
+  timeout: number | null;
+  fail_closed: boolean;
+  dialect: Dialect;
+  consent: ConsentState | null;
+  status: HookOutcomeStatus;
+  exit_code: number | null;
+  signal: string | null;
+  duration_ms: number;
+  /** Start relative to the emit's start, ms (for timelines). */
+  started_ms: number;
+  stdout: string;
+  stderr: string;
+  error: string | null;
+  directive: Directive | null;
+}
+
+/** Everything one emit produced: the stdin hooks saw, each hook's outcome, and the resolved decision. */
+export interface Emission {
+  event: EventName;
+  payload: JsonObject;
+  hooks: HookOutcome[];
+  decision: Decision;
+}
