@@ -22,7 +22,16 @@ export function parseConfigText(text: string, file: string): ConfigSource {
   const lineCounter = new LineCounter();
   // YAML 1.1 like PyYAML, which Hermes reads the same file with (`yes`/`on` are booleans there).
   // uniqueKeys:false → a duplicate key is reported by us as a warning (last wins), not a hard error.
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: false, version: '1.1', customTags: asPyYaml });
+  // logLevel 'error': the yaml package would otherwise process.emitWarning() onto the host's stderr
+  // (e.g. a mapping used as a key); a library reports through diagnostics, never prints.
+  const doc = parseDocument(text, {
+    lineCounter,
+    prettyErrors: false,
+    uniqueKeys: false,
+    version: '1.1',
+    customTags: asPyYaml,
+    logLevel: 'error',
+  });
   const err = doc.errors[0];
   if (err) {
     const pos = err.linePos?.[0] ?? lineCounter.linePos(err.pos[0]);
