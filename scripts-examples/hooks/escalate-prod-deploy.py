@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""escalate-prod-deploy.py — Hermes `pre_tool_call` hook (matcher: terminal).
+
+Production deploys need a human: instead of blocking them it answers
+    {"action": "approve", "message": "…what and where…", "rule_key": "prod-deploy"}
+which sends the call through Hermes' approval prompt (once / session / always / deny). The fixed
+rule_key lets one "always" cover every production deploy rather than one command string.
+
+What counts as a production deploy:
+  - kubectl <mutating verb> … --context prod* (apply, create, replace, patch, delete, edit, scale,
+    rollout, set, label, annotate, drain, cordon, uncordon, taint, exec, cp)
+  - helm install|upgrade|rollback|uninstall … -n/--namespace production (or --kube-context prod*)
+  - [bash|sh] [path/]deploy.sh prod|production
+  - fly|flyctl deploy … -a/--app <name>-prod (or <name>-production)
+Reading from production (kubectl get/logs/describe, helm status) goes through silently.
+
+Empty stdin: exit 0. Stdin that is not a JSON object: a complaint on stderr and exit 1.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import sys
+
+SELF = "escalate-prod-deploy"
+RULE_KEY = "prod-deploy"
+KUBECTL_MUTATING = {"apply", "create", "replace", "patch", "delete", "edit", "scale", "rollout", "set", "label",
+                    "annotate", "drain", "cordon", "uncordon", "taint", "exec", "cp"}
+HELM_MUTATING = {"install", "upgrade", "rollback", "uninstall", "delete"}
+PREFIX_WORDS = {"sudo", "doas", "env", "command", "exec", "nohup", "time", "nice"}
+PROD_CONTEXT = re.compile(r"^prod(uction)?([-_.].*)?$", re.IGNORECASE)
+PROD_NAMESPACE = re.compile(r"^prod(uction)?$", re.IGNORECASE)
+PROD_APP = re.compile(r"^.+-prod(uction)?$", re.IGNORECASE)
+
+
+def simple_commands(command: str) -> list[list[str]]:
+    try:
+        lex = shlex.shlex(command, posix=True, punctuation_chars="();<>|&\n")
+        lex.whitespace = " \t\r"
+        lex.whitespace_split = True
+        lex.commenters = ""
+        tokens = list(lex)
+    except ValueError:
+        tokens = re.findall(r"[^\s;&|<>()]+|[;&|<>()\n]+", command)
+    commands: list[list[str]] = [[]]
+    for tok in tokens:
+        if all(c in "();<>|&\n" for c in tok):
+            commands.append([])
+        else:
+            commands[-1].append(tok)
+    return [c for c in commands if c]
+
+
+def option_value(args: list[str], *names: str) -> str | None:
+    """Value of `--name value`, `--name=value` or `-n value` (last one wins, like most CLIs)."""
+    found = None
+    for i, arg in enumerate(args):
+        for name in names:
+            if arg == name and i + 1 < len(args):
+                found = args[i + 1]
+            elif name.startswith("--") and arg.startswith(name + "="):
+                found = arg[len(name) + 1:]
+    return found
+
+
+def positional(args: list[str], options_with_values: set[str]) -> list[str]:
+    out, skip = [], False
+    for arg in args:
+        if skip:
+            skip = False
+        elif arg in options_with_values:
+            skip = True
+        elif not arg.startswith("-"):
+            out.append(arg)
+    return out
+
+
+def production_deploy(words: list[str]) -> str | None:
+    """A one-line description when `words` is a production deploy, else None."""
+    while words and (words[0] in PREFIX_WORDS or re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*=.*", words[0])
+                     or (words[0].startswith("-") and len(words) > 1)):
+        words = words[1:]
+    if not words:
+        return None
+    program, args = os.path.basename(words[0]), words[1:]
+
+    if program == "kubectl":
+        context = option_value(args, "--context")
+        verbs = positional(args, {"--context", "-n", "--namespace", "-f", "--filename", "-l", "--selector",
+                                  "-o", "--output", "-c", "--container", "--kubeconfig"})
+        if context and PROD_CONTEXT.match(context) and verbs and verbs[0] in KUBECTL_MUTATING:
+            return f"kubectl {verbs[0]} against the production context '{context}'"
+    elif program == "helm":
+        namespace = option_value(args, "-n", "--namespace")
+        context = option_value(args, "--kube-context")
+        verbs = positional(args, {"-n", "--namespace", "--kube-context", "-f", "--values", "--set", "--version",
+                                  "--set-string", "--timeout"})
+        if verbs and verbs[0] in HELM_MUTATING:
+            release = verbs[1] if len(verbs) > 1 else "?"
+            if namespace and PROD_NAMESPACE.match(namespace):
+                return f"helm {verbs[0]} of release '{release}' in the '{namespace}' namespace"
+            if context and PROD_CONTEXT.match(context):
+                return f"helm {verbs[0]} of release '{release}' on the production cluster '{context}'"
+    elif program in ("fly", "flyctl"):
+        app = option_value(args, "-a", "--app")
+        if "deploy" in positional(args, {"-a", "--app", "-c", "--config", "--image", "--strategy"}) \
+                and app and PROD_APP.match(app):
+            return f"fly deploy of the production app '{app}'"
+    else:
+        if program in ("bash", "sh", "zsh") and args:
+            program, args = os.path.basename(args[0]), args[1:]
+        if program == "deploy.sh" and args and PROD_NAMESPACE.match(args[0]):
+            return f"deploy.sh to '{args[0]}'"
+    return None
+
+
+def main() -> int:
+    raw = sys.stdin.buffer.read().decode("utf-8", "replace")
+    if not raw.strip():
+        return 0
+    try:
+        payload = json.loads(raw)
+    except ValueError as exc:
+        print(f"{SELF}: stdin is not valid JSON ({exc}); cannot check for a production deploy", file=sys.stderr)
+        return 1
+    if not isinstance(payload, dict):
+        print(f"{SELF}: stdin is not a JSON object; cannot check for a production deploy", file=sys.stderr)
+        return 1
+    args = payload.get("tool_input")
+    command = args.get("command") if isinstance(args, dict) else None
+    if not isinstance(command, str):
+        return 0
+    for words in simple_commands(command):
+        what = production_deploy(words)
+        if what:
+            print(json.dumps({
+                "action": "approve",
+                "message": f"Production deploy: {what}. A human must confirm before it runs.",
+                "rule_key": RULE_KEY,
+            }))
+            return 0
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
