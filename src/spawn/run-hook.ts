@@ -47,6 +47,10 @@ export const DEFAULT_KILL_GRACE_MS = 500;
 export const DEFAULT_DRAIN_MS = 500;
 /** Once the pipes are abandoned, how long the direct child's exit status may still take. */
 const EXIT_STATUS_GRACE_MS = 100;
+/** How often a killed group is checked for members during the TERM → KILL grace. */
+const GROUP_POLL_MS = 20;
+/** Pipe drain once the whole group is gone (only an escaped descendant can hold them then). */
+const EMPTY_GROUP_DRAIN_MS = 100;
 
 type StopReason = 'timeout' | 'cancelled' | 'output_limit';
 
@@ -168,24 +172,36 @@ async function runHook(options: SpawnHookOptions): Promise<HookRun> {
   });
 
   // TERM (or the given signal) now; KILL after the grace if any member is left; then stop waiting
-  // for EOF on pipes a stray descendant may hold. Escalation outlives the settle on purpose: a
-  // TERM-ignoring member must not survive just because the pipes closed.
+  // for EOF on pipes a stray descendant may hold. The group is polled during the grace, so a group
+  // that died of the TERM does not cost the rest of it. Escalation outlives the settle on purpose
+  // (a TERM-ignoring member must not survive just because the pipes closed), but unref'd then:
+  // the member stays registered as live, so the exit cleanup still kills it if the host exits first.
   const escalate = (first: NodeJS.Signals): boolean => {
     const existed = signalGroup(pid, first);
     if (escalation !== undefined) return existed;
-    escalation = setTimeout(
-      () => {
-        if (groupAlive(pid)) signalGroup(pid, 'SIGKILL');
-        unregisterLiveHook(liveHook);
-        if (settled) return;
-        abandonPipes = setTimeout(() => {
+    const graceEnds = performance.now() + (first === 'SIGKILL' ? 0 : killGraceMs);
+    const tick = (): void => {
+      const alive = groupAlive(pid);
+      if (alive && performance.now() < graceEnds) {
+        escalation = setTimeout(tick, GROUP_POLL_MS);
+        if (settled) escalation.unref();
+        return;
+      }
+      if (alive) signalGroup(pid, 'SIGKILL');
+      unregisterLiveHook(liveHook);
+      if (settled) return;
+      // Nobody left in the group: only an escaped (setsid) descendant can still hold the pipes,
+      // and nothing more will come from the hook itself — a short drain is enough.
+      abandonPipes = setTimeout(
+        () => {
           sub.stdout?.destroy();
           sub.stderr?.destroy();
           abandoned?.();
-        }, drainMs);
-      },
-      first === 'SIGKILL' ? 0 : killGraceMs,
-    );
+        },
+        alive ? drainMs : Math.min(drainMs, EMPTY_GROUP_DRAIN_MS),
+      );
+    };
+    escalation = setTimeout(tick, first === 'SIGKILL' ? 0 : Math.min(GROUP_POLL_MS, killGraceMs));
     return existed;
   };
   const stop = (reason: StopReason, first: NodeJS.Signals = 'SIGTERM'): boolean => {
@@ -216,6 +232,7 @@ async function runHook(options: SpawnHookOptions): Promise<HookRun> {
   if (abandonPipes !== undefined) clearTimeout(abandonPipes);
   options.signal?.removeEventListener('abort', onAbort);
   if (escalation === undefined) unregisterLiveHook(liveHook);
+  else escalation.unref();
 
   const exitCode = outcome?.exitCode;
   const signal = outcome?.signal ?? null;
