@@ -3,7 +3,8 @@
 
 import { compileMatcher } from '../config/matcher.js';
 import type { DialectMaps } from '../dialects/names.js';
-import { buildPayload, serializePayload } from '../protocol/payload.js';
+import { buildPayload } from '../protocol/build-payload.js';
+import { serializePayload } from '../protocol/serialize.js';
 import { prepareStdin } from '../spawn/stdin-file.js';
 import type { HookOutcome, HookSpec, JsonObject } from '../types.js';
 import { runShellHook } from './_run-shell.js';

@@ -1,0 +1,62 @@
+// CLI start, which every host pays per event when it calls `hermes-hooks run`: `run` and `test`
+// with one trivial hook vs `node -e 0` plus a bare spawn of the hook, interleaved. Where the time
+// goes is cli-breakdown.mjs.
+import { benchMain, figure } from '../lib/bench-main.mjs';
+import { measure } from '../lib/cli-variants.mjs';
+import { BIN } from '../lib/paths.mjs';
+import { hooksYaml, makeWorkspace, TRIVIAL_HOOK } from '../lib/fixtures.mjs';
+import { runCommand } from '../lib/proc.mjs';
+import { median, round, summarize } from '../lib/stats.mjs';
+
+const TARGET_MS = 60;
+
+benchMain(async ({ quick }) => {
+  const runs = quick ? 8 : 30;
+  const ws = makeWorkspace('cli-start');
+  try {
+    const hook = ws.script('trivial.sh', TRIVIAL_HOOK);
+    const home = ws.home('home', hooksYaml('pre_tool_call', [hook]));
+    const payload = JSON.stringify({ tool_name: 'terminal', tool_input: { command: 'ls -la' }, session_id: 'bench' });
+    // Approve the hook once, as a user would; the measured `run`s are the production path.
+    const approve = await runCommand(['node', BIN, 'approve', '--all', '--home', home], {});
+    if (approve.code !== 0) throw new Error(`approve failed: ${approve.stderr}`);
+
+    const commands = {
+      node_e_0: ['node', '-e', '0'],
+      bare_hook: [hook],
+      cli_run: ['node', BIN, 'run', 'pre_tool_call', '--home', home],
+      cli_test: ['node', BIN, 'test', 'pre_tool_call', '--home', home, '--json'],
+    };
+    const rows = await measure(commands, { runs, warmup: 3, stdin: payload, usageDir: ws.dir });
+    const stats = Object.fromEntries(
+      Object.entries(rows).map(([n, r]) => [n, { wall_ms: summarize(r.wall, 1), cpu_ms: r.cpu.length ? summarize(r.cpu, 1) : null }]),
+    );
+    const pair = stats.node_e_0.wall_ms.median + stats.bare_hook.wall_ms.median;
+    const over = (name) => stats[name].wall_ms.median - pair;
+    // Paired: each round's own node -e 0 and bare hook, so a busy moment hits both sides.
+    const paired = (name) => median(rows[name].wall.map((w, i) => w - rows.node_e_0.wall[i] - rows.bare_hook.wall[i]));
+    const cpuOver = (name) => stats[name].cpu_ms.median - stats.node_e_0.cpu_ms.median;
+    const row = (name, label) =>
+      figure(label, round(over(name), 1), 'ms', {
+        target: `< ${TARGET_MS}`,
+        pass: over(name) < TARGET_MS,
+        limit: `node -e 0 ${stats.node_e_0.wall_ms.median} ms + bare hook ${stats.bare_hook.wall_ms.median} ms vs ${stats[name].wall_ms.median} ms (p95 ${stats[name].wall_ms.p95}); paired median ${round(paired(name), 1)} ms over; CPU ${round(cpuOver(name), 1)} ms over node -e 0`,
+      });
+    return {
+      name: 'cli-start',
+      title: 'CLI start: `run` / `test` with one trivial hook vs `node -e 0` + a bare spawn of the hook',
+      params: { runs, warmup: 3, interleaved: true, cpu: 'user+sys of the Node process itself (getrusage at exit)' },
+      variants: stats,
+      pair_ms: round(pair, 1),
+      over_pair_ms: { run: round(over('cli_run'), 1), test: round(over('cli_test'), 1) },
+      over_pair_paired_median_ms: { run: round(paired('cli_run'), 1), test: round(paired('cli_test'), 1) },
+      cpu_over_node_e_0_ms: { run: round(cpuOver('cli_run'), 1), test: round(cpuOver('cli_test'), 1) },
+      figures: [
+        row('cli_run', '`run` start: median − (node -e 0 + bare hook)'),
+        row('cli_test', '`test --json` start: median − (node -e 0 + bare hook)'),
+      ],
+    };
+  } finally {
+    ws.cleanup();
+  }
+});
