@@ -42,7 +42,7 @@ stdin is a wire-form payload — any subset of
 missing keys are filled; empty stdin or a terminal uses the event's synthetic payload.
 
 Options:
-  --for-tool NAME   test matchers against NAME instead of the payload's tool_name
+  --for-tool NAME   set the payload's tool_name to NAME (matchers and hooks see NAME)
   --json            print exactly one JSON report (schema: protocol/test-report.schema.json)
   --config/-c FILE, --profile/-p NAME, --home DIR
 

@@ -21,12 +21,13 @@ export function renderReport(
   if (header.synthetic) bits.push('(synthetic payload)');
   lines.push(paint('dim', `payload: ${bits.join('  ')}`));
   lines.push('');
-  if (hooks.length === 0) {
+  // Built-ins (the tool-loop guardrail) are listed only when they had something to say.
+  const shown = hooks.filter((h) => h.kind !== 'builtin' || h.directive || h.error);
+  if (shown.length === 0) {
     lines.push(`No hooks configured for event: ${event}`);
   } else {
     const span = Math.max(1, ...hooks.map((h) => h.started_ms + h.duration_ms));
-    // Built-ins (the tool-loop guardrail) are listed only when they had something to say.
-    for (const h of hooks) if (h.kind !== 'builtin' || h.directive || h.error) lines.push(...renderHook(h, span, paint));
+    for (const h of shown) lines.push(...renderHook(h, span, paint));
   }
   lines.push(renderDecision(decision, hooks, paint));
   if (diagnostics.length) {

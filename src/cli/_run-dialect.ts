@@ -25,24 +25,40 @@ export async function runDialect(
       return 1;
     }
   }
+  // Warnings are held until the answer is known: Codex takes ALL of stderr as the block reason
+  // (exit 2), so there the reason goes alone; everywhere else they follow on stderr as usual.
+  const warnings: string[] = [];
+  const flushWarnings = (): void => {
+    const log = stderrLogger({ stream: io.stderr });
+    for (const w of warnings.splice(0)) log.warn(w);
+  };
   const engine = await createHookEngine({
     ...discoveryOf(values),
     env: io.env,
     cwd: io.cwd,
     acceptHooks: values['accept-hooks'] === true,
     interactive: false,
-    logger: stderrLogger(),
+    logger: { warn: (m) => warnings.push(m), info: () => {}, debug: () => {} },
   });
   try {
     const maps = parseDialectsConfig(engine.config.source).maps;
     const parsed = parseDialectInput(dialect as never, maps, stdin, theirEvent ? { event: theirEvent } : {});
     if ('error' in parsed) {
+      flushWarnings();
       io.stderr.write(`hermes-hooks: ${parsed.error}\n`);
       return 1;
     }
-    const emission = await engine.emit(parsed.event, parsed.kwargs);
+    // Their `cwd` (Cursor: the first workspace root) is the agent's working directory: it is the
+    // payload's cwd, so every hook, in every dialect, sees the agent's folder rather than ours.
+    const { cwd, ...kwargs } = parsed.kwargs;
+    const roots = kwargs['workspace_roots'];
+    const agentCwd = typeof cwd === 'string' ? cwd : Array.isArray(roots) && typeof roots[0] === 'string' ? roots[0] : undefined;
+    if (cwd !== undefined && agentCwd !== cwd) kwargs['cwd'] = cwd;
+    const emission = await engine.emit(parsed.event, kwargs, agentCwd !== undefined ? { payloadCwd: agentCwd } : {});
     const toolName = typeof parsed.kwargs.tool_name === 'string' ? parsed.kwargs.tool_name : null;
     const answer = renderDialectAnswer(dialect as never, maps, parsed.theirEvent, emission.decision, toolName);
+    if (dialect === 'codex' && answer.exitCode === 2) warnings.length = 0;
+    flushWarnings();
     if (answer.stdout) io.stdout.write(answer.stdout.endsWith('\n') ? answer.stdout : `${answer.stdout}\n`);
     if (answer.stderr) io.stderr.write(answer.stderr.endsWith('\n') ? answer.stderr : `${answer.stderr}\n`);
     return answer.exitCode;

@@ -5,6 +5,7 @@
 
 import { access, constants } from 'node:fs/promises';
 import { parseDialectsConfig, defaultDialectMaps } from '../dialects/names.js';
+import { inspectStdout } from '../directives/parse-stdout.js';
 import { smokeRunHook } from '../engine/smoke-run.js';
 import { EVENTS, syntheticKwargs } from '../events.js';
 import { createOutboundDispatcher } from '../outbound/dispatcher.js';
@@ -93,7 +94,7 @@ export async function doctorCommand(args: string[], io: CliIO): Promise<number> 
   }
   const paint = painter(io);
   if (!profile.config.specs.length) writeLine(io.stdout, `No shell hooks configured in ${profile.configFile} — nothing to check.`);
-  else writeLine(io.stdout, `Checking ${profile.config.specs.length} configured shell hook(s) in ${profile.configFile}...\n`);
+  else writeLine(io.stdout, `Checking ${profile.config.specs.length} configured shell hook(s) in ${profile.configFile}...\n\n`);
   for (const r of report) {
     writeLine(io.stdout, `  [${r.event}] ${r.command}`);
     for (const c of r.checks) writeLine(io.stdout, `      ${mark(c, paint)} ${c.message}`);
@@ -154,6 +155,11 @@ function smokeCheck(spec: HookSpec, o: HookOutcome): Check {
   try {
     const v: unknown = JSON.parse(stdout);
     if (typeof v !== 'object' || v === null || Array.isArray(v)) return { ok: false, message: `stdout is JSON but not an object ${t}: ${stdout.slice(0, 120)}` };
+    // An answer only another event reads (a block on post_tool_call, a continue on pre_llm_call) is ignored here.
+    const meant = spec.dialect === 'hermes' ? (inspectStdout('pre_tool_call', stdout).directive ?? inspectStdout('pre_verify', stdout).directive) : null;
+    if (meant) {
+      return { ok: false, message: `answered '${meant.action}', which ${spec.event} does not honour (it honours: ${honours.join(', ') || 'nothing — observer only'}) ${t}` };
+    }
     return { ok: null, message: `produced a JSON object with no directive ${spec.event} reads ${t}: ${stdout.slice(0, 120)}` };
   } catch {
     return { ok: false, message: `stdout was not valid JSON ${t}: ${stdout.slice(0, 120)}` };

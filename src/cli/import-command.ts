@@ -4,6 +4,7 @@
 import { copyFile, readFile, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
+import { parseDocument } from 'yaml';
 import { importAgentConfig, mergeIntoConfig } from '../dialects/import.js';
 import { AGENT_DIALECTS, isAgentDialect, parseDialectsConfig, defaultDialectMaps } from '../dialects/names.js';
 import { printDialectConfig } from '../dialects/print-config.js';
@@ -56,34 +57,54 @@ export async function importCommand(args: string[], io: CliIO): Promise<number> 
   const errors = result.diagnostics.filter((d) => d.level === 'error');
 
   let wrote: string | null = null;
+  let added = 0;
   if (values.write && result.hooks.length) {
-    let existing = '';
-    if (profile.config.exists) {
-      existing = profile.config.source.text;
-      const backup = `${profile.configFile}.bak-${new Date().toISOString().replace(/[:.]/g, '-')}`;
-      await copyFile(profile.configFile, backup);
-      wrote = backup;
-    }
+    const existing = profile.config.exists ? profile.config.source.text : '';
     let merged: string;
     try {
       merged = mergeIntoConfig(existing, result.hooks);
     } catch (e) {
       throw new CliError(`import: cannot merge into ${profile.configFile}: ${(e as Error).message}`);
     }
-    await writeFile(profile.configFile, merged, { mode: 0o600 });
+    // Entries already present are skipped; when nothing is new the file is left as it is.
+    added = hookEntryCount(merged) - hookEntryCount(existing);
+    if (added > 0) {
+      if (profile.config.exists) {
+        const backup = `${profile.configFile}.bak-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+        await copyFile(profile.configFile, backup);
+        wrote = backup;
+      }
+      await writeFile(profile.configFile, merged, { mode: 0o600 });
+    }
   }
 
   if (values.json) {
-    writeLine(io.stdout, JSON.stringify({ ...result, config: values.write ? profile.configFile : null, backup: wrote }));
+    writeLine(io.stdout, JSON.stringify({ ...result, config: values.write ? profile.configFile : null, added: values.write ? added : null, backup: wrote }));
   } else {
     io.stdout.write(result.yaml.endsWith('\n') ? result.yaml : `${result.yaml}\n`);
     const paint = painter(io, 'stderr');
     for (const d of result.diagnostics) writeLine(io.stderr, formatDiagnostic(d, paint));
     if (values.write) {
-      writeLine(io.stderr, result.hooks.length ? `Merged ${result.hooks.length} hook(s) into ${profile.configFile}${wrote ? ` (backup: ${wrote})` : ''}. Approve them with 'hermes-hooks approve --all'.` : 'Nothing to merge.');
+      writeLine(
+        io.stderr,
+        added > 0
+          ? `Merged ${added} hook(s) into ${profile.configFile}${wrote ? ` (backup: ${wrote})` : ''}${added < result.hooks.length ? `; ${result.hooks.length - added} already there` : ''}. Approve them with 'hermes-hooks approve --all'.`
+          : result.hooks.length
+            ? `Nothing to merge: all ${result.hooks.length} hook(s) are already in ${profile.configFile}; it is unchanged.`
+            : 'Nothing to merge.',
+      );
     }
   }
   return errors.length ? 1 : 0;
+}
+
+/** How many entries the hooks: lists of a config text hold (0 when it does not parse). */
+function hookEntryCount(text: string): number {
+  const doc = parseDocument(text, { version: '1.1', uniqueKeys: false });
+  if (doc.errors.length > 0) return 0;
+  const hooks = (doc.toJSON() as { hooks?: unknown } | null)?.hooks;
+  if (typeof hooks !== 'object' || hooks === null) return 0;
+  return Object.values(hooks).reduce<number>((n, list) => n + (Array.isArray(list) ? list.length : 0), 0);
 }
 
 export async function printConfigCommand(args: string[], io: CliIO): Promise<number> {

@@ -43,9 +43,12 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
     cwd: io.cwd,
     acceptHooks: values['accept-hooks'] === true,
     interactive: false,
-    logger: stderrLogger(),
+    logger: stderrLogger({ stream: io.stderr }),
   });
   try {
+    // A config that exists but cannot be read is an error, not "no hooks": the host must not go unguarded silently.
+    const unreadable = engine.config.diagnostics.find((d) => d.level === 'error' && d.path === '' && /^cannot read config file /.test(d.message));
+    if (unreadable) throw new CliError(unreadable.message);
     const emission = await engine.emit(event, input.kwargs, {
       ...(input.cwd !== undefined ? { payloadCwd: input.cwd } : {}),
       ...(input.profile !== undefined ? { payloadProfile: input.profile } : {}),

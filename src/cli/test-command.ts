@@ -44,6 +44,8 @@ export async function testCommand(args: string[], io: CliIO): Promise<number> {
   if (unreadable) throw new CliError(`cannot read config ${engine.configFile}: ${unreadable.message}`);
 
   const forTool = typeof values['for-tool'] === 'string' ? values['for-tool'] : undefined;
+  // As in Hermes' `hooks test --for-tool T`: the hooks are told the tool is T, and matchers test T.
+  if (forTool !== undefined) input.kwargs.tool_name = forTool;
   try {
     const emission = await engine.emit(event, input.kwargs, {
       ...(forTool !== undefined ? { forTool } : {}),

@@ -14,7 +14,7 @@ export interface LocateOptions {
   home?: string;
   /** Defaults to process.env. */
   env?: NodeJS.ProcessEnv;
-  /** Defaults to os.homedir(). */
+  /** Defaults to env.HOME, else os.homedir(). */
   homedir?: string;
 }
 
@@ -32,7 +32,8 @@ export const CONFIG_FILE_NAME = 'config.yaml';
 
 export function locateConfig(opts: LocateOptions = {}): ConfigLocation {
   const env = opts.env ?? process.env;
-  const userHome = opts.homedir ?? osHomedir();
+  // $HOME of the given env first (as os.homedir() does for process.env), so a caller's env is honoured.
+  const userHome = opts.homedir ?? (env.HOME && env.HOME.trim() !== '' ? env.HOME : osHomedir());
   const expand = (p: string): string => resolve(expandTilde(p, userHome));
 
   if (opts.profile !== undefined) validateProfileName(opts.profile);

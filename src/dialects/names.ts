@@ -81,7 +81,9 @@ const CLAUDE: DialectNamesData = {
   args: {
     '*': { file_path: 'path' },
     Bash: { run_in_background: 'background' },
-    Grep: { glob: 'file_glob' },
+    // Grep and Glob name their folder `path`, as we do: pinned, or `*` would render it file_path.
+    Grep: { glob: 'file_glob', path: 'path' },
+    Glob: { path: 'path' },
     Task: { prompt: 'goal' },
   },
 };

@@ -95,6 +95,9 @@ export function renderDialectStdin(
   const theirTool = ourTool === null ? null : toTheirTool(maps, dialect, ourTool);
   const toolInput = argsToTheirs(maps, dialect, theirTool, input);
   const model = ctx.model ?? str(extra['model']);
+  // A call that came in through `run --dialect` keeps these as kwargs (extra); pass them on.
+  const transcriptPath = ctx.transcriptPath ?? str(extra['transcript_path']);
+  const permissionMode = ctx.permissionMode ?? str(extra['permission_mode']) ?? 'default';
   const attempt = num(extra['attempt']) ?? 1;
 
   switch (dialect) {
@@ -102,13 +105,13 @@ export function renderDialectStdin(
     case 'codex': {
       const out: Record<string, unknown> = { session_id: sessionId };
       if (dialect === 'codex') out['turn_id'] = str(extra['turn_id']);
-      out['transcript_path'] = ctx.transcriptPath ?? null;
+      out['transcript_path'] = transcriptPath;
       out['cwd'] = ctx.cwd;
-      if (dialect === 'claude') out['permission_mode'] = ctx.permissionMode ?? 'default';
+      if (dialect === 'claude') out['permission_mode'] = permissionMode;
       out['hook_event_name'] = theirEvent;
       if (dialect === 'codex') {
         out['model'] = model;
-        out['permission_mode'] = ctx.permissionMode ?? 'default';
+        out['permission_mode'] = permissionMode;
       }
       if (ourEvent === 'pre_tool_call' || ourEvent === 'post_tool_call') {
         out['tool_name'] = theirTool;
@@ -137,7 +140,7 @@ export function renderDialectStdin(
     case 'gemini': {
       const out: Record<string, unknown> = {
         session_id: sessionId,
-        transcript_path: ctx.transcriptPath ?? null,
+        transcript_path: transcriptPath,
         cwd: ctx.cwd,
         hook_event_name: theirEvent,
         timestamp: ctx.timestamp ?? new Date().toISOString(),
@@ -167,7 +170,7 @@ export function renderDialectStdin(
         model: model ?? '',
         hook_event_name: theirEvent,
         workspace_roots: [ctx.cwd],
-        user_email: null,
+        user_email: str(extra['user_email']),
       };
       switch (theirEvent) {
         case 'beforeShellExecution':

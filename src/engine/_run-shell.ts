@@ -5,7 +5,7 @@ import { evaluateDialectRun } from '../dialects/evaluate.js';
 import type { DialectMaps } from '../dialects/names.js';
 import { renderDialectStdin } from '../dialects/render.js';
 import { evaluateRun } from '../directives/evaluate-run.js';
-import { serializePayload } from '../protocol/payload.js';
+import { serializePayload } from '../protocol/serialize.js';
 import { spawnHook } from '../spawn/run-hook.js';
 import type { PreparedStdin } from '../spawn/stdin-file.js';
 import type { Directive, HookOutcome, HookRun, JsonObject } from '../types.js';
@@ -35,7 +35,9 @@ export async function runShellHook(
   if (spec.dialect === 'hermes') {
     stdin = await ctx.stdin();
   } else {
-    const rendered = renderDialectStdin(spec.dialect, ctx.dialectMaps, ctx.payload, { cwd: ctx.cwd });
+    // The agent's working directory is the payload's (the dry run's or the calling agent's), not ours.
+    const cwd = typeof ctx.payload.cwd === 'string' && ctx.payload.cwd !== '' ? ctx.payload.cwd : ctx.cwd;
+    const rendered = renderDialectStdin(spec.dialect, ctx.dialectMaps, ctx.payload, { cwd });
     if (rendered === null) {
       return { ...base, status: 'skipped', error: `event ${spec.event} has no ${spec.dialect} counterpart` };
     }

@@ -1,6 +1,9 @@
 // createHookEngine: load the profile's config, decide consent, register plugin, shell, built-in and
 // gateway hooks, and hand the host emit()/emitGateway()/finalizeSession()/close().
+// Plugin, gateway and outbound-webhook code is imported only when the config uses it:
+// `hermes-hooks run` starts once per event and should load no more than it runs.
 
+import { setMaxListeners } from 'node:events';
 import { isTruthyEnv } from '../config/hooks.js';
 import { loadConfig, type LoadedConfig } from '../config/load.js';
 import { locateConfig } from '../config/locate.js';
@@ -11,12 +14,13 @@ import { promptOnTty } from '../consent/prompt.js';
 import { defaultDialectMaps, parseDialectsConfig, type DialectMaps } from '../dialects/names.js';
 import { EVENTS, isEventName, SORTED_EVENT_NAMES } from '../events.js';
 import { createBootMdHook } from '../gateway/boot-md.js';
-import { loadGatewayHooks, type GatewayHooks } from '../gateway/gateway-hooks.js';
+import type { GatewayHooks } from '../gateway/gateway-hooks.js';
 import { createToolLoopGuardrails, parseGuardrailsConfig, type ToolLoopGuardrails } from '../guardrails/guardrails.js';
 import { HumanInputTracker, prepareAuxiliaryKwargs, redactHumanInputKwargs } from '../lifecycle/index.js';
-import { createOutboundDispatcher, parseOutboundConfig, type OutboundDispatcher } from '../outbound/dispatcher.js';
+import { parseOutboundConfig } from '../outbound/config.js';
+import type { OutboundDispatcher } from '../outbound/dispatcher.js';
 import { createCallbackRunner } from '../plugins/callback-runner.js';
-import { loadPlugins, parsePluginsConfig } from '../plugins/load.js';
+import { parsePluginsConfig } from '../plugins/config.js';
 import { installExitCleanup } from '../spawn/live-hooks.js';
 import type { Diagnostic, Emission, EventName, HookSpec } from '../types.js';
 import { createLimiter } from './_pool.js';
@@ -140,6 +144,7 @@ export async function createHookEngine(options: HookEngineOptions = {}): Promise
 
   const callbackEntries: CallbackEntry[] = [];
   if ((options.plugins ?? true) && !safeMode && plugins.enabled.length > 0) {
+    const { loadPlugins } = await import('../plugins/load.js');
     const loaded = await loadPlugins({ home: location.home, enabled: plugins.enabled, safeMode, logger });
     diagnostics.push(...loaded.diagnostics);
     for (const h of loaded.hooks) {
@@ -153,18 +158,26 @@ export async function createHookEngine(options: HookEngineOptions = {}): Promise
   });
   const dispatcher: OutboundDispatcher | null =
     (options.outbound ?? true) && !safeMode && outbound.targets.length > 0
-      ? createOutboundDispatcher(outbound.targets, { profile: location.profile, cwd, logger })
+      ? (await import('../outbound/dispatcher.js')).createOutboundDispatcher(outbound.targets, {
+          profile: location.profile,
+          cwd,
+          logger,
+        })
       : null;
 
   let gateway: GatewayHooks | null = null;
   const boot = createBootMdHook({ home: location.home, onBoot: options.onBoot, logger });
   if (options.surface === 'gateway') {
-    gateway = await loadGatewayHooks({ home: location.home, logger });
+    const { loadGatewayHooks } = await import('../gateway/gateway-hooks.js');
+    gateway = await loadGatewayHooks({ home: location.home, logger, env });
   }
 
   const callbacks = createCallbackRunner({ timeoutMs: plugins.hookCallbackTimeoutMs, logger });
   const hostCallbacks: CallbackEntry[] = [];
   const abort = new AbortController();
+  // Every running hook listens on this one signal (up to `concurrency` at once, across emits):
+  // without this, a pool wider than 10 makes Node print a MaxListenersExceededWarning to stderr.
+  setMaxListeners(0, abort.signal);
   const limiter = createLimiter(options.concurrency ?? 16);
   const tracker = new HumanInputTracker();
   const openSessions = new Set<string>();

@@ -7,9 +7,9 @@ export interface Logger {
   debug?(message: string): void;
 }
 
-export function stderrLogger(opts: { verbose?: boolean } = {}): Logger {
+export function stderrLogger(opts: { verbose?: boolean; stream?: NodeJS.WritableStream } = {}): Logger {
   const write = (level: string, message: string): void => {
-    process.stderr.write(`hermes-hooks: ${level}${message}\n`);
+    (opts.stream ?? process.stderr).write(`hermes-hooks: ${level}${message}\n`);
   };
   return {
     warn: (m) => write('warning: ', m),
