@@ -1,0 +1,228 @@
+// `hermes-hooks print-config <agent>`: the snippet is valid settings for that agent (its config
+// shape, its event names, its timeout unit), and it works: acting as the agent, we take the snippet,
+// pick the handlers it wires for an event, run their command through `sh -c` with the agent's exact
+// stdin, and read the answer the way the agent does.
+
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import {
+  agentReads,
+  agentStdin,
+  approvedHome,
+  assertBuilt,
+  BIN,
+  cli,
+  cliHook,
+  makeHome,
+  q,
+  removeTempDirs,
+  sh,
+  type Agent,
+  type Json,
+  type Verdict,
+} from './dialects-helpers.js';
+
+// Each test starts several real CLI processes; on a loaded 2-core machine that takes a while.
+vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
+
+beforeAll(assertBuilt);
+afterAll(removeTempDirs);
+
+/** Every event each agent fires (reference §b1–§b4). */
+const AGENT_EVENTS: Record<Agent, readonly string[]> = {
+  claude: [
+    'SessionStart', 'Setup', 'UserPromptSubmit', 'UserPromptExpansion', 'PreToolUse', 'PermissionRequest', 'PermissionDenied',
+    'PostToolUse', 'PostToolUseFailure', 'PostToolBatch', 'Notification', 'MessageDisplay', 'SubagentStart', 'SubagentStop',
+    'TaskCreated', 'TaskCompleted', 'Stop', 'StopFailure', 'TeammateIdle', 'InstructionsLoaded', 'ConfigChange', 'CwdChanged',
+    'DirectoryAdded', 'FileChanged', 'WorktreeCreate', 'WorktreeRemove', 'PreCompact', 'PostCompact', 'Elicitation',
+    'ElicitationResult', 'SessionEnd',
+  ],
+  codex: ['SessionStart', 'PreToolUse', 'PermissionRequest', 'PostToolUse', 'UserPromptSubmit', 'Stop'],
+  gemini: ['SessionStart', 'SessionEnd', 'BeforeAgent', 'AfterAgent', 'BeforeModel', 'AfterModel', 'BeforeToolSelection', 'BeforeTool', 'AfterTool', 'PreCompress', 'Notification'],
+  cursor: [
+    'sessionStart', 'sessionEnd', 'preToolUse', 'postToolUse', 'postToolUseFailure', 'subagentStart', 'subagentStop',
+    'beforeShellExecution', 'afterShellExecution', 'beforeMCPExecution', 'afterMCPExecution', 'beforeReadFile', 'afterFileEdit',
+    'beforeSubmitPrompt', 'preCompact', 'stop', 'afterAgentResponse', 'afterAgentThought', 'beforeTabFileRead', 'afterTabFileEdit',
+    'workspaceOpen',
+  ],
+};
+/** Events whose matcher selects tools; on the others a matcher is ignored or exact (§a1). */
+const TOOL_EVENTS = new Set(['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'PermissionRequest', 'BeforeTool', 'AfterTool']);
+
+const COMMAND = `${q(process.execPath)} ${q(BIN)}`;
+
+function printConfig(agent: Agent, home: string, command = COMMAND): { text: string; json: Json } {
+  const r = cli(['print-config', agent, '--home', home, '--command', command]);
+  expect(r.code, r.stderr).toBe(0);
+  expect(r.stderr).toBe('');
+  return { text: r.stdout, json: JSON.parse(r.stdout) as Json };
+}
+
+interface Handler {
+  command: string;
+  timeout: number;
+  type?: string;
+  name?: string;
+}
+
+/** Check the snippet's shape for `agent`, and return event → handlers. */
+function checkShape(agent: Agent, snippet: Json): Map<string, { matcher: string | undefined; handler: Handler }[]> {
+  const out = new Map<string, { matcher: string | undefined; handler: Handler }[]>();
+  if (agent === 'cursor') expect(snippet['version']).toBe(1);
+  expect(Object.keys(snippet).sort()).toEqual(agent === 'cursor' ? ['hooks', 'version'] : ['hooks']);
+  const hooks = snippet['hooks'] as Record<string, unknown[]>;
+  for (const [event, list] of Object.entries(hooks)) {
+    expect(AGENT_EVENTS[agent], `${agent} has no event ${event}`).toContain(event);
+    expect(Array.isArray(list)).toBe(true);
+    const entries: { matcher: string | undefined; handler: Handler }[] = [];
+    for (const item of list as Json[]) {
+      if (agent === 'cursor') {
+        // Flat: {command, timeout (s)}; no matcher groups.
+        expect(Object.keys(item).sort()).toEqual(['command', 'timeout']);
+        entries.push({ matcher: undefined, handler: item as unknown as Handler });
+        continue;
+      }
+      const allowedGroupKeys = TOOL_EVENTS.has(event) ? ['hooks', 'matcher'] : ['hooks'];
+      expect(Object.keys(item).sort(), `${agent} ${event}`).toEqual(allowedGroupKeys);
+      if (TOOL_EVENTS.has(event)) expect(item['matcher']).toBe('*');
+      for (const h of item['hooks'] as Json[]) {
+        expect(h['type']).toBe('command');
+        expect(Object.keys(h).sort()).toEqual(agent === 'gemini' ? ['command', 'name', 'timeout', 'type'] : ['command', 'timeout', 'type']);
+        entries.push({ matcher: item['matcher'] as string | undefined, handler: h as unknown as Handler });
+      }
+    }
+    for (const { handler } of entries) {
+      expect(typeof handler.command).toBe('string');
+      expect(handler.command).toContain(`run ${event} --dialect ${agent}`);
+      // Gemini counts in milliseconds, the others in seconds; all must outlast one `run` (≤ 300 s + 1 s kill).
+      const seconds = agent === 'gemini' ? handler.timeout / 1000 : handler.timeout;
+      expect(Number.isInteger(handler.timeout)).toBe(true);
+      expect(seconds).toBeGreaterThan(301);
+      expect(seconds).toBeLessThanOrEqual(600);
+    }
+    out.set(event, entries);
+  }
+  return out;
+}
+
+describe('print-config output is settings the agent accepts', () => {
+  let home: string;
+  beforeAll(() => {
+    home = makeHome('hooks: {}\n');
+  });
+
+  it('claude: wires PreToolUse, PostToolUse, UserPromptSubmit, Stop, SessionStart … to run --dialect claude', () => {
+    const { json } = printConfig('claude', home);
+    const events = checkShape('claude', json);
+    expect([...events.keys()]).toEqual(['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'UserPromptSubmit', 'Stop', 'SessionStart', 'SessionEnd', 'SubagentStart', 'SubagentStop']);
+  });
+
+  it('codex: only the events Codex fires', () => {
+    const events = checkShape('codex', printConfig('codex', home).json);
+    expect([...events.keys()].sort()).toEqual(['PostToolUse', 'PreToolUse', 'SessionStart', 'Stop', 'UserPromptSubmit']);
+  });
+
+  it('gemini: handlers carry a name and a timeout in milliseconds', () => {
+    const events = checkShape('gemini', printConfig('gemini', home).json);
+    expect([...events.keys()].sort()).toEqual(['AfterAgent', 'AfterTool', 'BeforeAgent', 'BeforeTool', 'SessionEnd', 'SessionStart']);
+    expect(events.get('BeforeTool')![0]!.handler).toMatchObject({ name: 'hermes-hooks', timeout: 310_000 });
+  });
+
+  it('cursor: version 1, flat entries, the general tool events only (family events would run hooks twice)', () => {
+    const events = checkShape('cursor', printConfig('cursor', home).json);
+    expect(events.has('preToolUse')).toBe(true);
+    for (const family of ['beforeShellExecution', 'beforeReadFile', 'beforeMCPExecution', 'afterShellExecution', 'afterFileEdit', 'afterMCPExecution']) {
+      expect(events.has(family), family).toBe(false);
+    }
+  });
+
+  it('the default command is the locally installed bin through npx, one snippet per run, pretty-printed', () => {
+    const r = cli(['print-config', 'claude', '--home', home]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('"command": "npx --no hermes-hooks run PreToolUse --dialect claude"');
+    expect(r.stdout.endsWith('}\n')).toBe(true);
+  });
+
+  it('dialects: in config.yaml shapes the snippet (an event removed, another one added)', () => {
+    const custom = makeHome(`hooks: {}
+dialects:
+  claude:
+    events:
+      SessionEnd: null
+      PreCompact: on_session_end
+`);
+    const events = checkShape('claude', printConfig('claude', custom).json);
+    expect(events.has('SessionEnd')).toBe(false);
+    expect(events.has('PreCompact')).toBe(true);
+  });
+
+  it('an unknown agent is an error with the valid names', () => {
+    const r = cli(['print-config', 'windsurf', '--home', home]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('give one of claude, codex, gemini, cursor');
+  });
+});
+
+describe('the printed settings work: the agent runs them against a real profile', () => {
+  let home: string;
+  beforeAll(() => {
+    const policy = q(cliHook('hermes-policy.sh'));
+    home = approvedHome(`hooks:
+  pre_tool_call:
+    - command: ${policy}
+  pre_llm_call:
+    - command: ${policy}
+  pre_verify:
+    - command: ${policy}
+`);
+  });
+
+  /** Act as `agent`: run every handler the snippet wires for the sample's event, as the agent would. */
+  function agentFires(agent: Agent, stdin: Json): Verdict[] {
+    const event = stdin['hook_event_name'] as string;
+    const events = checkShape(agent, printConfig(agent, home).json);
+    const entries = events.get(event);
+    expect(entries, `${agent} snippet wires ${event}`).toBeDefined();
+    return entries!.map(({ handler }) => {
+      // Claude and Cursor run `sh -c`, Codex `$SHELL -lc`, Gemini `bash -c`: all a POSIX shell here.
+      const r = sh('/bin/sh', ['-c', handler.command], { stdin, env: { HERMES_HOME: home }, cwd: '/' });
+      return agentReads(agent, event, r);
+    });
+  }
+
+  const rm = (sample: string): Json => {
+    const s = agentStdin(sample);
+    return { ...s, tool_input: { ...(s['tool_input'] as Json), command: 'rm -rf /' } };
+  };
+  const BLOCK = { kind: 'block', reason: 'hermes policy: rm -rf is not allowed' };
+
+  it('claude', () => {
+    expect(agentFires('claude', rm('claude-PreToolUse-Bash'))).toEqual([BLOCK]);
+    expect(agentFires('claude', agentStdin('claude-PreToolUse-Edit'))).toEqual([{ kind: 'allow' }]);
+    expect(agentFires('claude', agentStdin('claude-PostToolUse-Write'))).toEqual([{ kind: 'allow' }]);
+    expect(agentFires('claude', agentStdin('claude-UserPromptSubmit'))[0]!.kind).toBe('context');
+    expect(agentFires('claude', agentStdin('claude-Stop'))[0]!.kind).toBe('continue');
+  });
+
+  it('codex', () => {
+    expect(agentFires('codex', rm('codex-PreToolUse'))).toEqual([BLOCK]);
+    expect(agentFires('codex', agentStdin('codex-PreToolUse'))).toEqual([{ kind: 'rewrite', input: { command: 'pip install --user requests' } }]);
+    expect(agentFires('codex', agentStdin('codex-UserPromptSubmit'))[0]!.kind).toBe('context');
+    expect(agentFires('codex', agentStdin('codex-Stop'))[0]!.kind).toBe('continue');
+  });
+
+  it('gemini', () => {
+    expect(agentFires('gemini', rm('gemini-BeforeTool-shell'))).toEqual([BLOCK]);
+    expect(agentFires('gemini', agentStdin('gemini-BeforeAgent'))[0]!.kind).toBe('context');
+    expect(agentFires('gemini', agentStdin('gemini-AfterAgent'))[0]!.kind).toBe('continue');
+  });
+
+  it('cursor: preToolUse covers shell calls too', () => {
+    const shell = { ...agentStdin('cursor-preToolUse'), tool_name: 'Shell', tool_input: { command: 'rm -rf /', cwd: '/home/user/my-project' } };
+    expect(agentFires('cursor', shell)).toEqual([BLOCK]);
+    expect(agentFires('cursor', agentStdin('cursor-preToolUse'))).toEqual([
+      { kind: 'rewrite', input: { file_path: '/home/user/my-project/notes/todo.md', content: '- ship it\n' } },
+    ]);
+    expect(agentFires('cursor', agentStdin('cursor-beforeSubmitPrompt'))[0]!.kind).toBe('context');
+    expect(agentFires('cursor', agentStdin('cursor-stop'))[0]!.kind).toBe('continue');
+  });
+});
