@@ -8,7 +8,10 @@
 // imports ./main.js as before.
 //
 // A cache that does not fit — another Node/V8 version or flags (V8 checks), or a bundle that
-// changed since (the SHA-1 in the header) — is ignored and the bundle compiles from source.
+// changed since (the SHA-1 in the header) — is ignored and the bundle compiles from source. So is
+// a damaged one (the SHA-256 of V8's data, the header's second line): release builds of V8 do not
+// checksum a code cache (--verify-snapshot-checksum is off), and deserialising damaged data aborts
+// the process ("Fatal error … unreachable code") or, worse, runs what it decoded.
 
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
@@ -22,14 +25,14 @@ export type MainFn = (argv: string[], io?: CliIO) => Promise<number>;
 
 export const BUNDLE_FILE = '_main.cjs';
 export const CACHE_FILE = '_main.cjs.cache';
-const CACHE_MAGIC = 'hermes-hooks code cache v1 ';
+const CACHE_MAGIC = 'hermes-hooks code cache v2 ';
 
 export interface LoadedBundle {
   main: MainFn;
   script: Script;
   /** 'none': no cache file (or unusable); 'rejected': V8 refused it. */
   cache: 'used' | 'rejected' | 'none';
-  /** Header for a cache of this exact source. */
+  /** First header line of a cache of this exact source (the second is the data's SHA-256). */
   cacheHeader: string;
 }
 
@@ -51,7 +54,16 @@ function readCache(file: string, header: string): Buffer | undefined {
     return undefined;
   }
   const head = Buffer.byteLength(header);
-  return data.length > head && data.toString('latin1', 0, head) === header ? data.subarray(head) : undefined;
+  const digestEnd = head + DIGEST_HEX_LENGTH;
+  if (data.length <= digestEnd + 1 || data.toString('latin1', 0, head) !== header || data[digestEnd] !== 0x0a) return undefined;
+  const cachedData = data.subarray(digestEnd + 1);
+  return data.toString('latin1', head, digestEnd) === digestOf(cachedData) ? cachedData : undefined;
+}
+
+const DIGEST_HEX_LENGTH = 64;
+
+function digestOf(cachedData: Buffer): string {
+  return createHash('sha256').update(cachedData).digest('hex');
 }
 
 /** True when `a` exists and is older than `b` (false when either is missing). */
@@ -95,5 +107,6 @@ export function loadBundle(dir: string, opts: { useCache?: boolean } = {}): Load
 
 /** The cache file's content for a loaded bundle, taken after it has run (so it holds the code it ran). */
 export function codeCacheOf(bundle: LoadedBundle): Buffer {
-  return Buffer.concat([Buffer.from(bundle.cacheHeader, 'latin1'), bundle.script.createCachedData()]);
+  const cachedData = bundle.script.createCachedData();
+  return Buffer.concat([Buffer.from(`${bundle.cacheHeader}${digestOf(cachedData)}\n`, 'latin1'), cachedData]);
 }
