@@ -2,15 +2,15 @@
 // honoured, never prompts (stdin is the payload), prints only the Decision. Exit 2 when blocked.
 // With --dialect, it speaks another agent's hook protocol on both ends.
 
-import { createHookEngine } from '../engine/create-engine.js';
 import { stderrLogger } from '../engine/logger.js';
 import { isEventName } from '../events.js';
 import type { Dialect } from '../types.js';
-import { discoveryOf, parseCommandArgs } from './_args.js';
+import { parseCommandArgs } from './_args.js';
 import { unknownEventError } from './_events.js';
 import { RUN_HELP } from './_help.js';
 import { CliError, readAllStdin, writeLine, type CliIO } from './_io.js';
 import { payloadFromStdin } from './_payload.js';
+import { withRunEngine } from './_run-engine.js';
 
 const DIALECTS: readonly Dialect[] = ['claude', 'codex', 'gemini', 'cursor'];
 
@@ -37,25 +37,12 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
   const text = await readAllStdin(io);
   const input = payloadFromStdin(event, text ?? '', { synthetic: false });
 
-  const engine = await createHookEngine({
-    ...discoveryOf(values),
-    env: io.env,
-    cwd: io.cwd,
-    acceptHooks: values['accept-hooks'] === true,
-    interactive: false,
-    logger: stderrLogger({ stream: io.stderr }),
-  });
-  try {
-    // A config that exists but cannot be read is an error, not "no hooks": the host must not go unguarded silently.
-    const unreadable = engine.config.diagnostics.find((d) => d.level === 'error' && d.path === '' && /^cannot read config file /.test(d.message));
-    if (unreadable) throw new CliError(unreadable.message);
+  return withRunEngine(values, io, stderrLogger({ stream: io.stderr }), async (engine) => {
     const emission = await engine.emit(event, input.kwargs, {
       ...(input.cwd !== undefined ? { payloadCwd: input.cwd } : {}),
       ...(input.profile !== undefined ? { payloadProfile: input.profile } : {}),
     });
     writeLine(io.stdout, JSON.stringify(emission.decision));
     return emission.decision.action === 'block' ? 2 : 0;
-  } finally {
-    await engine.close({ finalize: false });
-  }
+  });
 }

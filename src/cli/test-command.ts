@@ -1,6 +1,7 @@
 // `hermes-hooks test <event>`: the dry run. Real matching, spawning, evaluation and resolution;
 // consent reported, not enforced; no webhooks sent. Exit 0 not blocked, 2 blocked, 1 error.
 
+import { configLoadError } from '../config/load.js';
 import { createHookEngine } from '../engine/create-engine.js';
 import { silentLogger } from '../engine/logger.js';
 import { isEventName } from '../events.js';
@@ -37,11 +38,11 @@ export async function testCommand(args: string[], io: CliIO): Promise<number> {
     exitCleanup: true,
     logger: silentLogger,
   });
-  if (engine.config.source.syntaxError && !engine.config.exists) {
-    throw new CliError(`cannot read config ${engine.configFile}: ${engine.config.source.syntaxError.message}`);
+  const broken = configLoadError(engine.config);
+  if (broken) {
+    await engine.close({ finalize: false });
+    throw new CliError(`cannot use config: ${broken}`);
   }
-  const unreadable = engine.config.diagnostics.find((d) => d.level === 'error' && d.path === '' && /cannot read|EACCES|EISDIR/i.test(d.message));
-  if (unreadable) throw new CliError(`cannot read config ${engine.configFile}: ${unreadable.message}`);
 
   const forTool = typeof values['for-tool'] === 'string' ? values['for-tool'] : undefined;
   // As in Hermes' `hooks test --for-tool T`: the hooks are told the tool is T, and matchers test T.

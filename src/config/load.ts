@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import type { Diagnostic, HookSpec } from '../types.js';
 import { parseHooksConfig } from './hooks.js';
 import { parseConfigText, type ConfigSource } from './source.js';
+import { isPlainObject } from '../_json.js';
 
 export interface LoadedConfig {
   file: string;
@@ -58,6 +59,15 @@ function fromReadError(file: string, error: unknown): LoadedConfig {
   };
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Map) && !(value instanceof Set) && !(value instanceof Date);
+
+/**
+ * Why a config that exists gave no usable hooks block — unreadable, or not valid YAML — or null.
+ * Commands that run hooks for a host treat this as an error: a broken file must not read as "no hooks".
+ */
+export function configLoadError(config: LoadedConfig): string | null {
+  if (!config.exists) return null;
+  const syntax = config.source.syntaxError;
+  if (syntax) return `${config.file}${syntax.line !== null ? `:${syntax.line}:${syntax.column}` : ''}: ${syntax.message}`;
+  const unreadable = config.diagnostics.find((d) => d.level === 'error' && d.path === '' && d.message.startsWith('cannot read config file '));
+  return unreadable ? unreadable.message : null;
 }
