@@ -3,11 +3,10 @@
 
 import { parseDialectInput, renderDialectAnswer } from '../dialects/answer.js';
 import { parseDialectsConfig } from '../dialects/names.js';
-import { createHookEngine } from '../engine/create-engine.js';
 import { stderrLogger } from '../engine/logger.js';
 import type { Dialect } from '../types.js';
-import { discoveryOf } from './_args.js';
 import { readAllStdin, type CliIO } from './_io.js';
+import { withRunEngine } from './_run-engine.js';
 
 export async function runDialect(
   dialect: Dialect,
@@ -32,15 +31,8 @@ export async function runDialect(
     const log = stderrLogger({ stream: io.stderr });
     for (const w of warnings.splice(0)) log.warn(w);
   };
-  const engine = await createHookEngine({
-    ...discoveryOf(values),
-    env: io.env,
-    cwd: io.cwd,
-    acceptHooks: values['accept-hooks'] === true,
-    interactive: false,
-    logger: { warn: (m) => warnings.push(m), info: () => {}, debug: () => {} },
-  });
-  try {
+  const holdWarnings = { warn: (m: string) => warnings.push(m), info: () => {}, debug: () => {} };
+  return withRunEngine(values, io, holdWarnings, async (engine) => {
     const maps = parseDialectsConfig(engine.config.source).maps;
     const parsed = parseDialectInput(dialect as never, maps, stdin, theirEvent ? { event: theirEvent } : {});
     if ('error' in parsed) {
@@ -62,7 +54,5 @@ export async function runDialect(
     if (answer.stdout) io.stdout.write(answer.stdout.endsWith('\n') ? answer.stdout : `${answer.stdout}\n`);
     if (answer.stderr) io.stderr.write(answer.stderr.endsWith('\n') ? answer.stderr : `${answer.stderr}\n`);
     return answer.exitCode;
-  } finally {
-    await engine.close({ finalize: false });
-  }
+  });
 }

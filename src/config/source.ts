@@ -36,36 +36,28 @@ export function parseConfigText(text: string, file: string): ConfigSource {
   if (err) {
     const pos = err.linePos?.[0] ?? lineCounter.linePos(err.pos[0]);
     const firstLine = err.message.split('\n')[0] ?? err.message;
-    return {
-      file,
-      text,
-      doc: null,
-      lineCounter,
-      data: null,
-      syntaxError: {
-        level: 'error',
-        path: '',
-        line: pos?.line ?? null,
-        column: pos?.col ?? null,
-        message: `YAML syntax error: ${firstLine.replace(/ at line \d+, column \d+:?$/, '')}`,
-        file,
-      },
-    };
+    const message = `YAML syntax error: ${firstLine.replace(/ at line \d+, column \d+:?$/, '')}`;
+    return unreadable(file, text, lineCounter, message, pos?.line ?? null, pos?.col ?? null);
   }
   let data: unknown = null;
   try {
     data = doc.toJS({ maxAliasCount: 1000 });
   } catch (e) {
-    return {
-      file,
-      text,
-      doc: null,
-      lineCounter,
-      data: null,
-      syntaxError: { level: 'error', path: '', line: null, column: null, message: `YAML error: ${(e as Error).message}`, file },
-    };
+    return unreadable(file, text, lineCounter, `YAML error: ${(e as Error).message}`, null, null);
   }
   return { file, text, doc, lineCounter, data: data ?? null, syntaxError: null };
+}
+
+/** A source whose text could not be turned into data: no document, no data, one error. */
+function unreadable(
+  file: string,
+  text: string,
+  lineCounter: LineCounter,
+  message: string,
+  line: number | null,
+  column: number | null,
+): ConfigSource {
+  return { file, text, doc: null, lineCounter, data: null, syntaxError: { level: 'error', path: '', line, column, message, file } };
 }
 
 // Where the `yaml` package's YAML 1.1 scalars differ from PyYAML's implicit resolvers: PyYAML has

@@ -1,6 +1,7 @@
 // Python's `shlex.split(s)` (POSIX mode, no comments), which Hermes uses to find a hook's script
-// path. Kept private and exact rather than reusing the spawn splitter: this decides which file's
-// mtime/hash is recorded, and must pick the same token Hermes picks. Pure.
+// path, and its inverse `shlex.quote(s)`. The splitter is kept private and exact rather than
+// reusing the spawn splitter: this decides which file's mtime/hash is recorded, and must pick the
+// same token Hermes picks. Pure.
 
 const WHITESPACE = ' \t\r\n';
 
@@ -52,4 +53,14 @@ export function shlexSplit(text: string): string[] | null {
   if (state === "'" || state === '"' || state === '\\') return null;
   if (token !== '' || quoted) emit();
   return tokens;
+}
+
+/**
+ * Python's `shlex.quote(s)`: the word as is when it is only `[A-Za-z0-9_@%+=:,./-]`, else in
+ * single quotes (an inner `'` as `'\''`). Safe to paste into a POSIX shell, and split back into
+ * the same word by shlexSplit and by the spawn splitter.
+ */
+export function shellQuote(word: string): string {
+  if (word !== '' && /^[A-Za-z0-9_@%+=:,./-]+$/.test(word)) return word;
+  return `'${word.replace(/'/g, `'\\''`)}'`;
 }

@@ -8,6 +8,8 @@
 // and our rewrite drops it, after which Hermes reads the file too. Anything else that is not
 // strict JSON (trailing commas, trailing junk, comments) is treated as empty, like Hermes.
 
+import { isPlainObject } from '../_json.js';
+
 export const ALLOWLIST_FILENAME = 'shell-hooks-allowlist.json';
 
 /** One approval, kept as the raw object so unknown keys survive. Known keys are typed loosely on read. */
@@ -59,13 +61,13 @@ export function parseAllowlist(text: string): ParsedAllowlist {
   } catch {
     return { doc: emptyAllowlist(), problem: 'invalid_json', ignoredEntries: 0 };
   }
-  if (!isObject(data)) return { doc: emptyAllowlist(), problem: 'not_an_object', ignoredEntries: 0 };
+  if (!isPlainObject(data)) return { doc: emptyAllowlist(), problem: 'not_an_object', ignoredEntries: 0 };
   const { approvals, ...extra } = data;
   if (!Array.isArray(approvals)) {
     // A missing key is simply "no approvals yet"; a wrong type is worth a warning.
     return { doc: { approvals: [], extra }, problem: approvals === undefined ? null : 'approvals_not_a_list', ignoredEntries: 0 };
   }
-  const entries = approvals.filter(isObject) as AllowlistEntry[];
+  const entries = approvals.filter(isPlainObject) as AllowlistEntry[];
   return { doc: { approvals: entries, extra }, problem: null, ignoredEntries: approvals.length - entries.length };
 }
 
@@ -112,13 +114,9 @@ export function pairKey(event: string, command: string): string {
   return `${event}\u0000${command}`;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
-  if (!isObject(value)) return value;
+  if (!isPlainObject(value)) return value;
   const out: Record<string, unknown> = {};
   // defineProperty, not assignment: a `__proto__` key from the file must stay a plain key.
   for (const key of Object.keys(value).sort()) {

@@ -7,8 +7,11 @@ import type { ConsentInfo, ConsentSubject } from './state.js';
 import type { ConsentStore } from './store.js';
 import { formatPrompt, promptOnTty, type PromptInfo } from './prompt.js';
 import { pairKey } from './allowlist.js';
+import { shellQuote } from './_shlex.js';
 
 export type { PromptInfo } from './prompt.js';
+/** Quote for a POSIX shell so the hint can be pasted as-is (Python's shlex.quote). */
+export { shellQuote };
 
 export interface PolicySpec extends ConsentSubject {
   matcher?: string | null;
@@ -152,10 +155,4 @@ function changeOf(consent: ConsentInfo): string {
 
 export function defaultApproveHint(event: string, command: string): string {
   return `hermes-hooks approve --event ${event} ${shellQuote(command)}`;
-}
-
-/** Quote for a POSIX shell so the hint can be pasted as-is. */
-export function shellQuote(text: string): string {
-  if (/^[A-Za-z0-9_\-./=:@%+,]+$/.test(text)) return text;
-  return `'${text.replace(/'/g, `'\\''`)}'`;
 }

@@ -1,6 +1,8 @@
 // The agents run hook commands through a shell (`sh -c`, `$SHELL -lc`, `bash -c`); we split the
 // command like a POSIX shell but run no shell (no `$VAR`, pipes, globs). These helpers tell when an
-// imported command needs a real shell to mean the same thing, and quote words for our splitter.
+// imported command needs a real shell to mean the same thing, and wrap it in one.
+
+import { shellQuote } from '../consent/_shlex.js';
 
 const SHELL_SYNTAX = new Set(['|', '&', ';', '<', '>', '(', ')', '$', '`', '*', '?', '[', ']', '{', '}', '\n']);
 
@@ -28,12 +30,6 @@ export function needsShell(command: string): boolean {
     else if (c === '#' && (i === 0 || /\s/.test(command[i - 1]!))) return true;
   }
   return false;
-}
-
-/** One word, quoted for a POSIX-shell-like splitter only when it has to be. */
-export function shellQuote(word: string): string {
-  if (word !== '' && /^[A-Za-z0-9_@%+=:,./-]+$/.test(word)) return word;
-  return `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 /** `sh -c '<command>'` (or another shell) as one command line for our splitter. */

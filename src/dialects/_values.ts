@@ -1,10 +1,7 @@
 // Small value helpers shared by the dialect modules (internal).
 
+import { isPlainObject } from '../_json.js';
 import type { JsonObject } from '../types.js';
-
-export function isPlainObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** A string that is non-blank after trimming, else undefined. */
 export function nonBlank(value: unknown): string | undefined {

@@ -18,7 +18,8 @@
 
 import type { EventName } from '../events.js';
 import type { Decision, JsonObject } from '../types.js';
-import { isPlainObject, parseMaybeJson, promptText } from './_values.js';
+import { isPlainObject } from '../_json.js';
+import { parseMaybeJson, promptText } from './_values.js';
 import {
   argsToOurs,
   argsToTheirs,

@@ -13,7 +13,9 @@
 
 import type { EventName } from '../events.js';
 import type { Directive, HookSpec, JsonObject, RunRecord } from '../types.js';
-import { firstText, isPlainObject, nonBlank, parseJsonObject } from './_values.js';
+import { isPlainObject } from '../_json.js';
+import { abnormalEndReason, FAIL_CLOSED_REASON, failClosedMessage } from '../directives/messages.js';
+import { firstText, nonBlank, parseJsonObject } from './_values.js';
 import { argsToOurs, toTheirTool, type AgentDialect, type DialectMaps } from './names.js';
 
 export type DialectHookSpec = Pick<HookSpec, 'event' | 'command' | 'fail_closed' | 'timeout'>;
@@ -230,11 +232,11 @@ export function evaluateDialectRun(
   run: RunRecord,
 ): Directive | null {
   const fc = spec.fail_closed && spec.event === 'pre_tool_call';
-  const failClosed = (reason: string): Directive => ({ action: 'block', message: `hook ${spec.command} failed closed: ${reason}` });
+  const failClosed = (reason: string): Directive => ({ action: 'block', message: failClosedMessage(spec.command, reason) });
 
-  if (run.status === 'launch_failed') return fc ? failClosed(run.error ?? 'command could not be launched') : null;
-  if (run.status === 'timeout') return fc ? failClosed(`timed out after ${run.timeout ?? spec.timeout}s`) : null;
-  if (run.status === 'output_limit') return fc ? failClosed('output exceeded the capture limit') : null;
+  if (run.status === 'launch_failed') return fc ? failClosed(run.error || FAIL_CLOSED_REASON.launchFailed) : null;
+  if (run.status === 'timeout') return fc ? failClosed(FAIL_CLOSED_REASON.timedOut(run.timeout ?? spec.timeout)) : null;
+  if (run.status === 'output_limit') return fc ? failClosed(FAIL_CLOSED_REASON.outputLimit) : null;
 
   const theirTool = toolName === null ? null : toTheirTool(maps, dialect, toolName);
   const reading = READERS[dialect]({
@@ -247,9 +249,7 @@ export function evaluateDialectRun(
   const { directive } = reading;
   if (!fc) return directive;
   if (directive && DECIDES_TOOL_CALL.has(directive.action)) return directive;
-  if (reading.garbled) return failClosed('unparseable stdout (expected a JSON object)');
-  if (run.exit_code !== 0) {
-    return failClosed(run.exit_code === null ? `killed by ${run.signal ?? 'a signal'}` : `exited with code ${run.exit_code}`);
-  }
+  if (reading.garbled) return failClosed(FAIL_CLOSED_REASON.unparseable);
+  if (run.exit_code !== 0) return failClosed(abnormalEndReason(run) ?? FAIL_CLOSED_REASON.failed);
   return directive;
 }

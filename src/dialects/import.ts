@@ -11,8 +11,9 @@ import { parseConfigText, diagnosticAt, type ConfigPath, type ConfigSource } fro
 import { EVENTS, type EventName } from '../events.js';
 import type { Diagnostic, DiagnosticLevel, Dialect } from '../types.js';
 import { blankJsonComments, lineColumnAt } from './_jsonc.js';
-import { needsShell, shellQuote, wrapInShell } from './_shell.js';
-import { isPlainObject } from './_values.js';
+import { shellQuote } from '../consent/_shlex.js';
+import { needsShell, wrapInShell } from './_shell.js';
+import { isPlainObject } from '../_json.js';
 import { convertClaudeMatcher, convertRegexMatcher, isValidRegex, matchesEverything } from './matchers.js';
 import { CURSOR_FAMILIES, DEFAULT_DIALECT_MAPS, toOurEvent, type AgentDialect, type DialectMaps } from './names.js';
 

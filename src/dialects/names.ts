@@ -13,8 +13,10 @@
 
 import type { ConfigSource, ConfigPath } from '../config/source.js';
 import { diagnosticAt } from '../config/source.js';
+import { pyTypeName } from '../config/_coerce.js';
 import { EVENTS, isEventName, type EventName } from '../events.js';
 import type { Diagnostic, Dialect, JsonObject } from '../types.js';
+import { isPlainObject } from '../_json.js';
 
 export type AgentDialect = Exclude<Dialect, 'hermes'>;
 
@@ -318,14 +320,13 @@ export function argsToTheirs(maps: DialectMaps, dialect: AgentDialect, theirTool
 type Section = 'events' | 'tools' | 'args';
 const SECTIONS: readonly Section[] = ['events', 'tools', 'args'];
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'a list';
-  if (typeof value === 'object') return 'a mapping';
+  if (isPlainObject(value) || value instanceof Map) return 'a mapping';
+  // Other YAML 1.1 objects: a timestamp (Date), !!set, !!binary.
+  if (typeof value === 'object') return `a ${pyTypeName(value)}`;
   return `${typeof value} ${JSON.stringify(value)}`;
 }
 
@@ -383,7 +384,7 @@ export function parseDialectsConfig(source: ConfigSource): { maps: DialectMaps; 
   const block = isPlainObject(data) ? data['dialects'] : undefined;
   if (block === undefined || block === null) return { maps: DEFAULT_DIALECT_MAPS, diagnostics };
   if (!isPlainObject(block)) {
-    warn(['dialects'], `dialects must be a mapping of agent name to name maps; got ${describe(block)}`);
+    warn(['dialects'], `must be a mapping of agent name to name maps; got ${describe(block)}`);
     return { maps: DEFAULT_DIALECT_MAPS, diagnostics };
   }
 
@@ -394,7 +395,7 @@ export function parseDialectsConfig(source: ConfigSource): { maps: DialectMaps; 
       warn(
         at,
         dialect === 'hermes'
-          ? `dialects.hermes: hermes is the native wire and has no name maps; ignoring`
+          ? `hermes is the native wire and has no name maps; ignoring`
           : `unknown dialect '${dialect}' under dialects: (valid: ${AGENT_DIALECTS.join(', ')}); ignoring`,
         true,
       );
@@ -402,7 +403,7 @@ export function parseDialectsConfig(source: ConfigSource): { maps: DialectMaps; 
     }
     if (body === null) continue;
     if (!isPlainObject(body)) {
-      warn(at, `dialects.${dialect} must be a mapping with events, tools and/or args; got ${describe(body)}`);
+      warn(at, `must be a mapping with events, tools and/or args; got ${describe(body)}`);
       continue;
     }
     const o: { events?: Map<string, EventName | null>; tools?: Map<string, string | null>; args?: Map<string, Map<string, string | null> | null> } = {};
@@ -414,15 +415,15 @@ export function parseDialectsConfig(source: ConfigSource): { maps: DialectMaps; 
       }
       if (value === null) continue;
       if (!isPlainObject(value)) {
-        warn(sAt, `dialects.${dialect}.${section} must be a mapping; got ${describe(value)}`);
+        warn(sAt, `must be a mapping; got ${describe(value)}`);
         continue;
       }
       if (section === 'events') {
         const events = new Map<string, EventName | null>();
         for (const [theirs, ours] of Object.entries(value)) {
           if (ours === null) events.set(theirs, null);
-          else if (!isEventName(ours)) warn([...sAt, theirs], `dialects.${dialect}.events.${theirs}: '${String(ours)}' is not a Hermes event; ignoring`);
-          else if (!EVENTS[ours].shell) warn([...sAt, theirs], `dialects.${dialect}.events.${theirs}: '${ours}' is Python-plugin-only; shell hooks cannot serve it; ignoring`);
+          else if (!isEventName(ours)) warn([...sAt, theirs], `'${String(ours)}' is not a Hermes event; ignoring`);
+          else if (!EVENTS[ours].shell) warn([...sAt, theirs], `'${ours}' is Python-plugin-only; shell hooks cannot serve it; ignoring`);
           else events.set(theirs, ours);
         }
         o.events = events;
@@ -430,7 +431,7 @@ export function parseDialectsConfig(source: ConfigSource): { maps: DialectMaps; 
         const tools = new Map<string, string | null>();
         for (const [theirs, ours] of Object.entries(value)) {
           if (ours === null || (typeof ours === 'string' && ours.trim() !== '')) tools.set(theirs, ours === null ? null : ours.trim());
-          else warn([...sAt, theirs], `dialects.${dialect}.tools.${theirs} must be a tool name (a non-empty string) or null; got ${describe(ours)}`);
+          else warn([...sAt, theirs], `must be a tool name (a non-empty string) or null; got ${describe(ours)}`);
         }
         o.tools = tools;
       } else {
@@ -441,13 +442,13 @@ export function parseDialectsConfig(source: ConfigSource): { maps: DialectMaps; 
             continue;
           }
           if (!isPlainObject(keys)) {
-            warn([...sAt, tool], `dialects.${dialect}.args.${tool} must be a mapping of their argument key to ours; got ${describe(keys)}`);
+            warn([...sAt, tool], `must be a mapping of their argument key to ours; got ${describe(keys)}`);
             continue;
           }
           const keyMap = new Map<string, string | null>();
           for (const [theirKey, ourKey] of Object.entries(keys)) {
             if (ourKey === null || (typeof ourKey === 'string' && ourKey !== '')) keyMap.set(theirKey, ourKey);
-            else warn([...sAt, tool, theirKey], `dialects.${dialect}.args.${tool}.${theirKey} must be an argument key (a non-empty string) or null; got ${describe(ourKey)}`);
+            else warn([...sAt, tool, theirKey], `must be an argument key (a non-empty string) or null; got ${describe(ourKey)}`);
           }
           args.set(tool, keyMap);
         }

@@ -4,7 +4,8 @@
 
 import { isEventName, type EventName } from '../events.js';
 import type { JsonObject } from '../types.js';
-import { isPlainObject, parseMaybeJson, promptText } from './_values.js';
+import { isPlainObject } from '../_json.js';
+import { parseMaybeJson, promptText } from './_values.js';
 import {
   argsToTheirs,
   CURSOR_FAMILIES,

@@ -6,6 +6,7 @@ import type { EventName } from '../events.js';
 import { firstCodePoints, pyStrip } from '../protocol/_python.js';
 import type { Directive, HookSpec, RunRecord } from '../types.js';
 import {
+  abnormalEndReason,
   DEFAULT_BLOCK_MESSAGE,
   FAIL_CLOSED_REASON,
   STDERR_MESSAGE_LIMIT,
@@ -55,7 +56,7 @@ function evaluate(spec: EvaluatedSpec, run: RunRecord): Directive | null {
     return block(spec, FAIL_CLOSED_REASON.unparseable);
   }
   // Beyond Hermes (#102405): a failed hook that said nothing must not let the call through.
-  const failure = abnormalEnd(run);
+  const failure = abnormalEndReason(run);
   return failure === null ? null : block(spec, failure);
 }
 
@@ -65,14 +66,6 @@ function failClosed(spec: EvaluatedSpec): boolean {
 
 function block(spec: EvaluatedSpec, reason: string): Directive {
   return { action: 'block', message: failClosedMessage(spec.command, reason) };
-}
-
-/** Why the process did not end cleanly, or null when it exited 0. */
-function abnormalEnd(run: RunRecord): string | null {
-  if (typeof run.signal === 'string' && run.signal !== '') return FAIL_CLOSED_REASON.killed(run.signal);
-  if (typeof run.exit_code === 'number' && run.exit_code !== 0) return FAIL_CLOSED_REASON.exited(run.exit_code);
-  if (run.status === 'nonzero_exit') return FAIL_CLOSED_REASON.failed;
-  return null;
 }
 
 /**

@@ -9,6 +9,7 @@ export {
   type StdoutKind,
 } from './parse-stdout.js';
 export {
+  abnormalEndReason,
   DEFAULT_BLOCK_MESSAGE,
   FAIL_CLOSED_REASON,
   STDERR_MESSAGE_LIMIT,

@@ -1,5 +1,7 @@
 // Fixed texts of the wire: what a block says when the hook gave no message, and how a fail_closed
-// hook's failure is worded. Kept in one place so the engine, the CLI and the docs agree.
+// hook's failure is worded. Kept in one place so the engine, the CLI, the dialects and the docs agree.
+
+import type { RunRecord } from '../types.js';
 
 export const DEFAULT_BLOCK_MESSAGE = 'Blocked by shell hook.';
 
@@ -20,3 +22,14 @@ export const FAIL_CLOSED_REASON = {
   failed: 'exited abnormally without a directive',
   launchFailed: 'could not be started',
 } as const;
+
+/**
+ * Why a fail_closed hook's process did not end cleanly (killed, non-zero exit, or failed around
+ * the process), in FAIL_CLOSED_REASON wording; null when it exited 0.
+ */
+export function abnormalEndReason(run: Pick<RunRecord, 'status' | 'exit_code' | 'signal'>): string | null {
+  if (typeof run.signal === 'string' && run.signal !== '') return FAIL_CLOSED_REASON.killed(run.signal);
+  if (typeof run.exit_code === 'number' && run.exit_code !== 0) return FAIL_CLOSED_REASON.exited(run.exit_code);
+  if (run.status === 'nonzero_exit') return FAIL_CLOSED_REASON.failed;
+  return null;
+}

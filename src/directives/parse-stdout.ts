@@ -4,7 +4,8 @@
 // and the Claude Code dialect. Pure and total: never throws.
 
 import type { EventName } from '../events.js';
-import { isPlainObject, pyStrip } from '../protocol/_python.js';
+import { isPlainObject } from '../_json.js';
+import { pyStrip } from '../protocol/_python.js';
 import type { Directive, JsonObject } from '../types.js';
 import { parseClaudeDialect } from './_claude-dialect.js';
 import { nonBlankTrimmed, parseHermesDialect } from './_hermes-dialect.js';

@@ -9,6 +9,7 @@ import { serializePayload } from '../protocol/serialize.js';
 import { spawnHook } from '../spawn/run-hook.js';
 import type { PreparedStdin } from '../spawn/stdin-file.js';
 import type { Directive, HookOutcome, HookRun, JsonObject } from '../types.js';
+import { hookOutcome, round } from './_outcome.js';
 import type { ShellEntry } from './_registry.js';
 
 export interface ShellRunContext {
@@ -78,9 +79,10 @@ export async function runShellHook(
   };
 }
 
+/** A shell hook's outcome before it ran (status not_matched). */
 export function outcomeBase(entry: ShellEntry, index: number): HookOutcome {
   const { spec } = entry;
-  return {
+  return hookOutcome({
     index,
     kind: 'shell',
     command: spec.command,
@@ -89,22 +91,9 @@ export function outcomeBase(entry: ShellEntry, index: number): HookOutcome {
     fail_closed: spec.fail_closed,
     dialect: spec.dialect,
     consent: entry.consent?.state ?? null,
-    status: 'not_matched',
-    exit_code: null,
-    signal: null,
-    duration_ms: 0,
-    started_ms: 0,
-    stdout: '',
-    stderr: '',
-    error: null,
-    directive: null,
-  };
+  });
 }
 
 function toolNameOf(payload: JsonObject): string | null {
   return typeof payload.tool_name === 'string' ? payload.tool_name : null;
-}
-
-export function round(ms: number): number {
-  return Math.round(ms * 10) / 10;
 }

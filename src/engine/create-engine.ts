@@ -5,6 +5,7 @@
 
 import { setMaxListeners } from 'node:events';
 import { isTruthyEnv } from '../config/hooks.js';
+import { buildPayload } from '../protocol/build-payload.js';
 import { loadConfig, type LoadedConfig } from '../config/load.js';
 import { locateConfig } from '../config/locate.js';
 import { compileMatcher } from '../config/matcher.js';
@@ -21,6 +22,7 @@ import { parseOutboundConfig } from '../outbound/config.js';
 import type { OutboundDispatcher } from '../outbound/dispatcher.js';
 import { createCallbackRunner } from '../plugins/callback-runner.js';
 import { parsePluginsConfig } from '../plugins/config.js';
+import { allowDecision } from '../resolve/resolve.js';
 import { installExitCleanup } from '../spawn/live-hooks.js';
 import type { Diagnostic, Emission, EventName, HookSpec } from '../types.js';
 import { createLimiter } from './_pool.js';
@@ -307,22 +309,10 @@ export async function createHookEngine(options: HookEngineOptions = {}): Promise
   return engine;
 }
 
+/** What an emit that runs nothing returns (a repeated human-input resolve). */
 function emptyEmission(event: EventName, kwargs: Record<string, unknown>, profile: string, cwd: string): Emission {
-  return {
-    event,
-    payload: { hook_event_name: event, tool_name: null, tool_input: null, session_id: '', cwd, profile, extra: kwargs },
-    hooks: [],
-    decision: {
-      event,
-      action: 'allow',
-      message: null,
-      args: null,
-      context: null,
-      decided_by: null,
-      modified_by: [],
-      conflicts: [],
-    },
-  };
+  const payload = buildPayload(event, kwargs, { cwd, profile }) as unknown as Emission['payload'];
+  return { event, payload, hooks: [], decision: allowDecision(event) };
 }
 
 function safeCwd(): string {

@@ -14,8 +14,10 @@ import { prepareStdin, type PreparedStdin } from '../spawn/stdin-file.js';
 import type { Decision, Directive, Emission, EventName, HookOutcome, JsonObject } from '../types.js';
 import type { Limiter } from './_pool.js';
 import type { BuiltinEntry, CallbackEntry, RegistryEntry, ShellEntry } from './_registry.js';
-import { outcomeBase, round, runShellHook } from './_run-shell.js';
+import { hookOutcome, round } from './_outcome.js';
+import { outcomeBase, runShellHook } from './_run-shell.js';
 import type { Logger } from './logger.js';
+import { isPlainObject } from '../_json.js';
 
 export interface EmitContext {
   entries: readonly RegistryEntry[];
@@ -131,25 +133,18 @@ async function runCallback(
     kwargs,
   );
   const timeoutMs = ctx.callbacks.timeoutMs;
-  return {
+  return hookOutcome({
     index,
     kind: 'plugin',
     command: `plugin:${entry.name}`,
-    matcher: null,
     timeout: timeoutMs === null ? null : timeoutMs / 1000,
     fail_closed: event === 'pre_tool_call',
-    dialect: 'hermes',
-    consent: null,
     status: out.status === 'ok' ? 'ok' : out.status,
-    exit_code: null,
-    signal: null,
     duration_ms: round(out.duration_ms),
     started_ms: round(started - emitStart),
-    stdout: '',
-    stderr: '',
     error: out.error,
     directive: out.directive,
-  };
+  });
 }
 
 function runBuiltin(
@@ -173,25 +168,7 @@ function runBuiltin(
   } catch (e) {
     error = (e as Error).message;
   }
-  return {
-    index,
-    kind: 'builtin',
-    command: `builtin:${entry.name}`,
-    matcher: null,
-    timeout: null,
-    fail_closed: false,
-    dialect: 'hermes',
-    consent: null,
-    status: error ? 'error' : 'ok',
-    exit_code: null,
-    signal: null,
-    duration_ms: 0,
-    started_ms: 0,
-    stdout: '',
-    stderr: '',
-    error,
-    directive,
-  };
+  return hookOutcome({ index, kind: 'builtin', command: `builtin:${entry.name}`, status: error ? 'error' : 'ok', error, directive });
 }
 
 /** A guardrail warning reaches the model as context; a guardrail stop tells the host to end the turn. */
@@ -231,6 +208,3 @@ function reportProblems(logger: Logger, event: EventName, h: HookOutcome): void 
   }
 }
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}

@@ -6,6 +6,7 @@ import type { Diagnostic } from '../types.js';
 import { pyRepr, pyTypeName } from '../config/_coerce.js';
 import { didYouMean } from '../config/_did-you-mean.js';
 import { GUARDRAIL_DETECTORS, type DetectorCounts, type GuardrailDetector, type GuardrailsConfig } from './types.js';
+import { isPlainObject } from '../_json.js';
 
 /** Counts above this are clamped: a loop that long is not a loop a guardrail can still save. */
 export const MAX_GUARDRAIL_COUNT = 1000;
@@ -23,9 +24,6 @@ const BOOL_KEYS = ['warnings_enabled', 'hard_stop_enabled', 'non_interactive_har
 const COUNT_KEYS = ['warn_after', 'hard_stop_after'] as const;
 const KNOWN_KEYS: readonly string[] = [...BOOL_KEYS, ...COUNT_KEYS];
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date);
-}
 
 export function defaultGuardrailsConfig(): GuardrailsConfig {
   return {

@@ -27,7 +27,8 @@
 //   beats a warning, then the most specific wins: exact_failure, cycle, idempotent_no_progress,
 //   same_tool_failure.
 
-import { canonicalJson, canonicalResult, digest } from './_canonical.js';
+import { canonicalJson } from '../_json.js';
+import { canonicalResult, digest } from './_canonical.js';
 import { LruMap } from './_lru.js';
 import { stopMessage, warningMessage, type LoopFact } from './_messages.js';
 import type { GuardrailDetector, GuardrailsConfig, GuardrailVerdict, ToolLoopGuardrails, ToolLoopGuardrailsOptions } from './types.js';

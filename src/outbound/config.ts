@@ -9,6 +9,7 @@ import { pyRepr, pyStrip, pythonInt, pyTypeName } from '../config/_coerce.js';
 import { didYouMean } from '../config/_did-you-mean.js';
 import { compileMatcher } from '../config/matcher.js';
 import type { OutboundTarget } from './types.js';
+import { isPlainObject } from '../_json.js';
 
 export const OUTBOUND_DEFAULT_TIMEOUT = 10;
 export const OUTBOUND_MIN_TIMEOUT = 1;
@@ -16,9 +17,6 @@ export const OUTBOUND_MAX_TIMEOUT = 60;
 
 const KNOWN_KEYS = ['url', 'events', 'matcher', 'timeout', 'secret_env', 'secret', 'name'] as const;
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date);
-}
 
 export function parseOutboundConfig(
   source: ConfigSource,

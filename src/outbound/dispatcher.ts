@@ -1,5 +1,5 @@
-// Background delivery of outbound webhooks. notify() builds the body now (so later mutation of
-// kwargs cannot leak in) and queues it; delivery happens off the caller's path.
+// Background delivery of outbound webhooks. notify() builds and serialises the body now (so later
+// mutation of kwargs cannot leak in) and queues it; delivery happens off the caller's path.
 //
 // Concurrency: one worker per target, each delivering its own deliveries strictly in order
 // (Hermes has one worker for all; per-target workers keep a slow or dead endpoint from delaying
@@ -15,7 +15,7 @@
 // `await dispatcher.close()` really waits for the flush.
 
 import { EVENTS, type EventName } from '../events.js';
-import { buildOutboundBody, newDeliveryId, wireFieldsFromKwargs } from './body.js';
+import { newDeliveryId, outboundBodyJson } from './body.js';
 import { compileMatcher, type ToolMatcher } from '../config/matcher.js';
 import { postOnce, type AttemptResult } from './_post.js';
 import { SIGNATURE_HEADER, signBody } from './signature.js';
@@ -258,7 +258,6 @@ export function createOutboundDispatcher(targets: readonly OutboundTarget[], opt
         debug(`outbound webhook: ${event} notified after close(); dropped`);
         return;
       }
-      const fields = wireFieldsFromKwargs(args);
       for (const lane of matching) {
         if (pending >= queueSize) {
           counters.dropped++;
@@ -269,7 +268,7 @@ export function createOutboundDispatcher(targets: readonly OutboundTarget[], opt
           continue;
         }
         const deliveryId = newDeliveryId();
-        const body = Buffer.from(JSON.stringify(buildOutboundBody(event, fields, ctx, deliveryId)), 'utf8');
+        const body = Buffer.from(outboundBodyJson(event, args, ctx, deliveryId), 'utf8');
         lane.queue.push({ event, deliveryId, body, headers: headersFor(lane.target, event, deliveryId, body, userAgent) });
         pending++;
         counters.queued++;
@@ -319,12 +318,8 @@ export function createOutboundDispatcher(targets: readonly OutboundTarget[], opt
   async function ping(target: OutboundTarget): Promise<DeliveryResult> {
     const started = performance.now();
     const deliveryId = newDeliveryId();
-    const fields = wireFieldsFromKwargs({
-      ping: true,
-      message: 'hermes-hooks doctor test delivery',
-      target: target.name ?? null,
-    });
-    const body = Buffer.from(JSON.stringify(buildOutboundBody('ping', fields, ctx, deliveryId)), 'utf8');
+    const kwargs = { ping: true, message: 'hermes-hooks doctor test delivery', target: target.name ?? null };
+    const body = Buffer.from(outboundBodyJson('ping', kwargs, ctx, deliveryId), 'utf8');
     let result: AttemptResult;
     try {
       result = await postOnce({

@@ -1,14 +1,9 @@
 // A plugin callback's return value → our Directive, per event (Hermes plugin return contracts).
 // Pure. Only the events whose answer Hermes honours produce a directive; everything else is null.
 
+import { isPlainObject } from '../_json.js';
 import type { EventName } from '../events.js';
 import type { Directive, JsonObject } from '../types.js';
-
-export function isPlainObject(v: unknown): v is Record<string, unknown> {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  const proto = Object.getPrototypeOf(v);
-  return proto === Object.prototype || proto === null;
-}
 
 const nonBlank = (v: unknown): v is string => typeof v === 'string' && v.trim() !== '';
 

@@ -1,6 +1,7 @@
 // `plugins:` in config.yaml → which plugins to load and how long one hook callback may take.
 // Pure: reads the parsed ConfigSource, returns values plus positioned diagnostics. Never throws.
 
+import { isPlainObject } from '../_json.js';
 import { diagnosticAt, type ConfigSource } from '../config/source.js';
 import type { Diagnostic } from '../types.js';
 
@@ -15,10 +16,6 @@ export interface PluginsConfig {
   diagnostics: Diagnostic[];
 }
 
-function isMapping(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 export function parsePluginsConfig(source: ConfigSource): PluginsConfig {
   const diagnostics: Diagnostic[] = [];
   const out: PluginsConfig = {
@@ -27,10 +24,10 @@ export function parsePluginsConfig(source: ConfigSource): PluginsConfig {
     diagnostics,
   };
   const root = source.data;
-  if (!isMapping(root)) return out;
+  if (!isPlainObject(root)) return out;
   const plugins = root.plugins;
   if (plugins === undefined || plugins === null) return out;
-  if (!isMapping(plugins)) {
+  if (!isPlainObject(plugins)) {
     diagnostics.push(diagnosticAt(source, 'warning', ['plugins'], '`plugins` must be a mapping; ignored'));
     return out;
   }

@@ -3,6 +3,8 @@
 // differ from JS trim() (it also strips a BOM), JS truthiness ([] and {} are truthy) and UTF-16
 // slicing (it can split a surrogate pair).
 
+import { isPlainObject } from '../_json.js';
+
 // Python's str.isspace() set. Unlike JS trim(): includes \x1c-\x1f and \x85, excludes U+FEFF (BOM).
 const PY_SPACE = '\\t\\n\\v\\f\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
 const PY_STRIP_RE = new RegExp(`^[${PY_SPACE}]+|[${PY_SPACE}]+$`, 'g');
@@ -36,9 +38,3 @@ export function firstCodePoints(s: string, n: number): string {
   return out;
 }
 
-/** A dict in Python terms: a non-null, non-array object whose prototype is Object.prototype or null. */
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
-  const proto: unknown = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}

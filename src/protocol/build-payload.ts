@@ -3,7 +3,8 @@
 // else into `extra` in kwarg order.
 
 import type { EventName } from '../events.js';
-import { isPlainObject, pyTruthy } from './_python.js';
+import { isPlainObject } from '../_json.js';
+import { pyTruthy } from './_python.js';
 import type { WirePayload } from './payload.js';
 
 /** kwargs that map to top-level wire keys and therefore never appear in `extra`. */

@@ -18,11 +18,24 @@ export function serializePayload(payload: unknown): string {
   return toWireJson(payload);
 }
 
+export interface WireJsonOptions {
+  /**
+   * How a bigint is written: 'number' (default) as its digits, like Python's json.dumps writes an
+   * int; 'string' as a JSON string, so receivers that parse numbers as doubles keep every digit.
+   */
+  bigint?: 'number' | 'string';
+}
+
+interface Walk {
+  ancestors: Set<object>;
+  bigintAsString: boolean;
+}
+
 /** Strict JSON text for any value, with Python-style separators. Never throws. */
-export function toWireJson(value: unknown): string {
+export function toWireJson(value: unknown, opts: WireJsonOptions = {}): string {
   try {
     const out: string[] = [];
-    write(value, out, new Set(), 0);
+    write(value, out, { ancestors: new Set(), bigintAsString: opts.bigint === 'string' }, 0);
     return out.join('');
   } catch {
     // Only reachable on engine-level failures (e.g. out of memory while joining); still answer.
@@ -34,7 +47,7 @@ export function toWireJson(value: unknown): string {
  * `raw` = write an object's own structure without converting it again (used for the result of a
  * toJSON/Map/Set conversion, like JSON.stringify, which never calls toJSON on a toJSON result).
  */
-function write(value: unknown, out: string[], ancestors: Set<object>, depth: number, raw = false): void {
+function write(value: unknown, out: string[], walk: Walk, depth: number, raw = false): void {
   switch (typeof value) {
     case 'string':
       out.push(JSON.stringify(value));
@@ -46,8 +59,8 @@ function write(value: unknown, out: string[], ancestors: Set<object>, depth: num
       out.push(value ? 'true' : 'false');
       return;
     case 'bigint':
-      // Python ints have no size limit and json.dumps writes them as numbers; so do we.
-      out.push(value.toString());
+      // Python ints have no size limit and json.dumps writes them as numbers; so do we by default.
+      out.push(walk.bigintAsString ? JSON.stringify(value.toString()) : value.toString());
       return;
     case 'undefined':
       out.push('null');
@@ -66,7 +79,7 @@ function write(value: unknown, out: string[], ancestors: Set<object>, depth: num
     return;
   }
   const obj = value as object;
-  if (ancestors.has(obj)) {
+  if (walk.ancestors.has(obj)) {
     out.push(JSON.stringify(CIRCULAR_MARKER));
     return;
   }
@@ -77,20 +90,20 @@ function write(value: unknown, out: string[], ancestors: Set<object>, depth: num
   if (!raw) {
     const converted = convertSpecial(obj);
     if (converted !== NOT_SPECIAL) {
-      write(converted.value, out, ancestors, depth + 1, true);
+      write(converted.value, out, walk, depth + 1, true);
       return;
     }
   }
-  ancestors.add(obj);
+  walk.ancestors.add(obj);
   try {
-    if (safeIsArray(obj)) writeArray(obj, out, ancestors, depth);
-    else writeObject(obj, out, ancestors, depth);
+    if (safeIsArray(obj)) writeArray(obj, out, walk, depth);
+    else writeObject(obj, out, walk, depth);
   } finally {
-    ancestors.delete(obj);
+    walk.ancestors.delete(obj);
   }
 }
 
-function writeArray(arr: unknown[], out: string[], ancestors: Set<object>, depth: number): void {
+function writeArray(arr: unknown[], out: string[], walk: Walk, depth: number): void {
   let length: number;
   try {
     length = arr.length;
@@ -101,12 +114,12 @@ function writeArray(arr: unknown[], out: string[], ancestors: Set<object>, depth
   out.push('[');
   for (let i = 0; i < length; i++) {
     if (i > 0) out.push(', ');
-    write(readProperty(arr, i), out, ancestors, depth + 1);
+    write(readProperty(arr, i), out, walk, depth + 1);
   }
   out.push(']');
 }
 
-function writeObject(obj: object, out: string[], ancestors: Set<object>, depth: number): void {
+function writeObject(obj: object, out: string[], walk: Walk, depth: number): void {
   let keys: string[];
   try {
     keys = Object.keys(obj);
@@ -123,7 +136,7 @@ function writeObject(obj: object, out: string[], ancestors: Set<object>, depth: 
     if (!first) out.push(', ');
     first = false;
     out.push(JSON.stringify(key), ': ');
-    write(child, out, ancestors, depth + 1);
+    write(child, out, walk, depth + 1);
   }
   out.push('}');
 }

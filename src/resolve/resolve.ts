@@ -3,9 +3,9 @@
 // never mutated, and anything malformed in the list is ignored rather than thrown on.
 
 import type { EventName } from '../events.js';
-import { isPlainObject, pyStrip } from '../protocol/_python.js';
+import { canonicalJson, isPlainObject } from '../_json.js';
+import { pyStrip } from '../protocol/_python.js';
 import type { Decision, Directive, JsonObject } from '../types.js';
-import { canonicalJson } from './_canonical-json.js';
 import { DEFAULT_BLOCK_MESSAGE } from '../directives/messages.js';
 
 type Entry = { index: number; d: Record<string, unknown> };
@@ -30,15 +30,16 @@ export function resolve(
     case 'pre_verify':
       return resolvePreVerify(entries);
     case 'on_session_finalize':
-      return { ...allow(event), notifications: notifications(entries) };
+      return { ...allowDecision(event), notifications: notifications(entries) };
     case 'post_gateway_admission':
       return resolveGatewayAdmission(entries);
     default:
-      return allow(event);
+      return allowDecision(event);
   }
 }
 
-function allow(event: EventName): Decision {
+/** The Decision when no hook said anything: allow, with every other field empty. */
+export function allowDecision(event: EventName): Decision {
   return {
     event,
     action: 'allow',
@@ -66,7 +67,7 @@ function resolvePreToolCall(entries: readonly Entry[], originalArgs: JsonObject 
     if (d.action === 'block') {
       // A block ends the call; modifies after it would not matter, modifies before it are moot.
       const message = typeof d.message === 'string' && d.message !== '' ? d.message : DEFAULT_BLOCK_MESSAGE;
-      return { ...allow('pre_tool_call'), action: 'block', message, decided_by: entry.index };
+      return { ...allowDecision('pre_tool_call'), action: 'block', message, decided_by: entry.index };
     }
     if (d.action === 'modify' && isPlainObject(d.args) && Object.keys(d.args).length > 0) {
       merged = { ...(merged ?? (isPlainObject(originalArgs) ? originalArgs : {})), ...d.args };
@@ -82,7 +83,7 @@ function resolvePreToolCall(entries: readonly Entry[], originalArgs: JsonObject 
   }
 
   const conflicts = [...valuesByKey].filter(([, values]) => values.size > 1).map(([key]) => key).sort();
-  const base: Decision = { ...allow('pre_tool_call'), args: merged, modified_by: modifiedBy, conflicts };
+  const base: Decision = { ...allowDecision('pre_tool_call'), args: merged, modified_by: modifiedBy, conflicts };
   if (firstApprove === null) return base;
   const { d } = firstApprove;
   return {
@@ -98,7 +99,7 @@ function resolvePreLlmCall(entries: readonly Entry[]): Decision {
   const contexts = entries
     .filter(({ d }) => d.action === 'context' && typeof d.context === 'string' && d.context !== '')
     .map(({ d }) => d.context as string);
-  return { ...allow('pre_llm_call'), context: contexts.length > 0 ? contexts.join('\n\n') : null };
+  return { ...allowDecision('pre_llm_call'), context: contexts.length > 0 ? contexts.join('\n\n') : null };
 }
 
 /** The first continue wins (a plugin's `block` means the same here: Claude Code's Stop block). */
@@ -106,8 +107,8 @@ function resolvePreVerify(entries: readonly Entry[]): Decision {
   const first = entries.find(
     ({ d }) => (d.action === 'continue' || d.action === 'block') && nonBlank(d.message) !== null,
   );
-  if (!first) return allow('pre_verify');
-  return { ...allow('pre_verify'), action: 'continue', message: nonBlank(first.d.message), decided_by: first.index };
+  if (!first) return allowDecision('pre_verify');
+  return { ...allowDecision('pre_verify'), action: 'continue', message: nonBlank(first.d.message), decided_by: first.index };
 }
 
 function notifications(entries: readonly Entry[]): string[] {
@@ -119,9 +120,9 @@ function notifications(entries: readonly Entry[]): string[] {
 
 function resolveGatewayAdmission(entries: readonly Entry[]): Decision {
   const first = entries.find(({ d }) => d.action === 'handled');
-  if (!first) return allow('post_gateway_admission');
+  if (!first) return allowDecision('post_gateway_admission');
   const reply = typeof first.d.reply === 'string' ? first.d.reply : null;
-  return { ...allow('post_gateway_admission'), action: 'handled', reply, decided_by: first.index };
+  return { ...allowDecision('post_gateway_admission'), action: 'handled', reply, decided_by: first.index };
 }
 
 /** Trimmed (Python strip) non-blank string, else null. */

@@ -350,7 +350,7 @@ describe('fail_closed on dialect hooks', () => {
     );
     const crash = testReport(home, 'pre_tool_call', call('terminal', { command: 'ls' }));
     expect(crash.code).toBe(2);
-    expect(crash.report.decision.message).toBe(`hook ${dialectHook('crash.sh')} failed closed: exited with code 1`);
+    expect(crash.report.decision.message).toBe(`hook ${dialectHook('crash.sh')} failed closed: exited with status 1 without a directive`);
 
     const started = Date.now();
     const slow = testReport(home, 'pre_tool_call', call('write_file', { path: 'a', content: 'b' }));

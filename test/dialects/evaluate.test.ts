@@ -148,7 +148,7 @@ describe('fail_closed (pre_tool_call only), as on our wire', () => {
     });
     expect(runAs('gemini', 'crash.sh', 'pre_tool_call', { tool_name: 'terminal', tool_input: { command: 'ls' } }, { fail_closed: true }).directive).toEqual({
       action: 'block',
-      message: `hook ${hookPath('crash.sh')} failed closed: exited with code 1`,
+      message: `hook ${hookPath('crash.sh')} failed closed: exited with status 1 without a directive`,
     });
     const missing = runAs('codex', '/nonexistent/hook.sh', 'pre_tool_call', { tool_name: 'terminal', tool_input: { command: 'ls' } }, { fail_closed: true });
     expect(missing.run.status).toBe('launch_failed');
@@ -167,11 +167,11 @@ describe('fail_closed (pre_tool_call only), as on our wire', () => {
     const deny = '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}';
     expect(evaluateDialectRun('claude', maps, s, 'terminal', record(1, deny))).toEqual({ action: 'block', message: 'no' });
     expect(evaluateDialectRun('cursor', maps, s, 'terminal', record(0, '{"permission":"allow"}'))).toBeNull();
-    expect(evaluateDialectRun('claude', maps, s, 'terminal', record(137, '', '', null))).toEqual({ action: 'block', message: 'hook h failed closed: exited with code 137' });
-    expect(evaluateDialectRun('claude', maps, s, 'terminal', record(null, '', '', 'SIGKILL'))).toEqual({ action: 'block', message: 'hook h failed closed: killed by SIGKILL' });
+    expect(evaluateDialectRun('claude', maps, s, 'terminal', record(137, '', '', null))).toEqual({ action: 'block', message: 'hook h failed closed: exited with status 137 without a directive' });
+    expect(evaluateDialectRun('claude', maps, s, 'terminal', record(null, '', '', 'SIGKILL'))).toEqual({ action: 'block', message: 'hook h failed closed: killed by SIGKILL without a directive' });
     expect(evaluateDialectRun('claude', maps, s, 'terminal', { ...record(null), status: 'output_limit' })).toEqual({
       action: 'block',
-      message: 'hook h failed closed: output exceeded the capture limit',
+      message: 'hook h failed closed: output exceeded the capture limit and the hook was killed',
     });
   });
 });

@@ -135,19 +135,19 @@ describe('parseDialectsConfig', () => {
   it('merges overrides over the defaults and reports every bad entry with its position', () => {
     const { maps: merged, diagnostics } = parseDialectsConfig(parseConfigText(text, '/p/config.yaml'));
     expect(diagnostics.map((d) => [d.level, d.path, d.line, d.column, d.message])).toEqual([
-      ['warning', 'dialects.claude.events.Bogus', 7, 14, "dialects.claude.events.Bogus: 'not_an_event' is not a Hermes event; ignoring"],
+      ['warning', 'dialects.claude.events.Bogus', 7, 14, "'not_an_event' is not a Hermes event; ignoring"],
       [
         'warning',
         'dialects.claude.events.Classify',
         8,
         17,
-        "dialects.claude.events.Classify: 'transform_api_error_classification' is Python-plugin-only; shell hooks cannot serve it; ignoring",
+        "'transform_api_error_classification' is Python-plugin-only; shell hooks cannot serve it; ignoring",
       ],
-      ['warning', 'dialects.claude.tools.Broken', 12, 15, 'dialects.claude.tools.Broken must be a tool name (a non-empty string) or null; got number 42'],
-      ['warning', 'dialects.claude.args.Bash', 16, 13, 'dialects.claude.args.Bash must be a mapping of their argument key to ours; got a list'],
-      ['warning', 'dialects.hermes', 17, 3, 'dialects.hermes: hermes is the native wire and has no name maps; ignoring'],
+      ['warning', 'dialects.claude.tools.Broken', 12, 15, 'must be a tool name (a non-empty string) or null; got number 42'],
+      ['warning', 'dialects.claude.args.Bash', 16, 13, 'must be a mapping of their argument key to ours; got a list'],
+      ['warning', 'dialects.hermes', 17, 3, 'hermes is the native wire and has no name maps; ignoring'],
       ['warning', 'dialects.claud', 18, 3, "unknown dialect 'claud' under dialects: (valid: claude, codex, gemini, cursor); ignoring"],
-      ['warning', 'dialects.gemini', 19, 11, 'dialects.gemini must be a mapping with events, tools and/or args; got a list'],
+      ['warning', 'dialects.gemini', 19, 11, 'must be a mapping with events, tools and/or args; got a list'],
       ['warning', 'dialects.cursor.colours', 21, 5, "unknown key 'colours' under dialects.cursor (valid: events, tools, args); ignoring"],
     ]);
     expect(diagnostics.every((d) => d.file === '/p/config.yaml')).toBe(true);
@@ -171,7 +171,7 @@ describe('parseDialectsConfig', () => {
     const r = parseDialectsConfig(parseConfigText('dialects: claude\n', 'c.yaml'));
     expect(r.maps).toBe(maps);
     expect(r.diagnostics.map((d) => [d.path, d.line, d.message])).toEqual([
-      ['dialects', 1, 'dialects must be a mapping of agent name to name maps; got string "claude"'],
+      ['dialects', 1, 'must be a mapping of agent name to name maps; got string "claude"'],
     ]);
   });
 });
