@@ -102,7 +102,9 @@ function renderDecision(d: Decision, hooks: HookOutcome[], paint: Paint): string
 export function formatDiagnostic(d: Diagnostic, paint: Paint): string {
   const where = [d.file, d.line, d.column].filter((x) => x !== undefined && x !== null).join(':');
   const level = paint(d.level === 'error' ? 'red' : d.level === 'warning' ? 'yellow' : 'dim', d.level);
-  return `${where ? `${where}: ` : ''}${level}: ${d.path ? `${d.path}: ` : ''}${d.message}`;
+  // Hermes-worded messages already start with their config path; do not print it twice.
+  const path = d.path && !d.message.startsWith(d.path) ? `${d.path}: ` : '';
+  return `${where ? `${where}: ` : ''}${level}: ${path}${d.message}`;
 }
 
 function preview(text: string): string {

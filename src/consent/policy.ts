@@ -106,7 +106,7 @@ export async function applyConsentPolicy<S extends PolicySpec>(
       const why = consent.state === 'modified' ? `modified since approval: ${changeOf(consent)}` : 'not approved yet';
       const message =
         `hook ${spec.command} awaits approval (${why}): tool calls it guards are blocked until it is approved — ` +
-        `run '${fix}' (or use ${AUTO_ACCEPT})`;
+        `run \`${fix}\` (or use ${AUTO_ACCEPT})`;
       warnOnce(message);
       outcomes.push({ spec, consent, action: 'block', message });
       continue;
@@ -140,13 +140,13 @@ function skipMessage(spec: PolicySpec, consent: ConsentInfo, declined: boolean, 
   if (consent.state === 'modified') {
     return (
       `${who} was modified since approval — skipped: ${changeOf(consent)}. ` +
-      `Review the script, then approve it again with '${fix}' (or use ${AUTO_ACCEPT}).`
+      `Review the script, then approve it again with \`${fix}\` (or use ${AUTO_ACCEPT}).`
     );
   }
   if (declined) {
-    return `${who} was declined at the prompt — skipped. It will be asked again next start; or approve it with '${fix}'.`;
+    return `${who} was declined at the prompt — skipped. It will be asked again next start; or approve it with \`${fix}\`.`;
   }
-  return `${who} is not approved — skipped. Approve it with '${fix}', or use ${AUTO_ACCEPT}, or approve at the TTY prompt next run.`;
+  return `${who} is not approved — skipped. Approve it with \`${fix}\`, or use ${AUTO_ACCEPT}, or approve at the TTY prompt next run.`;
 }
 
 function changeOf(consent: ConsentInfo): string {

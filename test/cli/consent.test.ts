@@ -103,7 +103,7 @@ describe('run: the production path', () => {
     expect(r.stderr).not.toContain('[y/N]');
     expect(r.stderr).toBe(
       `hermes-hooks: warning: shell hook for pre_tool_call (${f.guard}) is not approved — skipped. ` +
-        `Approve it with 'hermes-hooks approve --event pre_tool_call ${f.guard}', or use --accept-hooks / ` +
+        `Approve it with \`hermes-hooks approve --event pre_tool_call ${f.guard}\`, or use --accept-hooks / ` +
         'HERMES_ACCEPT_HOOKS=1 / hooks_auto_accept: true, or approve at the TTY prompt next run.\n',
     );
     expect(f.runs()).toBe(0);

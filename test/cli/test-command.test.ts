@@ -430,7 +430,7 @@ describe('the readable report', () => {
     expect(out).toContain(`      stdout: ${'y'.repeat(397)}...\n`);
     expect(out).toContain('Decision: BLOCK by #0 (');
     expect(out).toContain('  message: blocked by the fixture');
-    expect(out).toMatch(/\nDiagnostics:\n {2}\S+config\.yaml:\d+:\d+: warning: hooks\.pre_tool_call\[3\]\.timeout: .*exceeds max 300s/);
+    expect(out).toMatch(/\nDiagnostics:\n {2}\S+config\.yaml:\d+:\d+: warning: hooks\.pre_tool_call\[3\]\.timeout=\d+s exceeds max 300s/);
   });
 
   it('the timeline bar shows hooks that ran at the same time side by side', async () => {

@@ -92,7 +92,7 @@ describe('applyConsentPolicy', () => {
     const out = await applyConsentPolicy([spec('post_tool_call', a)], opts({ prompt: answering(true) }));
     expect(out[0]).toMatchObject({ action: 'skip', consent: { state: 'not_approved' } });
     const expected =
-      `shell hook for post_tool_call (${a}) is not approved — skipped. Approve it with 'hermes-hooks approve --event post_tool_call ${a}', ` +
+      `shell hook for post_tool_call (${a}) is not approved — skipped. Approve it with \`hermes-hooks approve --event post_tool_call ${a}\`, ` +
       'or use --accept-hooks / HERMES_ACCEPT_HOOKS=1 / hooks_auto_accept: true, or approve at the TTY prompt next run.';
     expect(out[0]?.message).toBe(expected);
     expect(warnings).toEqual([expected]);
@@ -107,7 +107,7 @@ describe('applyConsentPolicy', () => {
     expect(out[0]).toMatchObject({ action: 'skip', consent: { state: 'modified' } });
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(
-      new RegExp(`^shell hook for post_tool_call \\(${a}\\) was modified since approval — skipped: ${a} changed \\(sha256 [0-9a-f]{12}… at approval .*, now [0-9a-f]{12}…\\)\\. Review the script, then approve it again with 'hermes-hooks approve --event post_tool_call ${a}'`),
+      new RegExp(`^shell hook for post_tool_call \\(${a}\\) was modified since approval — skipped: ${a} changed \\(sha256 [0-9a-f]{12}… at approval .*, now [0-9a-f]{12}…\\)\\. Review the script, then approve it again with \`hermes-hooks approve --event post_tool_call ${a}\``),
     );
   });
 
@@ -116,7 +116,7 @@ describe('applyConsentPolicy', () => {
     const out = await applyConsentPolicy([spec('pre_tool_call', a, { fail_closed: true })], opts());
     const message =
       `hook ${a} awaits approval (not approved yet): tool calls it guards are blocked until it is approved — ` +
-      `run 'hermes-hooks approve --event pre_tool_call ${a}' (or use --accept-hooks / HERMES_ACCEPT_HOOKS=1 / hooks_auto_accept: true)`;
+      `run \`hermes-hooks approve --event pre_tool_call ${a}\` (or use --accept-hooks / HERMES_ACCEPT_HOOKS=1 / hooks_auto_accept: true)`;
     expect(out[0]).toMatchObject({ action: 'block', message, consent: { state: 'not_approved' } });
     expect(warnings).toEqual([message]);
   });
@@ -170,7 +170,7 @@ describe('applyConsentPolicy', () => {
     const out = await applyConsentPolicy([spec('pre_tool_call', a)], opts({ interactive: true, prompt: answering(false) }));
     expect(out[0]?.action).toBe('skip');
     expect(warnings).toEqual([
-      `shell hook for pre_tool_call (${a}) was declined at the prompt — skipped. It will be asked again next start; or approve it with 'hermes-hooks approve --event pre_tool_call ${a}'.`,
+      `shell hook for pre_tool_call (${a}) was declined at the prompt — skipped. It will be asked again next start; or approve it with \`hermes-hooks approve --event pre_tool_call ${a}\`.`,
     ]);
     expect((await store.state({ event: 'pre_tool_call', command: a })).state).toBe('not_approved');
   });
@@ -233,7 +233,7 @@ describe('applyConsentPolicy', () => {
       [spec('pre_tool_call', '/x.sh')],
       opts({ approveHint: (e, c) => `myhost approve ${e} ${c}` }),
     );
-    expect(out[0]?.message).toContain("Approve it with 'myhost approve pre_tool_call /x.sh'");
+    expect(out[0]?.message).toContain("Approve it with `myhost approve pre_tool_call /x.sh`");
   });
 });
 
