@@ -108,7 +108,7 @@ export async function runEmit(
 
   const originalArgs = isPlainObject(kwargs.args) ? (kwargs.args as JsonObject) : null;
   const decision: Decision = resolve(event, hooks.map((h) => h.directive), originalArgs);
-  applyGuardrailNotes(decision, hooks, guardNotes);
+  applyGuardrailNotes(decision, guardNotes);
   return { event, payload, hooks, decision };
 }
 
@@ -172,7 +172,7 @@ function runBuiltin(
 }
 
 /** A guardrail warning reaches the model as context; a guardrail stop tells the host to end the turn. */
-function applyGuardrailNotes(decision: Decision, hooks: HookOutcome[], notes: (GuardrailVerdict | null)[]): void {
+function applyGuardrailNotes(decision: Decision, notes: (GuardrailVerdict | null)[]): void {
   const warnings: string[] = [];
   notes.forEach((v, i) => {
     if (!v) return;
@@ -182,7 +182,6 @@ function applyGuardrailNotes(decision: Decision, hooks: HookOutcome[], notes: (G
   if (warnings.length && decision.action !== 'block') {
     decision.context = [decision.context, ...warnings].filter(Boolean).join('\n\n');
   }
-  void hooks;
 }
 
 function reportProblems(logger: Logger, event: EventName, h: HookOutcome): void {
