@@ -1,39 +1,16 @@
-import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join, resolve as resolvePath } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createHookEngine, type HookEngine, type HookEngineOptions } from '../../src/engine/create-engine.js';
-import type { Logger } from '../../src/engine/logger.js';
+import { describe, expect, it } from 'vitest';
+import type { HookEngine, HookEngineOptions } from '../../src/engine/create-engine.js';
 import { serializePayload } from '../../src/protocol/payload.js';
+import { capture, tempHome, testEngine } from './_helpers.js';
 
 const FIX = resolvePath(__dirname, '../fixtures/engine');
-const homes: string[] = [];
-const engines: HookEngine[] = [];
-
-afterEach(async () => {
-  await Promise.all(engines.splice(0).map((e) => e.close({ finalize: false })));
-  for (const h of homes.splice(0)) rmSync(h, { recursive: true, force: true });
-});
-
-function capture(): Logger & { lines: string[] } {
-  const lines: string[] = [];
-  return { lines, warn: (m) => lines.push(m), info: () => {}, debug: () => {} };
-}
 
 async function engineWith(yaml: string, opts: HookEngineOptions = {}): Promise<HookEngine> {
-  const home = mkdtempSync(join(tmpdir(), 'hh-engine-'));
-  homes.push(home);
+  const home = tempHome('hh-engine-');
   writeFileSync(join(home, 'config.yaml'), yaml);
-  const engine = await createHookEngine({
-    home,
-    env: { ...process.env, HERMES_SAFE_MODE: '', HERMES_ACCEPT_HOOKS: '' },
-    acceptHooks: true,
-    interactive: false,
-    logger: capture(),
-    ...opts,
-  });
-  engines.push(engine);
-  return engine;
+  return testEngine(home, opts);
 }
 
 const terminal = (command: string) => ({ tool_name: 'terminal', args: { command }, session_id: 's1', task_id: 't1' });
@@ -230,11 +207,10 @@ describe('engine.close', () => {
   });
 
   it('fires on_session_finalize for open sessions and returns the notifications', async () => {
-    const home = mkdtempSync(join(tmpdir(), 'hh-fin-'));
-    homes.push(home);
+    const home = tempHome('hh-fin-');
     writeFileSync(join(home, 'say.sh'), '#!/usr/bin/env bash\necho \'{"message":"bye from hooks"}\'\n', { mode: 0o755 });
     writeFileSync(join(home, 'config.yaml'), `hooks:\n  on_session_finalize:\n    - command: ${home}/say.sh\n`);
-    const engine = await createHookEngine({ home, acceptHooks: true, interactive: false, logger: capture() });
+    const engine = await testEngine(home);
     await engine.emit('on_session_start', { session_id: 'abc' });
     const { notifications } = await engine.close();
     expect(notifications).toEqual(['bye from hooks']);

@@ -4,49 +4,21 @@
 // close(), post_gateway_admission handled with a reply, and human-input requests (redacted, exactly
 // one resolved each).
 
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createHookEngine, type HookEngine, type HookEngineOptions } from '../../src/engine/create-engine.js';
-import type { Logger } from '../../src/engine/logger.js';
+import { describe, expect, it } from 'vitest';
+import { capture, tempHome, testEngine } from './_helpers.js';
 
 const FIX = resolve(import.meta.dirname, '../fixtures/cli');
 const HOOKS = join(FIX, 'hooks');
-const homes: string[] = [];
-const engines: HookEngine[] = [];
-
-afterEach(async () => {
-  await Promise.all(engines.splice(0).map((e) => e.close({ finalize: false })));
-  for (const h of homes.splice(0)) rmSync(h, { recursive: true, force: true });
-});
-
-function capture(): Logger & { lines: string[] } {
-  const lines: string[] = [];
-  return { lines, warn: (m) => lines.push(m), info: () => {}, debug: () => {} };
-}
 
 /** A profile home with config.yaml and, copied from the fixtures, the named plugins and gateway hooks. */
 function home(config: string, opts: { plugins?: string[]; gatewayHooks?: string[] } = {}): string {
-  const dir = mkdtempSync(join(tmpdir(), 'hh-lifecycle-'));
-  homes.push(dir);
+  const dir = tempHome('hh-lifecycle-');
   writeFileSync(join(dir, 'config.yaml'), config);
   for (const p of opts.plugins ?? []) cpSync(join(FIX, 'lifecycle/plugins', p), join(dir, 'plugins', p), { recursive: true });
   for (const g of opts.gatewayHooks ?? []) cpSync(join(FIX, 'lifecycle/hooks', g), join(dir, 'hooks', g), { recursive: true });
   return dir;
-}
-
-async function engineAt(dir: string, opts: HookEngineOptions = {}): Promise<HookEngine> {
-  const engine = await createHookEngine({
-    home: dir,
-    env: { ...process.env, HERMES_SAFE_MODE: '', HERMES_ACCEPT_HOOKS: '' },
-    acceptHooks: true,
-    interactive: false,
-    logger: capture(),
-    ...opts,
-  });
-  engines.push(engine);
-  return engine;
 }
 
 const lines = (file: string): string[] => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : []);
@@ -68,7 +40,7 @@ describe('plugins from <home>/plugins/<name>, enabled in plugins.enabled', () =>
       `plugins:\n  enabled: [guard]\nhooks:\n  pre_tool_call:\n    - command: ${HOOKS}/record.sh shell '{"action":"block","message":"shell says no"}'\n`,
       { plugins: ['guard'] },
     );
-    const engine = await engineAt(dir);
+    const engine = await testEngine(dir);
     const { hooks, decision } = await engine.emit('pre_tool_call', { tool_name: 'terminal', args: { command: 'rm -rf /' }, session_id: 's' });
     expect(hooks.map((h) => [h.kind, h.command])).toEqual([
       ['plugin', 'plugin:guard.policy'],
@@ -84,7 +56,7 @@ describe('plugins from <home>/plugins/<name>, enabled in plugins.enabled', () =>
 
   it('their modifies merge first, the shell hook after (later wins per key)', async () => {
     const dir = home(`plugins:\n  enabled: [guard]\nhooks:\n  pre_tool_call:\n    - command: ${HOOKS}/modify.py\n`, { plugins: ['guard'] });
-    const engine = await engineAt(dir);
+    const engine = await testEngine(dir);
     const { decision } = await engine.emit('pre_tool_call', { tool_name: 'terminal', args: { command: 'ls', cwd: '/w' } });
     expect(decision).toMatchObject({
       action: 'allow',
@@ -101,7 +73,7 @@ describe('plugins from <home>/plugins/<name>, enabled in plugins.enabled', () =>
       { plugins: ['stuck'] },
     );
     const logger = capture();
-    const engine = await engineAt(dir, { logger });
+    const engine = await testEngine(dir, { logger });
     const t0 = Date.now();
     const first = await engine.emit('pre_tool_call', { tool_name: 'terminal', args: { command: 'ls' } });
     // Bounded by the 1 s callback timeout, not by the callback (which never answers).
@@ -121,9 +93,9 @@ describe('plugins from <home>/plugins/<name>, enabled in plugins.enabled', () =>
 
   it('are not loaded unless enabled, nor in safe mode', async () => {
     const dir = home('hooks: {}\n', { plugins: ['guard'] });
-    const engine = await engineAt(dir);
+    const engine = await testEngine(dir);
     expect(engine.hooksFor('pre_tool_call').map((e) => e.kind)).toEqual(['builtin']);
-    const safe = await engineAt(home('plugins:\n  enabled: [guard]\n', { plugins: ['guard'] }), {
+    const safe = await testEngine(home('plugins:\n  enabled: [guard]\n', { plugins: ['guard'] }), {
       env: { ...process.env, HERMES_SAFE_MODE: '1' },
     });
     expect(safe.hooksFor('pre_tool_call').filter((e) => e.kind === 'plugin')).toEqual([]);
@@ -133,7 +105,7 @@ describe('plugins from <home>/plugins/<name>, enabled in plugins.enabled', () =>
 describe('gateway hooks (surface: gateway)', () => {
   it("emitGateway('command:model') reaches a command:* handler.py, in the background", async () => {
     const dir = home('hooks: {}\n', { gatewayHooks: ['model-log'] });
-    const engine = await engineAt(dir, { surface: 'gateway' });
+    const engine = await testEngine(dir, { surface: 'gateway' });
     const log = join(dir, 'gateway.log');
     expect(engine.emitGateway('agent:start', { session_id: 's' })).toBeUndefined();
     expect(engine.emitGateway('command:model', { command: 'model', args: 'gpt-5', session_id: 's' })).toBeUndefined();
@@ -148,7 +120,7 @@ describe('gateway hooks (surface: gateway)', () => {
 
   it('the CLI surface does not load gateway hooks', async () => {
     const dir = home('hooks: {}\n', { gatewayHooks: ['model-log'] });
-    const engine = await engineAt(dir);
+    const engine = await testEngine(dir);
     engine.emitGateway('command:model', { command: 'model' });
     await engine.close({ finalize: false });
     expect(existsSync(join(dir, 'gateway.log'))).toBe(false);
@@ -158,7 +130,7 @@ describe('gateway hooks (surface: gateway)', () => {
     const dir = home('hooks: {}\n');
     writeFileSync(join(dir, 'BOOT.md'), '\n  Check the deploy queue; report anything stuck.  \n\n');
     const boots: string[] = [];
-    const engine = await engineAt(dir, { surface: 'gateway', onBoot: (text) => void boots.push(text) });
+    const engine = await testEngine(dir, { surface: 'gateway', onBoot: (text) => void boots.push(text) });
     engine.emitGateway('agent:start', {});
     engine.emitGateway('gateway:startup', {});
     expect(await until(() => boots.length > 0 && boots)).toEqual(['Check the deploy queue; report anything stuck.']);
@@ -170,7 +142,7 @@ describe('on_session_finalize from engine.close()', () => {
 
   it('finalizes every open session and returns the notifications, plugin first', async () => {
     const dir = home(config, { plugins: ['guard'] });
-    const engine = await engineAt(dir);
+    const engine = await testEngine(dir);
     await engine.emit('on_session_start', { session_id: 'a' });
     await engine.emit('pre_llm_call', { session_id: 'b', user_message: 'hi' });
     await engine.emit('on_session_start', { session_id: 'a' });
@@ -182,20 +154,20 @@ describe('on_session_finalize from engine.close()', () => {
 
   it('a session finalized by the host is not finalized again; with no session it fires once with none', async () => {
     const dir = home(config, { plugins: ['guard'] });
-    const engine = await engineAt(dir);
+    const engine = await testEngine(dir);
     await engine.emit('on_session_start', { session_id: 'a' });
     await engine.emit('on_session_start', { session_id: 'b' });
     const explicit = await engine.finalizeSession({ session_id: 'a', reason: 'user_exit' });
     expect(explicit.decision.notifications).toEqual(['saved a', 'bye a (user_exit)']);
     expect((await engine.close()).notifications).toEqual(['saved b', 'bye b (shutdown)']);
 
-    const none = await engineAt(home(config, { plugins: ['guard'] }));
+    const none = await testEngine(home(config, { plugins: ['guard'] }));
     expect((await none.close()).notifications).toEqual(['saved -', 'bye - (shutdown)']);
   });
 
   it('close({ finalize: false }) fires nothing', async () => {
     const dir = home(`hooks:\n  on_session_finalize:\n    - command: ${HOOKS}/log-stdin.sh\n`);
-    const engine = await engineAt(dir);
+    const engine = await testEngine(dir);
     await engine.emit('on_session_start', { session_id: 'a' });
     expect(await engine.close({ finalize: false })).toEqual({ notifications: [] });
     expect(existsSync(join(dir, 'on_session_finalize.jsonl'))).toBe(false);
@@ -210,7 +182,7 @@ describe('post_gateway_admission', () => {
     - command: ${HOOKS}/record.sh first '{"action":"handled","reply":"Queued, I will get back to you."}'
     - command: ${HOOKS}/record.sh second '{"action":"handled","reply":"second"}'
 `);
-    const engine = await engineAt(dir);
+    const engine = await testEngine(dir);
     const { decision, payload } = await engine.emit('post_gateway_admission', { session_id: 'g1', platform: 'slack', text: 'deploy please' });
     expect(decision).toMatchObject({ action: 'handled', reply: 'Queued, I will get back to you.', decided_by: 1 });
     expect(payload).toMatchObject({ hook_event_name: 'post_gateway_admission', session_id: 'g1', extra: { platform: 'slack', text: 'deploy please' } });
@@ -219,7 +191,7 @@ describe('post_gateway_admission', () => {
 
   it('a plugin can handle it too; when nobody does the message goes on', async () => {
     const dir = home(`plugins:\n  enabled: [guard]\nhooks:\n  post_gateway_admission:\n    - command: ${HOOKS}/record.sh quiet\n`, { plugins: ['guard'] });
-    const engine = await engineAt(dir);
+    const engine = await testEngine(dir);
     const handled = await engine.emit('post_gateway_admission', { text: 'plugin please' });
     expect(handled.decision).toMatchObject({ action: 'handled', reply: 'handled by the plugin', decided_by: 0 });
     const passed = await engine.emit('post_gateway_admission', { text: 'hello' });
@@ -236,7 +208,7 @@ describe('human input requests', () => {
   on_human_input_resolved:
     - command: ${HOOKS}/log-stdin.sh
 `);
-    const engine = await engineAt(dir);
+    const engine = await testEngine(dir);
     const requests = join(dir, 'on_human_input_request.jsonl');
     const resolved = join(dir, 'on_human_input_resolved.jsonl');
 
@@ -275,7 +247,7 @@ describe('human input requests', () => {
 
   it('close() resolves the requests still pending as cancelled, once each', async () => {
     const dir = home(`hooks:\n  on_human_input_resolved:\n    - command: ${HOOKS}/log-stdin.sh\n`);
-    const engine = await engineAt(dir);
+    const engine = await testEngine(dir);
     await engine.emit('on_human_input_request', { kind: 'sudo', request_id: 'r1', session_id: 's', prompt: '[sudo] password for ada:' });
     await engine.emit('on_human_input_request', { kind: 'clarify', request_id: 'r2', session_id: 's', prompt: 'Which branch?' });
     await engine.emit('on_human_input_resolved', { request_id: 'r2', outcome: 'answered' });
