@@ -3,21 +3,17 @@
 // tsc's unbundled output, bundled without and with its code cache (as shipped), and bundled with
 // execa swapped for child_process (a benchmark-only build). No targets: this explains cli-start.
 import { benchMain, figure } from '../lib/bench-main.mjs';
-import { cliVariant, measure } from '../lib/cli-variants.mjs';
+import { approvedTrivialHome, cliVariant, measure } from '../lib/cli-variants.mjs';
 import { BENCH, BIN } from '../lib/paths.mjs';
-import { hooksYaml, makeWorkspace, TRIVIAL_HOOK } from '../lib/fixtures.mjs';
-import { runCommand } from '../lib/proc.mjs';
+import { makeWorkspace } from '../lib/fixtures.mjs';
 import { round, summarize } from '../lib/stats.mjs';
 
 benchMain(async ({ quick }) => {
   const runs = quick ? 5 : 12;
   const ws = makeWorkspace('cli-breakdown');
   try {
-    const hook = ws.script('trivial.sh', TRIVIAL_HOOK);
-    const home = ws.home('home', hooksYaml('pre_tool_call', [hook]));
-    const payload = JSON.stringify({ tool_name: 'terminal', tool_input: { command: 'ls -la' }, session_id: 'bench' });
-    const approve = await runCommand(['node', BIN, 'approve', '--all', '--home', home], {});
-    if (approve.code !== 0) throw new Error(`approve failed: ${approve.stderr}`);
+    // Approved once, as a user would; the measured `run`s are the production path.
+    const { home, payload } = await approvedTrivialHome(ws);
     const noCacheBin = await cliVariant(ws.file('cli-no-cache'), { cache: false });
     const cpBin = await cliVariant(ws.file('cli-child-process'), { childProcess: true });
     const run = (bin) => ['node', bin, 'run', 'pre_tool_call', '--home', home];

@@ -2,10 +2,9 @@
 // with one trivial hook vs `node -e 0` plus a bare spawn of the hook, interleaved. Where the time
 // goes is cli-breakdown.mjs.
 import { benchMain, figure } from '../lib/bench-main.mjs';
-import { measure } from '../lib/cli-variants.mjs';
+import { approvedTrivialHome, measure } from '../lib/cli-variants.mjs';
 import { BIN } from '../lib/paths.mjs';
-import { hooksYaml, makeWorkspace, TRIVIAL_HOOK } from '../lib/fixtures.mjs';
-import { runCommand } from '../lib/proc.mjs';
+import { makeWorkspace } from '../lib/fixtures.mjs';
 import { median, round, summarize } from '../lib/stats.mjs';
 
 const TARGET_MS = 60;
@@ -14,12 +13,8 @@ benchMain(async ({ quick }) => {
   const runs = quick ? 8 : 30;
   const ws = makeWorkspace('cli-start');
   try {
-    const hook = ws.script('trivial.sh', TRIVIAL_HOOK);
-    const home = ws.home('home', hooksYaml('pre_tool_call', [hook]));
-    const payload = JSON.stringify({ tool_name: 'terminal', tool_input: { command: 'ls -la' }, session_id: 'bench' });
-    // Approve the hook once, as a user would; the measured `run`s are the production path.
-    const approve = await runCommand(['node', BIN, 'approve', '--all', '--home', home], {});
-    if (approve.code !== 0) throw new Error(`approve failed: ${approve.stderr}`);
+    // Approved once, as a user would; the measured `run`s are the production path.
+    const { hook, home, payload } = await approvedTrivialHome(ws);
 
     const commands = {
       node_e_0: ['node', '-e', '0'],

@@ -2,10 +2,11 @@
 // same emit with concurrency 1 (what a runner that runs hooks one after another costs).
 import { performance } from 'node:perf_hooks';
 import { benchMain, figure } from '../lib/bench-main.mjs';
-import { loadEngines } from '../lib/engine-variants.mjs';
+import { createEnginePair } from '../lib/engine-variants.mjs';
+import { measureInterleaved } from '../lib/interleave.mjs';
 import { hooksYaml, KWARGS, makeWorkspace } from '../lib/fixtures.mjs';
-import { cpuSince, spawnBare } from '../lib/proc.mjs';
-import { rotate, round, summarize } from '../lib/stats.mjs';
+import { spawnBare } from '../lib/proc.mjs';
+import { round, summarize } from '../lib/stats.mjs';
 
 const TARGET_RATIO = 1.15;
 const HOOKS = 16;
@@ -25,11 +26,8 @@ benchMain(async ({ quick }) => {
     // 16 distinct commands (the argument only tells them apart).
     const commands = Array.from({ length: HOOKS }, (_, i) => `${hook} ${i + 1}`);
     const home = ws.home('home', hooksYaml('pre_tool_call', commands));
-    const { execa: lib, cp: libCp } = await loadEngines();
-    const common = { home, acceptHooks: true, interactive: false, exitCleanup: false };
-    const engine = await lib.createHookEngine({ ...common, logger: lib.silentLogger });
-    const engineCp = await libCp.createHookEngine({ ...common, logger: libCp.silentLogger });
-    const serial = await lib.createHookEngine({ ...common, logger: lib.silentLogger, concurrency: 1 });
+    const { lib, engine, engineCp } = await createEnginePair(home);
+    const serial = await lib.createHookEngine({ home, acceptHooks: true, interactive: false, exitCleanup: false, logger: lib.silentLogger, concurrency: 1 });
     const first = await engine.emit('pre_tool_call', KWARGS);
     const shell = first.hooks.filter((h) => h.kind === 'shell');
     if (shell.length !== HOOKS || shell.some((h) => h.status !== 'ok')) throw new Error(`fan-out hooks did not all run: ${JSON.stringify(shell.map((h) => h.status))}`);
@@ -47,20 +45,7 @@ benchMain(async ({ quick }) => {
       emit: async () => checkEmit(await engine.emit('pre_tool_call', KWARGS)),
       emit_child_process: async () => checkEmit(await engineCp.emit('pre_tool_call', KWARGS)),
     };
-    const names = Object.keys(variants);
-    const wall = Object.fromEntries(names.map((n) => [n, []]));
-    const cpu = Object.fromEntries(names.map((n) => [n, []]));
-    for (let i = 0; i < warmup + runs; i++) {
-      for (const name of rotate(names, i)) {
-        const c0 = process.cpuUsage();
-        const t0 = performance.now();
-        await variants[name]();
-        if (i >= warmup) {
-          wall[name].push(performance.now() - t0);
-          cpu[name].push(cpuSince(c0));
-        }
-      }
-    }
+    const { names, wall, cpu } = await measureInterleaved(variants, { warmup, runs });
     const serialWall = [];
     for (let i = 0; i < serialRuns; i++) {
       const t0 = performance.now();

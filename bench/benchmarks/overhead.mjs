@@ -2,12 +2,12 @@
 // script with the same stdin bytes, interleaved run by run. Two more variants: the bare spawn in
 // its own process group (what killing grandchildren requires), and the very same engine with its
 // one execa call swapped for plain child_process.spawn, to price execa exactly.
-import { performance } from 'node:perf_hooks';
 import { benchMain, figure } from '../lib/bench-main.mjs';
-import { loadEngines } from '../lib/engine-variants.mjs';
+import { createEnginePair } from '../lib/engine-variants.mjs';
+import { measureInterleaved } from '../lib/interleave.mjs';
 import { hooksYaml, KWARGS, makeWorkspace, TRIVIAL_HOOK } from '../lib/fixtures.mjs';
-import { cpuSince, spawnBare } from '../lib/proc.mjs';
-import { rotate, round, summarize } from '../lib/stats.mjs';
+import { singleHookVariants } from '../lib/proc.mjs';
+import { round, summarize } from '../lib/stats.mjs';
 
 const TARGET_RATIO = 1.15;
 
@@ -18,50 +18,15 @@ benchMain(async ({ quick }) => {
   try {
     const hook = ws.script('trivial.sh', TRIVIAL_HOOK);
     const home = ws.home('home', hooksYaml('pre_tool_call', [hook]));
-    const { execa: lib, cp: libCp } = await loadEngines();
-    const common = { home, acceptHooks: true, interactive: false, logger: lib.silentLogger, exitCleanup: false };
-    const engine = await lib.createHookEngine(common);
-    const engineCp = await libCp.createHookEngine({ ...common, logger: libCp.silentLogger });
+    const { lib, engine, engineCp } = await createEnginePair(home);
 
     // The bare spawn gets exactly the bytes the engine's hook gets on stdin.
     const first = await engine.emit('pre_tool_call', KWARGS);
     if (first.hooks[0]?.status !== 'ok') throw new Error(`trivial hook did not run: ${JSON.stringify(first.hooks[0])}`);
     const payload = lib.serializePayload(first.payload);
 
-    const variants = {
-      bare: async () => {
-        const r = await spawnBare(hook, [], payload);
-        if (r.code !== 0) throw new Error(`bare hook exited ${r.code}`);
-      },
-      bare_detached: async () => {
-        const r = await spawnBare(hook, [], payload, { detached: true });
-        if (r.code !== 0) throw new Error(`bare detached hook exited ${r.code}`);
-      },
-      emit: async () => {
-        const e = await engine.emit('pre_tool_call', KWARGS);
-        if (e.hooks[0].status !== 'ok') throw new Error(`emit: ${e.hooks[0].status}`);
-      },
-      emit_child_process: async () => {
-        const e = await engineCp.emit('pre_tool_call', KWARGS);
-        if (e.hooks[0].status !== 'ok') throw new Error(`emit (child_process): ${e.hooks[0].status}`);
-      },
-    };
-    const names = Object.keys(variants);
-    const wall = Object.fromEntries(names.map((n) => [n, []]));
-    const cpu = Object.fromEntries(names.map((n) => [n, []]));
-    for (let i = 0; i < warmup + runs; i++) {
-      for (const name of rotate(names, i)) {
-        const c0 = process.cpuUsage();
-        const t0 = performance.now();
-        await variants[name]();
-        const dt = performance.now() - t0;
-        const dc = cpuSince(c0);
-        if (i >= warmup) {
-          wall[name].push(dt);
-          cpu[name].push(dc);
-        }
-      }
-    }
+    const variants = singleHookVariants({ hook, payload, engine, engineCp, kwargs: KWARGS });
+    const { names, wall, cpu } = await measureInterleaved(variants, { warmup, runs });
     const { launches: cpLaunches } = await import('../lib/launch-child-process.mjs');
     if (cpLaunches < warmup + runs) throw new Error(`the child_process variant launched ${cpLaunches} hooks, expected ${warmup + runs}`);
     await engine.close({ finalize: false });

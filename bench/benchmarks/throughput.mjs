@@ -4,9 +4,9 @@
 import { performance } from 'node:perf_hooks';
 import os from 'node:os';
 import { benchMain, figure } from '../lib/bench-main.mjs';
-import { loadEngines } from '../lib/engine-variants.mjs';
+import { createEnginePair } from '../lib/engine-variants.mjs';
 import { hooksYaml, KWARGS, makeWorkspace, TRIVIAL_HOOK } from '../lib/fixtures.mjs';
-import { cpuSince, spawnBare } from '../lib/proc.mjs';
+import { cpuSince, singleHookVariants } from '../lib/proc.mjs';
 import { median, rotate, round } from '../lib/stats.mjs';
 
 const TARGET_RATIO = 0.85;
@@ -35,30 +35,10 @@ benchMain(async ({ quick }) => {
   try {
     const hook = ws.script('trivial.sh', TRIVIAL_HOOK);
     const home = ws.home('home', hooksYaml('pre_tool_call', [hook]));
-    const { execa: lib, cp: libCp } = await loadEngines();
-    const common = { home, acceptHooks: true, interactive: false, exitCleanup: false };
-    const engine = await lib.createHookEngine({ ...common, logger: lib.silentLogger });
-    const engineCp = await libCp.createHookEngine({ ...common, logger: libCp.silentLogger });
+    const { lib, engine, engineCp } = await createEnginePair(home);
     const first = await engine.emit('pre_tool_call', KWARGS);
     const payload = lib.serializePayload(first.payload);
-    const variants = {
-      bare: async () => {
-        const r = await spawnBare(hook, [], payload);
-        if (r.code !== 0) throw new Error(`bare hook exited ${r.code}`);
-      },
-      bare_detached: async () => {
-        const r = await spawnBare(hook, [], payload, { detached: true });
-        if (r.code !== 0) throw new Error(`bare detached hook exited ${r.code}`);
-      },
-      emit: async () => {
-        const e = await engine.emit('pre_tool_call', KWARGS);
-        if (e.hooks[0].status !== 'ok') throw new Error(`emit: ${e.hooks[0].status}`);
-      },
-      emit_child_process: async () => {
-        const e = await engineCp.emit('pre_tool_call', KWARGS);
-        if (e.hooks[0].status !== 'ok') throw new Error(`emit (child_process): ${e.hooks[0].status}`);
-      },
-    };
+    const variants = singleHookVariants({ hook, payload, engine, engineCp, kwargs: KWARGS });
     const names = Object.keys(variants);
     const byLevel = {};
     const figures = [];

@@ -1,7 +1,8 @@
 // Copies of the shipped CLI for the start-up breakdown, and the interleaved command runner.
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { BENCH, ROOT } from './paths.mjs';
+import { hooksYaml, TRIVIAL_HOOK } from './fixtures.mjs';
+import { BENCH, BIN, ROOT } from './paths.mjs';
 import { runCommand } from './proc.mjs';
 import { rotate } from './stats.mjs';
 
@@ -49,3 +50,16 @@ export async function measure(commands, { runs, warmup, stdin, usageDir }) {
   return rows;
 }
 
+
+/**
+ * A profile home with one trivial pre_tool_call hook, approved once as a user would, and the
+ * payload hosts pipe to `run` — the set-up of the CLI start benchmarks.
+ */
+export async function approvedTrivialHome(ws) {
+  const hook = ws.script('trivial.sh', TRIVIAL_HOOK);
+  const home = ws.home('home', hooksYaml('pre_tool_call', [hook]));
+  const payload = JSON.stringify({ tool_name: 'terminal', tool_input: { command: 'ls -la' }, session_id: 'bench' });
+  const approve = await runCommand(['node', BIN, 'approve', '--all', '--home', home], {});
+  if (approve.code !== 0) throw new Error(`approve failed: ${approve.stderr}`);
+  return { hook, home, payload };
+}

@@ -20,3 +20,15 @@ export async function loadEngines() {
   if (execa.createHookEngine === cp.createHookEngine) throw new Error('variant loader did not isolate the engine copy');
   return { execa, cp };
 }
+
+/**
+ * The engine as shipped and the child_process-launch copy on the same home, with the options every
+ * in-process benchmark uses (no exit cleanup: the runner process owns its children).
+ */
+export async function createEnginePair(home, extra = {}) {
+  const { execa: lib, cp: libCp } = await loadEngines();
+  const common = { home, acceptHooks: true, interactive: false, exitCleanup: false, ...extra };
+  const engine = await lib.createHookEngine({ ...common, logger: lib.silentLogger });
+  const engineCp = await libCp.createHookEngine({ ...common, logger: libCp.silentLogger });
+  return { lib, engine, engineCp };
+}

@@ -76,3 +76,26 @@ export function cpuSince(start) {
   const d = process.cpuUsage(start);
   return (d.user + d.system) / 1000;
 }
+
+/**
+ * The four single-hook variants overhead and throughput compare: a bare spawn of the hook with the
+ * engine's stdin bytes (plain, and in its own process group), and one emit on each engine.
+ */
+export function singleHookVariants({ hook, payload, engine, engineCp, kwargs }) {
+  const emitOk = async (e, label) => {
+    const r = await e.emit('pre_tool_call', kwargs);
+    if (r.hooks[0].status !== 'ok') throw new Error(`${label}: ${r.hooks[0].status}`);
+  };
+  return {
+    bare: async () => {
+      const r = await spawnBare(hook, [], payload);
+      if (r.code !== 0) throw new Error(`bare hook exited ${r.code}`);
+    },
+    bare_detached: async () => {
+      const r = await spawnBare(hook, [], payload, { detached: true });
+      if (r.code !== 0) throw new Error(`bare detached hook exited ${r.code}`);
+    },
+    emit: () => emitOk(engine, 'emit'),
+    emit_child_process: () => emitOk(engineCp, 'emit (child_process)'),
+  };
+}
