@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // Fails the run when src/ is newer than dist/: many tests exercise the built CLI.
+    globalSetup: ['test/_fresh-build.ts'],
     // Tests spawn real processes; a modest pool keeps timing-sensitive ones honest on 2 cores.
     pool: 'forks',
     maxWorkers: 2,

@@ -4,7 +4,8 @@
 set -u
 cd "$(dirname "$0")/.."
 export NO_COLOR=1
-[ -f dist/cli/bin.js ] || npm run build >/dev/null
+# Always build first (cheap when nothing changed): tests that run dist/ must see today's src/.
+npm run build >/dev/null || { echo 'build failed' >&2; echo '0 passed, 1 failed'; exit 1; }
 
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
