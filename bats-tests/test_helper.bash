@@ -35,42 +35,32 @@ _common_setup() {
 
 # json_value PATH [JSON] — prints the value at a dotted PATH (`extra.status`, `hooks.0.status`) of
 # JSON (default: $output). Strings print raw, everything else as compact JSON; a missing path fails.
+# One jq per read (a python3 start per field made the suites slow).
 json_value() {
-  python3 -c '
-import json, sys
-value = json.loads(sys.stdin.read())
-for part in sys.argv[1].split(".") if sys.argv[1] else []:
-    if isinstance(value, list) and part.lstrip("-").isdigit() and -len(value) <= int(part) < len(value):
-        value = value[int(part)]
-    elif isinstance(value, dict) and part in value:
-        value = value[part]
-    else:
-        sys.exit("json_value: no " + repr(part) + " in " + json.dumps(value)[:200])
-print(value if isinstance(value, str) else json.dumps(value, separators=(",", ":")))
-' "$1" <<<"${2-$output}"
+  jq -rc --arg p "$1" '
+    reduce ($p | if . == "" then [] else split(".") end)[] as $k (.;
+      if type == "array" and ($k | test("^-?[0-9]+$")) and ($k | tonumber) < length and ($k | tonumber) >= -length
+      then .[$k | tonumber]
+      elif type == "object" and has($k) then .[$k]
+      else error("json_value: no \($k | tojson) in \(tojson | .[0:200])") end)
+    | if type == "string" then . else tojson end' <<<"${2-$output}"
 }
 
-# wire_payload EVENT TOOL ARGS_JSON [EXTRA_JSON] — a stdin payload like the engine sends.
+# wire_payload EVENT TOOL ARGS_JSON [EXTRA_JSON] [CWD] — a stdin payload like the engine sends.
 wire_payload() {
-  python3 -c '
-import json, sys
-event, tool, args = sys.argv[1], sys.argv[2] or None, json.loads(sys.argv[3]) if sys.argv[3] else None
-extra = json.loads(sys.argv[4]) if len(sys.argv) > 4 and sys.argv[4] else {}
-print(json.dumps({"hook_event_name": event, "tool_name": tool, "tool_input": args,
-                  "session_id": "bats-session", "cwd": sys.argv[5] if len(sys.argv) > 5 else "/tmp",
-                  "profile": "default", "extra": extra}))
-' "$@"
+  jq -nc --arg event "$1" --arg tool "${2-}" --arg args "${3-}" --arg extra "${4-}" --arg cwd "${5:-/tmp}" '
+    {hook_event_name: $event, tool_name: (if $tool == "" then null else $tool end),
+     tool_input: (if $args == "" then null else ($args | fromjson) end),
+     session_id: "bats-session", cwd: $cwd, profile: "default",
+     extra: (if $extra == "" then {} else ($extra | fromjson) end)}'
 }
 
 # terminal_payload COMMAND [CWD] — a pre_tool_call payload for the terminal tool.
 terminal_payload() {
-  python3 -c '
-import json, sys
-print(json.dumps({"hook_event_name": "pre_tool_call", "tool_name": "terminal",
-                  "tool_input": {"command": sys.argv[1]}, "session_id": "bats-session",
-                  "cwd": sys.argv[2], "profile": "default",
-                  "extra": {"task_id": "t1", "tool_call_id": "call_1"}}))
-' "$1" "${2:-/tmp}"
+  jq -nc --arg command "$1" --arg cwd "${2:-/tmp}" '
+    {hook_event_name: "pre_tool_call", tool_name: "terminal", tool_input: {command: $command},
+     session_id: "bats-session", cwd: $cwd, profile: "default",
+     extra: {task_id: "t1", tool_call_id: "call_1"}}'
 }
 
 # run_with_stdin TEXT CMD… — `run --separate-stderr CMD` with TEXT as a real-file stdin.

@@ -1,35 +1,67 @@
 #!/usr/bin/env bash
-# Runs every suite (vitest, then bats) and ends with one line "N passed, N failed" summing both,
-# because neither runner prints a total CI can read. Exit status is non-zero if anything failed.
+# Runs the suites and ends with one line "N passed, N failed" summing them, because neither
+# vitest nor bats prints a total CI can read. Exit status is non-zero if anything failed.
+#   scripts/test-all.sh            vitest (unit, integration, CLI) then bats — `npm test`
+#   scripts/test-all.sh --torture  the same, then the torture suite — `npm run test:all`, .ci/run
 set -u
 cd "$(dirname "$0")/.."
 export NO_COLOR=1
+torture=0
+[ "${1-}" = "--torture" ] && torture=1
+
 # Always build first (cheap when nothing changed): tests that run dist/ must see today's src/.
 npm run build >/dev/null || { echo 'build failed' >&2; echo '0 passed, 1 failed'; exit 1; }
 
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
+status=0
 
-node_modules/.bin/vitest run --reporter=default --reporter=json --outputFile="$out/vitest.json" </dev/null
-vitest_status=$?
+# vitest_counts FILE: "passed failed" from a vitest JSON report. A file that fails to load has no
+# failed tests but a failed suite: count it as a failure too. A missing report is one failure.
+vitest_counts() {
+  node -e '
+    try {
+      const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+      const brokenFiles = r.testResults.filter(f => f.status === "failed" && f.assertionResults.every(a => a.status !== "failed")).length;
+      console.log(r.numPassedTests, r.numFailedTests + brokenFiles);
+    } catch { console.log(0, 1); }' "$1"
+}
 
-BATS_LIB_PATH="$PWD/node_modules" node_modules/bats/bin/bats --formatter tap -r bats-tests </dev/null | tee "$out/bats.tap"
-bats_status=${PIPESTATUS[0]}
+node_modules/.bin/vitest run --reporter=default --reporter=json --outputFile="$out/vitest.json" </dev/null || status=1
+read -r v_pass v_fail < <(vitest_counts "$out/vitest.json")
 
-read -r v_pass v_fail < <(node -e '
-  try {
-    const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
-    // A file that fails to load has no failed tests but a failed suite: count it as a failure too.
-    const brokenFiles = r.testResults.filter(f => f.status === "failed" && f.assertionResults.every(a => a.status !== "failed")).length;
-    console.log(r.numPassedTests, r.numFailedTests + brokenFiles);
-  } catch { console.log(0, 1); }' "$out/vitest.json")
-b_pass=$(grep -c '^ok ' "$out/bats.tap")
-b_fail=$(grep -c '^not ok ' "$out/bats.tap")
+# bats files are independent (each test has its own temp profile home): run them in two lanes,
+# balanced by test count, instead of bats --jobs (which needs GNU parallel). Each lane's TAP is
+# printed when it ends.
+lanes=${BATS_LANES:-2}
+lane_files=()
+while read -r lane file; do lane_files[lane]+="$file"$'\n'; done < <(
+  for f in $(find bats-tests -name '*.bats' | sort); do echo "$(grep -c '^@test' "$f") $f"; done |
+    sort -rn | awk -v n="$lanes" '{ best = 0; for (i = 1; i < n; i++) if (load[i] < load[best]) best = i; load[best] += $1; print best, $2 }')
+pids=()
+for ((i = 0; i < lanes; i++)); do
+  [ -n "${lane_files[i]-}" ] || continue
+  mapfile -t files <<<"${lane_files[i]%$'\n'}"
+  BATS_LIB_PATH="$PWD/node_modules" node_modules/bats/bin/bats --formatter tap "${files[@]}" </dev/null >"$out/bats.$i.tap" 2>&1 &
+  pids+=($!)
+done
+for pid in "${pids[@]}"; do wait "$pid" || status=1; done
+cat "$out"/bats.*.tap
+b_pass=$(cat "$out"/bats.*.tap | grep -c '^ok ')
+b_fail=$(cat "$out"/bats.*.tap | grep -c '^not ok ')
 
-passed=$((v_pass + b_pass))
-failed=$((v_fail + b_fail))
-if [ "$failed" -eq 0 ] && { [ "$vitest_status" -ne 0 ] || [ "$bats_status" -ne 0 ]; }; then failed=1; fi
+t_pass=0 t_fail=0
+if [ "$torture" -eq 1 ]; then
+  node_modules/.bin/vitest run --config vitest.torture.config.ts --reporter=default --reporter=json --outputFile="$out/torture.json" </dev/null || status=1
+  read -r t_pass t_fail < <(vitest_counts "$out/torture.json")
+fi
+
+passed=$((v_pass + b_pass + t_pass))
+failed=$((v_fail + b_fail + t_fail))
+if [ "$failed" -eq 0 ] && [ "$status" -ne 0 ]; then failed=1; fi
 echo
-echo "vitest: $v_pass passed, $v_fail failed; bats: $b_pass passed, $b_fail failed"
+summary="vitest: $v_pass passed, $v_fail failed; bats: $b_pass passed, $b_fail failed"
+[ "$torture" -eq 1 ] && summary="$summary; torture: $t_pass passed, $t_fail failed"
+echo "$summary"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
