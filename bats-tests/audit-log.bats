@@ -53,7 +53,14 @@ line_count() { # line_count FILE
   run_with_stdin "$payload" "$HOOK"
   payload=$(wire_payload post_tool_call terminal '{"command": "ls", "timeout": 5}' '{"status": "ok"}')
   run_with_stdin "$payload" "$HOOK"
-  assert_equal "$(json_value args_sha256 "$(sed -n 2p "$LOG")")" "$(json_value args_sha256 "$(sed -n 3p "$LOG")")"
+  assert_equal "$(line_count "$LOG")" 3
+  local second third
+  second=$(json_value args_sha256 "$(sed -n 2p "$LOG")")
+  third=$(json_value args_sha256 "$(sed -n 3p "$LOG")")
+  assert_regex "$second" '^sha256:[0-9a-f]{64}$'
+  assert_equal "$third" "$second"
+  # … and different arguments, a different digest
+  refute [ "$second" = "$digest" ]
 }
 
 @test "each call appends: earlier lines are kept" {
