@@ -132,7 +132,9 @@ export type HookOutcomeStatus =
   /** Not run: its dialect has no counterpart for this event. */
   | 'skipped'
   /** Not run: fail_closed hook awaiting (re-)approval; it blocks instead. */
-  | 'awaiting_approval';
+  | 'awaiting_approval'
+  /** Not run: HERMES_SAFE_MODE is set (the dry run lists what it would have run). */
+  | 'safe_mode';
 
 /** One hook's part in an emit, in registration order. `index` is what Decision indices point at. */
 export interface HookOutcome {
@@ -155,6 +157,8 @@ export interface HookOutcome {
   stdout: string;
   stderr: string;
   error: string | null;
+  /** A problem with a run that otherwise ended normally: stdout that is not a JSON object (ignored). */
+  warning: string | null;
   directive: Directive | null;
 }
 

@@ -35,7 +35,9 @@ Run 'hermes-hooks <command> --help' for a command's options.
 export const TEST_HELP = `Usage: hermes-hooks test <event> [--for-tool NAME] [--json] [discovery options] < payload.json
 
 Dry-run every hook configured for <event>: the real matching, spawning, evaluation and resolution,
-without enforcing consent (it is reported per hook).
+without enforcing consent (it is reported per hook). When consent or HERMES_SAFE_MODE would change
+what \`hermes-hooks run\` decides on the same payload, the report says so ("Production: …", and
+"production" in --json). Under HERMES_SAFE_MODE nothing runs: the hooks are listed, not run.
 
 stdin is a wire-form payload — any subset of
   hook_event_name, tool_name, tool_input, session_id, cwd, profile, extra
@@ -44,12 +46,14 @@ missing keys are filled; empty stdin or a terminal uses the event's synthetic pa
 Options:
   --for-tool NAME   set the payload's tool_name to NAME (matchers and hooks see NAME)
   --json            print exactly one JSON report (schema: protocol/test-report.schema.json)
+  --ignore-safe-mode  run the hooks even when HERMES_SAFE_MODE is set (production still would not)
   --config/-c FILE, --profile/-p NAME, --home DIR
 
 Examples:
   hermes-hooks test pre_tool_call < scripts-examples/payloads/pre_tool_call-rm-rf.json
   echo '{"tool_name":"write_file","tool_input":{"path":".env"}}' | hermes-hooks test pre_tool_call --json
   hermes-hooks test pre_llm_call --config ./config.yaml < /dev/null
+  HERMES_SAFE_MODE=1 hermes-hooks test pre_tool_call --ignore-safe-mode < payload.json
 
 Exit: 0 not blocked, 2 blocked, 1 error (unknown event, invalid payload JSON, unreadable config).
 `;

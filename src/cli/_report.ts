@@ -3,15 +3,16 @@
 
 import type { Decision, Diagnostic, Emission, HookOutcome } from '../types.js';
 import type { Paint } from './_color.js';
+import type { ProductionView } from './_production.js';
 
 const BAR_WIDTH = 24;
 const OUTPUT_PREVIEW = 400;
 
 export function renderReport(
-  emission: Emission,
+  emission: Emission & { production: ProductionView },
   diagnostics: readonly Diagnostic[],
   paint: Paint,
-  header: { configFile: string; profile: string; synthetic: boolean },
+  header: { configFile: string; profile: string; synthetic: boolean; ignoredSafeMode?: boolean },
 ): string {
   const lines: string[] = [];
   const { event, hooks, decision } = emission;
@@ -20,6 +21,14 @@ export function renderReport(
   const bits = [`tool_name=${JSON.stringify(p.tool_name)}`, `session_id=${JSON.stringify(p.session_id)}`];
   if (header.synthetic) bits.push('(synthetic payload)');
   lines.push(paint('dim', `payload: ${bits.join('  ')}`));
+  const held = hooks.filter((h) => h.status === 'safe_mode').length;
+  if (emission.production.safe_mode && !header.ignoredSafeMode) {
+    lines.push(
+      paint('yellow', `HERMES_SAFE_MODE is set: nothing was run — ${held} hook(s) would run without it; --ignore-safe-mode runs them.`),
+    );
+  } else if (header.ignoredSafeMode) {
+    lines.push(paint('yellow', 'HERMES_SAFE_MODE is set but ignored (--ignore-safe-mode): the hooks below ran; in production none would.'));
+  }
   lines.push('');
   // Built-ins (the tool-loop guardrail) are listed only when they had something to say.
   const shown = hooks.filter((h) => h.kind !== 'builtin' || h.directive || h.error);
@@ -30,6 +39,11 @@ export function renderReport(
     for (const h of shown) lines.push(...renderHook(h, span, paint));
   }
   lines.push(renderDecision(decision, hooks, paint));
+  const prod = emission.production;
+  if (prod.why !== null && !(prod.safe_mode && held > 0)) {
+    // One line: what `run` would do differently with the same payload.
+    lines.push(prod.differs ? paint('red', `Production: ${prod.why}`) : paint('dim', `Production: ${prod.why}`));
+  }
   if (diagnostics.length) {
     lines.push('', paint('bold', 'Diagnostics:'));
     for (const d of diagnostics) lines.push(`  ${formatDiagnostic(d, paint)}`);
@@ -41,30 +55,34 @@ function renderHook(h: HookOutcome, span: number, paint: Paint): string[] {
   const out: string[] = [];
   const status = statusLabel(h, paint);
   const exit = h.exit_code !== null ? `exit ${h.exit_code}` : h.signal ? h.signal : '';
-  const dur = h.status === 'not_matched' || h.status === 'awaiting_approval' ? '' : `${h.duration_ms.toFixed(1)} ms`;
+  const dur = h.status === 'not_matched' || h.status === 'awaiting_approval' || h.status === 'safe_mode' ? '' : `${h.duration_ms.toFixed(1)} ms`;
   const consent = h.consent ? paint(h.consent === 'approved' ? 'dim' : 'yellow', `[${h.consent.replace('_', ' ')}]`) : '';
   out.push(
     `  #${h.index} ${pad(status, 22, paint)} ${pad(exit, 8)} ${pad(dur, 10)} ${timeline(h, span, paint)}  ${h.command} ${consent}`.trimEnd(),
   );
   if (h.matcher !== null && h.status === 'not_matched') out.push(paint('dim', `      matcher '${h.matcher}' did not match`));
   if (h.error) out.push(`      error: ${h.error}`);
+  if (h.warning) out.push(paint('yellow', `      warning: ${h.warning}`));
   const stdout = preview(h.stdout);
   const stderr = preview(h.stderr);
   if (stdout) out.push(`      stdout: ${stdout}`);
   if (stderr) out.push(`      stderr: ${stderr}`);
   if (h.directive) out.push(`      directive: ${JSON.stringify(h.directive)}`);
-  else if (h.status !== 'not_matched' && h.status !== 'skipped') out.push(paint('dim', '      directive: none — contributed nothing'));
+  else if (h.status !== 'not_matched' && h.status !== 'skipped' && h.status !== 'safe_mode') out.push(paint('dim', '      directive: none — contributed nothing'));
   return out;
 }
 
 function statusLabel(h: HookOutcome, paint: Paint): string {
   switch (h.status) {
     case 'ok':
-      return paint('green', '✓ ok');
+      // A run that ended well but said something unreadable is not a clean ✓.
+      return h.warning ? paint('yellow', '! unreadable stdout') : paint('green', '✓ ok');
     case 'not_matched':
       return paint('dim', '· not matched');
     case 'nonzero_exit':
       return paint('yellow', '! nonzero exit');
+    case 'safe_mode':
+      return paint('yellow', '· safe mode, not run');
     case 'awaiting_approval':
       return paint('red', '✗ awaiting approval');
     case 'skipped':
@@ -76,7 +94,9 @@ function statusLabel(h: HookOutcome, paint: Paint): string {
 }
 
 function timeline(h: HookOutcome, span: number, paint: Paint): string {
-  if (h.status === 'not_matched' || h.status === 'awaiting_approval' || h.status === 'skipped') return ' '.repeat(BAR_WIDTH + 2);
+  if (h.status === 'not_matched' || h.status === 'awaiting_approval' || h.status === 'skipped' || h.status === 'safe_mode') {
+    return ' '.repeat(BAR_WIDTH + 2);
+  }
   const from = Math.min(BAR_WIDTH - 1, Math.floor((h.started_ms / span) * BAR_WIDTH));
   const to = Math.max(from + 1, Math.min(BAR_WIDTH, Math.ceil(((h.started_ms + h.duration_ms) / span) * BAR_WIDTH)));
   return `|${' '.repeat(from)}${paint('cyan', '█'.repeat(to - from))}${' '.repeat(BAR_WIDTH - to)}|`;

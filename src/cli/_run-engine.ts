@@ -5,6 +5,7 @@
 import { configLoadError } from '../config/load.js';
 import { createHookEngine, type HookEngine } from '../engine/create-engine.js';
 import type { Logger } from '../engine/logger.js';
+import type { EventName } from '../events.js';
 import { discoveryOf } from './_args.js';
 import { CliError, type CliIO } from './_io.js';
 
@@ -13,6 +14,7 @@ export async function withRunEngine<T>(
   io: CliIO,
   logger: Logger,
   use: (engine: HookEngine) => Promise<T>,
+  opts: { events?: readonly EventName[] } = {},
 ): Promise<T> {
   const engine = await createHookEngine({
     ...discoveryOf(values),
@@ -21,6 +23,8 @@ export async function withRunEngine<T>(
     acceptHooks: values['accept-hooks'] === true,
     interactive: false,
     logger,
+    // stderr carries only what concerns the event being run: consent is decided for its hooks alone.
+    ...(opts.events ? { events: opts.events } : {}),
   });
   try {
     // A config that exists but cannot be read or parsed is an error, not "no hooks": a host must

@@ -1,11 +1,21 @@
 // `hermes-hooks doctor`: per hook — runnable as configured, consent, modified since approval, and a
-// smoke run on the synthetic payload only when approved, judging whether the answer is one the
-// event honours (Hermes' doctor called any JSON healthy, #92553). `--ping` sends a signed test
-// delivery to each outbound target. Exit 1 when any problem is found.
+// smoke run on the synthetic payload only when approved, judged by its outcome in production: a run
+// that fails closed (a guard that would block every call), times out, crashes, prints what is not a
+// JSON object or answers what the event does not honour is a problem (Hermes' doctor called any JSON
+// healthy, #92553). `--ping` sends a signed test delivery to each outbound target. Under
+// HERMES_SAFE_MODE nothing runs and nothing is sent. Exit 1 when any problem is found.
 
-import { access, constants } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { isTruthyEnv } from '../config/hooks.js';
+import { shellQuote } from '../consent/policy.js';
+import { findOnPath } from '../consent/script-info.js';
+import type { ConsentInfo } from '../consent/state.js';
 import { parseDialectsConfig, defaultDialectMaps } from '../dialects/names.js';
+import { failClosedMessage, isFailClosedBlock } from '../directives/messages.js';
 import { inspectStdout } from '../directives/parse-stdout.js';
+import { exitIsAnswer } from '../engine/emit.js';
 import { smokeRunHook } from '../engine/smoke-run.js';
 import { EVENTS, syntheticKwargs } from '../events.js';
 import { createOutboundDispatcher } from '../outbound/dispatcher.js';
@@ -21,15 +31,30 @@ import { formatDiagnostic } from './_report.js';
 const HELP = `Usage: hermes-hooks doctor [--json] [--ping] [discovery options]
 
 For every configured hook: the script exists and is runnable as configured, consent state, modified
-since approval, and — only for approved hooks — a smoke run on the event's synthetic payload that
-reports timeouts, launch errors, non-JSON stdout and answers the event does not honour.
+since approval, and — only for approved hooks — a smoke run on the event's synthetic payload, judged
+as production would judge it: a hook that fails closed (so it would block every call it matches),
+times out, crashes, prints something that is not a JSON object, or answers what its event does not
+honour is a problem. A hook's own block of the synthetic call is reported, not counted.
   --ping   also send a signed test delivery to each outbound webhook target
+Under HERMES_SAFE_MODE no smoke run runs and no ping is sent (nothing runs in safe mode).
 Exit 1 when any problem is found.
+
+Examples:
+  hermes-hooks doctor
+  hermes-hooks doctor --json --home ~/.hermes/profiles/work
+  hermes-hooks doctor --ping
 `;
 
 interface Check {
   ok: boolean | null; // null = informational
   message: string;
+}
+
+interface Runnable extends Check {
+  /** The script (or the program) the command names does not exist. */
+  missing: boolean;
+  /** The file checked, when there is one. */
+  file: string | null;
 }
 
 export async function doctorCommand(args: string[], io: CliIO): Promise<number> {
@@ -41,34 +66,48 @@ export async function doctorCommand(args: string[], io: CliIO): Promise<number> 
   const profile = await openProfile(discoveryOf(values), io);
   const store = await openStore(profile, io);
   const maps = profile.config.exists ? parseDialectsConfig(profile.config.source).maps : defaultDialectMaps();
-  const report: { event: string; index: number; command: string; checks: Check[]; smoke: HookOutcome | null }[] = [];
+  const safeMode = isTruthyEnv(io.env.HERMES_SAFE_MODE);
+  const report: {
+    event: string;
+    index: number;
+    command: string;
+    checks: Check[];
+    smoke: HookOutcome | null;
+    script: string | null;
+    fails_closed: boolean;
+  }[] = [];
 
   for (const spec of profile.config.specs) {
     const checks: Check[] = [];
     const consent = await store.state(spec);
-    checks.push(await runnableCheck(spec, consent.script_path, io));
-    if (consent.state === 'approved') {
-      checks.push({ ok: true, message: `approved (${consent.approved_at ?? '?'})${consent.pinned ? '' : ' — hash not pinned: re-approve to pin it'}` });
-    } else if (consent.state === 'modified') {
-      checks.push({ ok: false, message: `${consent.reason} — review the script, then 'hermes-hooks approve' it again` });
-    } else {
-      checks.push({
-        ok: false,
-        message: `not approved — hook will NOT run (${spec.fail_closed && spec.event === 'pre_tool_call' ? 'and, being fail_closed, blocks the calls it matches' : "run 'hermes-hooks approve', --accept-hooks, or answer the TTY prompt"})`,
-      });
-    }
+    const runnable = await runnableCheck(spec, consent, profile.configFile, io);
+    checks.push({ ok: runnable.ok, message: runnable.message });
+    checks.push(consentCheck(spec, consent, runnable));
     let smoke: HookOutcome | null = null;
-    if (consent.state === 'approved' && checks[0]!.ok) {
+    if (safeMode) {
+      checks.push({ ok: null, message: 'skipped smoke run — HERMES_SAFE_MODE is set: nothing runs in safe mode' });
+    } else if (consent.state !== 'approved') {
+      checks.push({ ok: null, message: 'skipped smoke run — approve the hook first, then re-run doctor' });
+    } else if (!runnable.ok) {
+      checks.push({ ok: null, message: 'skipped smoke run — fix the problem above first, then re-run doctor' });
+    } else {
       smoke = await smokeRunHook(spec, syntheticKwargs(spec.event), { home: profile.home, profile: profile.profile, cwd: io.cwd, env: io.env, dialectMaps: maps });
       checks.push(smokeCheck(spec, smoke));
-    } else {
-      checks.push({ ok: null, message: 'skipped smoke run — approve the hook first, then re-run doctor' });
     }
-    report.push({ event: spec.event, index: spec.index, command: spec.command, checks, smoke });
+    report.push({
+      event: spec.event,
+      index: spec.index,
+      command: spec.command,
+      checks,
+      smoke,
+      script: runnable.file,
+      fails_closed: smoke !== null && isFailClosedBlock(spec.command, smoke.directive),
+    });
   }
 
   const pings: { target: string; ok: boolean; detail: string }[] = [];
-  if (values.ping && profile.outbound.length) {
+  const pingSkipped = values.ping && profile.outbound.length && safeMode ? 'HERMES_SAFE_MODE is set: no webhook was sent' : null;
+  if (values.ping && profile.outbound.length && !safeMode) {
     const dispatcher = createOutboundDispatcher(profile.outbound, { profile: profile.profile, cwd: io.cwd });
     for (const t of profile.outbound) {
       const r = await dispatcher.ping(t);
@@ -85,14 +124,17 @@ export async function doctorCommand(args: string[], io: CliIO): Promise<number> 
       config: profile.configFile,
       healthy: issues === 0,
       issues,
+      safe_mode: safeMode,
       hooks: report,
       outbound: profile.outbound.map(describeOutboundTarget),
       pings,
+      ping_skipped: pingSkipped,
       diagnostics: profile.diagnostics,
     }));
     return issues === 0 ? 0 : 1;
   }
   const paint = painter(io);
+  if (safeMode) writeLine(io.stdout, paint('yellow', 'HERMES_SAFE_MODE is set: no smoke run and no webhook ping — in safe mode no user hook, plugin or webhook runs.'));
   if (!profile.config.specs.length) writeLine(io.stdout, `No shell hooks configured in ${profile.configFile} — nothing to check.`);
   else writeLine(io.stdout, `Checking ${profile.config.specs.length} configured shell hook(s) in ${profile.configFile}...\n\n`);
   for (const r of report) {
@@ -100,6 +142,7 @@ export async function doctorCommand(args: string[], io: CliIO): Promise<number> 
     for (const c of r.checks) writeLine(io.stdout, `      ${mark(c, paint)} ${c.message}`);
     writeLine(io.stdout);
   }
+  if (pingSkipped) writeLine(io.stdout, `  ping skipped: ${pingSkipped}`);
   for (const p of pings) writeLine(io.stdout, `  ping ${p.target}: ${p.ok ? paint('green', '✓') : paint('red', '✗')} ${p.detail}`);
   for (const d of configProblems) writeLine(io.stdout, `  ${formatDiagnostic(d, paint)}`);
   writeLine(io.stdout, issues === 0 ? paint('green', 'All hooks look healthy.') : paint('red', `${issues} issue(s) found.  Fix before relying on these hooks.`));
@@ -110,25 +153,93 @@ function mark(c: Check, paint: Paint): string {
   return c.ok === null ? paint('dim', 'ℹ') : c.ok ? paint('green', '✓') : paint('red', '✗');
 }
 
-/** Bare invocation (argv[0] is the script) needs exec permission; interpreter-prefixed needs read. */
-async function runnableCheck(spec: HookSpec, scriptPath: string | null, io: CliIO): Promise<Check> {
+/** `<config> line N`: where to fix a command. */
+function whereIn(configFile: string, spec: HookSpec): string {
+  return spec.line !== null ? `${configFile} line ${spec.line}` : `${configFile} (${spec.path})`;
+}
+
+const ENV_ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
+
+/**
+ * Runnable as spawn will run it: argv[0] must exist and be executable (looked up on PATH when it is
+ * a bare name); when an interpreter runs the script (`bash x.sh`, `python3 -u h.py`), the script
+ * must be a readable file. Every ✗ says how to fix it.
+ */
+async function runnableCheck(spec: HookSpec, consent: ConsentInfo, configFile: string, io: CliIO): Promise<Runnable> {
+  const where = whereIn(configFile, spec);
   const split = splitCommand(spec.command, { homedir: io.env.HOME });
-  if (!split.ok) return { ok: false, message: split.error };
-  if (!scriptPath || !scriptPath.startsWith('/')) {
-    return { ok: false, message: `script or command not found${scriptPath ? ` (${scriptPath})` : ''} (fix the path, or put it on PATH)` };
+  if (!split.ok) return { ok: false, missing: false, file: null, message: `${split.error} — fix the command in ${where}` };
+  const program = split.argv[0] ?? '';
+  if (program === '') return { ok: false, missing: true, file: null, message: `empty command — fix it in ${where}` };
+  let exe: string;
+  if (program.includes('/')) {
+    exe = path.resolve(io.cwd, program);
+  } else {
+    const found = await findOnPath(program, io.env, io.cwd);
+    if (found === null) {
+      const hint = ENV_ASSIGNMENT.test(program)
+        ? `environment assignments need \`env ${program} …\` (commands run without a shell)`
+        : `it is not on PATH; use its full path, or fix the command in ${where}`;
+      return { ok: false, missing: true, file: null, message: `command not found: ${program} — ${hint}` };
+    }
+    exe = found;
   }
-  const bare = split.argv[0] === scriptPath || (split.argv[0] ?? '').endsWith(`/${scriptPath.split('/').pop()}`) && !scriptPath.includes(' ');
-  const mode = bare && split.argv[0] !== undefined && !/^(bash|sh|zsh|python3?|node|env|\/usr\/bin\/env)$/.test(split.argv[0].split('/').pop() ?? '') ? constants.X_OK : constants.R_OK;
+  const script = consent.script_path !== null && consent.script_path.startsWith('/') ? consent.script_path : null;
+  const interpreted = script !== null && script !== exe;
+  const exeProblem = await fileProblem(exe, constants.X_OK, where);
+  if (exeProblem) return { ...exeProblem, file: exe };
+  if (!interpreted) return { ok: true, missing: false, file: exe, message: `script exists and is executable (${exe})` };
+  const scriptProblem = await fileProblem(script, constants.R_OK, where);
+  if (scriptProblem) return { ...scriptProblem, file: script };
+  return { ok: true, missing: false, file: script, message: `script exists and is readable (${script})` };
+}
+
+async function fileProblem(file: string, mode: number, where: string): Promise<Omit<Runnable, 'file'> | null> {
   try {
-    await access(scriptPath, mode);
-    return { ok: true, message: `script exists and is ${mode === constants.X_OK ? 'executable' : 'readable'} (${scriptPath})` };
+    const st = await stat(file);
+    if (!st.isFile()) return { ok: false, missing: true, message: `not a regular file: ${file} — fix the path in ${where}` };
   } catch {
-    return { ok: false, message: `script missing or not ${mode === constants.X_OK ? 'executable (chmod +x the file, or fix the path)' : 'readable'} (${scriptPath})` };
+    return { ok: false, missing: true, message: `file not found: ${file} — fix the path in ${where}` };
+  }
+  try {
+    await access(file, mode);
+    return null;
+  } catch {
+    return mode === constants.X_OK
+      ? { ok: false, missing: false, message: `not executable: ${file} — run: chmod +x ${shellQuote(file)}` }
+      : { ok: false, missing: false, message: `not readable: ${file} — run: chmod +r ${shellQuote(file)}` };
   }
 }
 
+/** Consent, never contradicting the runnable check: no "✓ approved" about a script that is not there. */
+function consentCheck(spec: HookSpec, consent: ConsentInfo, runnable: Runnable): Check {
+  const fc = spec.fail_closed && spec.event === 'pre_tool_call';
+  if (runnable.missing && consent.state !== 'not_approved') {
+    return { ok: null, message: `an approval is recorded (${consent.approved_at ?? '?'}), but there is no script to run — fix the path, then approve it again` };
+  }
+  if (consent.state === 'approved') {
+    return { ok: true, message: `approved (${consent.approved_at ?? '?'})${consent.pinned ? '' : ' — hash not pinned: re-approve to pin it'}` };
+  }
+  const fix = `hermes-hooks approve --event ${spec.event} ${shellQuote(spec.command)}`;
+  if (consent.state === 'modified') {
+    return { ok: false, message: `${consent.reason} — review the script, then 'hermes-hooks approve' it again${fc ? '; until then, being fail_closed, it blocks every call it matches' : ''}` };
+  }
+  return {
+    ok: false,
+    message: `not approved — hook will NOT run (${fc ? `and, being fail_closed, blocks the calls it matches; run '${fix}'` : `run '${fix}', --accept-hooks, or answer the TTY prompt`})`,
+  };
+}
+
+const FAILS_CLOSED = 'fails closed on the synthetic payload: every call it matches will be blocked';
+
 function smokeCheck(spec: HookSpec, o: HookOutcome): Check {
   const t = `(exit=${o.exit_code ?? o.signal ?? '-'}, ${(o.duration_ms / 1000).toFixed(3)}s)`;
+  // The production verdict first: a guard whose run failed closed blocks everything it matches.
+  if (isFailClosedBlock(spec.command, o.directive)) {
+    const message = o.directive?.action === 'block' ? o.directive.message : '';
+    const reason = message.slice(failClosedMessage(spec.command, '').length);
+    return { ok: false, message: `${FAILS_CLOSED}: ${reason} ${t}${o.warning ? ` — ${o.warning}` : ''}` };
+  }
   switch (o.status) {
     case 'timeout':
       return { ok: false, message: `timed out on the synthetic payload (timeout=${spec.timeout}s)` };
@@ -138,30 +249,42 @@ function smokeCheck(spec: HookSpec, o: HookOutcome): Check {
       return { ok: false, message: 'printed more than the output limit on the synthetic payload' };
     case 'skipped':
       return { ok: false, message: `not run: ${o.error}` };
+    case 'safe_mode':
+      return { ok: null, message: `not run: ${o.error}` };
     default:
       break;
   }
   const stdout = o.stdout.trim();
   const honours = EVENTS[spec.event].honours;
+  const crashed = o.status === 'nonzero_exit' && !exitIsAnswer(spec.event, o);
+  const stderr = o.stderr.trim() ? `: ${o.stderr.trim().slice(0, 120)}` : '';
   if (o.directive) {
     const action = o.directive.action;
     if (!(honours as readonly string[]).includes(action)) {
       return { ok: false, message: `answered '${action}', which ${spec.event} does not honour (it honours: ${honours.join(', ') || 'nothing — observer only'}) ${t}` };
     }
+    if (crashed) return { ok: false, message: `exited ${o.exit_code ?? o.signal} on the synthetic payload${stderr} ${t} — its answer ${JSON.stringify(o.directive)} still counts` };
+    if (action === 'block') {
+      // A guard may mean to block the synthetic call; its own block with a message is not a fault.
+      return { ok: null, message: `answered ${JSON.stringify(o.directive)} on the synthetic payload ${t} — it blocks the synthetic call (${syntheticCall(spec)}); fine if it means to` };
+    }
     return { ok: true, message: `answered ${JSON.stringify(o.directive)} on the synthetic payload ${t}` };
   }
-  if (o.status === 'nonzero_exit') return { ok: false, message: `exited ${o.exit_code ?? o.signal} on the synthetic payload${o.stderr.trim() ? `: ${o.stderr.trim().slice(0, 120)}` : ''} ${t}` };
+  if (o.status === 'nonzero_exit') return { ok: false, message: `exited ${o.exit_code ?? o.signal} on the synthetic payload${stderr ? `${stderr} ` : ' '}${t}` };
   if (!stdout) return { ok: true, message: `ran clean with empty stdout ${t} — observer only` };
-  try {
-    const v: unknown = JSON.parse(stdout);
-    if (typeof v !== 'object' || v === null || Array.isArray(v)) return { ok: false, message: `stdout is JSON but not an object ${t}: ${stdout.slice(0, 120)}` };
-    // An answer only another event reads (a block on post_tool_call, a continue on pre_llm_call) is ignored here.
-    const meant = spec.dialect === 'hermes' ? (inspectStdout('pre_tool_call', stdout).directive ?? inspectStdout('pre_verify', stdout).directive) : null;
-    if (meant) {
-      return { ok: false, message: `answered '${meant.action}', which ${spec.event} does not honour (it honours: ${honours.join(', ') || 'nothing — observer only'}) ${t}` };
-    }
-    return { ok: null, message: `produced a JSON object with no directive ${spec.event} reads ${t}: ${stdout.slice(0, 120)}` };
-  } catch {
-    return { ok: false, message: `stdout was not valid JSON ${t}: ${stdout.slice(0, 120)}` };
+  const info = inspectStdout(spec.event, stdout);
+  if (info.kind === 'invalid_json') return { ok: false, message: `stdout was not valid JSON ${t}: ${stdout.slice(0, 120)}` };
+  if (info.kind === 'not_object') return { ok: false, message: `stdout is JSON but not an object ${t}: ${stdout.slice(0, 120)}` };
+  // An answer only another event reads (a block on post_tool_call, a continue on pre_llm_call) is ignored here.
+  const meant = spec.dialect === 'hermes' ? (inspectStdout('pre_tool_call', stdout).directive ?? inspectStdout('pre_verify', stdout).directive) : null;
+  if (meant) {
+    return { ok: false, message: `answered '${meant.action}', which ${spec.event} does not honour (it honours: ${honours.join(', ') || 'nothing — observer only'}) ${t}` };
   }
+  return { ok: null, message: `produced a JSON object with no directive ${spec.event} reads ${t}: ${stdout.slice(0, 120)}` };
+}
+
+/** The synthetic call a tool hook was smoke-run on, e.g. `terminal {"command":"echo hello"}`. */
+function syntheticCall(spec: HookSpec): string {
+  const k = syntheticKwargs(spec.event);
+  return `${String(k.tool_name)} ${JSON.stringify(k.args)}`;
 }

@@ -44,5 +44,5 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
     });
     writeLine(io.stdout, JSON.stringify(emission.decision));
     return emission.decision.action === 'block' ? 2 : 0;
-  });
+  }, { events: [event] });
 }

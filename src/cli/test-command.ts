@@ -1,6 +1,9 @@
 // `hermes-hooks test <event>`: the dry run. Real matching, spawning, evaluation and resolution;
-// consent reported, not enforced; no webhooks sent. Exit 0 not blocked, 2 blocked, 1 error.
+// consent reported, not enforced, and what `run` would decide under it said next to the result;
+// no webhooks sent. Under HERMES_SAFE_MODE nothing runs (the hooks are listed) unless
+// --ignore-safe-mode. Exit 0 not blocked, 2 blocked, 1 error.
 
+import { isTruthyEnv } from '../config/hooks.js';
 import { configLoadError } from '../config/load.js';
 import { createHookEngine } from '../engine/create-engine.js';
 import { silentLogger } from '../engine/logger.js';
@@ -10,6 +13,7 @@ import { painter } from './_color.js';
 import { TEST_HELP } from './_help.js';
 import { CliError, readAllStdin, writeLine, type CliIO } from './_io.js';
 import { payloadFromStdin } from './_payload.js';
+import { productionView, reportedHooks } from './_production.js';
 import { renderReport } from './_report.js';
 import { unknownEventError } from './_events.js';
 
@@ -17,6 +21,7 @@ export async function testCommand(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseCommandArgs('test', args, {
     json: { type: 'boolean' },
     'for-tool': { type: 'string' },
+    'ignore-safe-mode': { type: 'boolean' },
   });
   if (values.help) {
     io.stdout.write(TEST_HELP);
@@ -28,9 +33,14 @@ export async function testCommand(args: string[], io: CliIO): Promise<number> {
   if (!isEventName(event)) throw unknownEventError(event);
 
   const input = payloadFromStdin(event, await readAllStdin(io), { synthetic: true });
+  const safeMode = isTruthyEnv(io.env.HERMES_SAFE_MODE);
+  const ignoreSafeMode = safeMode && values['ignore-safe-mode'] === true;
+  const env = ignoreSafeMode ? { ...io.env } : io.env;
+  if (ignoreSafeMode) delete env.HERMES_SAFE_MODE;
   const engine = await createHookEngine({
     ...discoveryOf(values),
-    env: io.env,
+    env,
+    events: [event],
     cwd: io.cwd,
     enforceConsent: false,
     interactive: false,
@@ -54,14 +64,23 @@ export async function testCommand(args: string[], io: CliIO): Promise<number> {
       ...(input.profile !== undefined ? { payloadProfile: input.profile } : {}),
     });
     const diagnostics = [...engine.diagnostics, ...input.diagnostics];
+    const production = productionView({
+      emission,
+      entries: engine.hooksFor(event),
+      kwargs: input.kwargs,
+      safeMode,
+      accept: isTruthyEnv(io.env.HERMES_ACCEPT_HOOKS) || engine.config.autoAccept,
+    });
+    const report = { ...emission, hooks: reportedHooks(emission.hooks), production, diagnostics };
     if (values.json) {
-      writeLine(io.stdout, JSON.stringify({ ...emission, diagnostics }));
+      writeLine(io.stdout, JSON.stringify(report));
     } else {
       io.stdout.write(
-        renderReport(emission, diagnostics, painter(io), {
+        renderReport(report, diagnostics, painter(io), {
           configFile: engine.configFile,
           profile: engine.profile,
           synthetic: input.synthetic,
+          ignoredSafeMode: ignoreSafeMode,
         }),
       );
     }

@@ -26,6 +26,11 @@ export interface ConsentPolicyOptions {
   safeMode: boolean;
   /** stdin and stderr are TTYs and the host allows prompting. */
   interactive: boolean;
+  /**
+   * This host could prompt on a TTY another time (default true). false for paths that never prompt
+   * (`run`, `serve`, engines created with `interactive: false`): their advice never mentions a prompt.
+   */
+  promptable?: boolean;
   /** The question; default promptOnTty. Only called when `interactive`. */
   prompt?: (question: PromptInfo) => Promise<boolean>;
   warn: (message: string) => void;
@@ -103,15 +108,12 @@ export async function applyConsentPolicy<S extends PolicySpec>(
 
     const fix = hint(spec.event, spec.command);
     if (spec.fail_closed === true && spec.event === 'pre_tool_call') {
-      const why = consent.state === 'modified' ? `modified since approval: ${changeOf(consent)}` : 'not approved yet';
-      const message =
-        `hook ${spec.command} awaits approval (${why}): tool calls it guards are blocked until it is approved — ` +
-        `run \`${fix}\` (or use ${AUTO_ACCEPT})`;
+      const message = awaitingApprovalMessage(spec, consent, fix);
       warnOnce(message);
       outcomes.push({ spec, consent, action: 'block', message });
       continue;
     }
-    const message = skipMessage(spec, consent, decision.how === 'declined', fix);
+    const message = skipMessage(spec, consent, decision.how === 'declined', fix, options.promptable ?? true);
     warnOnce(message);
     outcomes.push({ spec, consent, action: 'skip', message });
   }
@@ -135,7 +137,16 @@ async function ask(spec: PolicySpec, consent: ConsentInfo, options: ConsentPolic
   }
 }
 
-function skipMessage(spec: PolicySpec, consent: ConsentInfo, declined: boolean, fix: string): string {
+/** The block message of an unapproved or modified fail_closed pre_tool_call hook (it blocks instead of running). */
+export function awaitingApprovalMessage(spec: PolicySpec, consent: ConsentInfo, fix: string = defaultApproveHint(spec.event, spec.command)): string {
+  const why = consent.state === 'modified' ? `modified since approval: ${changeOf(consent)}` : 'not approved yet';
+  return (
+    `hook ${spec.command} awaits approval (${why}): tool calls it guards are blocked until it is approved — ` +
+    `run \`${fix}\` (or use ${AUTO_ACCEPT})`
+  );
+}
+
+function skipMessage(spec: PolicySpec, consent: ConsentInfo, declined: boolean, fix: string, promptable: boolean): string {
   const who = `shell hook for ${spec.event} (${spec.command})`;
   if (consent.state === 'modified') {
     return (
@@ -146,7 +157,8 @@ function skipMessage(spec: PolicySpec, consent: ConsentInfo, declined: boolean, 
   if (declined) {
     return `${who} was declined at the prompt — skipped. It will be asked again next start; or approve it with \`${fix}\`.`;
   }
-  return `${who} is not approved — skipped. Approve it with \`${fix}\`, or use ${AUTO_ACCEPT}, or approve at the TTY prompt next run.`;
+  const prompt = promptable ? ', or approve at the TTY prompt next run' : '';
+  return `${who} is not approved — skipped. Approve it with \`${fix}\`, or use ${AUTO_ACCEPT}${prompt}.`;
 }
 
 function changeOf(consent: ConsentInfo): string {

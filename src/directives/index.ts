@@ -5,6 +5,7 @@ export {
   inspectStdout,
   isJsonObjectText,
   parseStdout,
+  stdoutProblem,
   type StdoutInspection,
   type StdoutKind,
 } from './parse-stdout.js';
@@ -12,6 +13,7 @@ export {
   abnormalEndReason,
   DEFAULT_BLOCK_MESSAGE,
   FAIL_CLOSED_REASON,
+  isFailClosedBlock,
   STDERR_MESSAGE_LIMIT,
   failClosedMessage,
 } from './messages.js';

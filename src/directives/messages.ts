@@ -13,6 +13,11 @@ export function failClosedMessage(command: string, reason: string): string {
   return `hook ${command} failed closed: ${reason}`;
 }
 
+/** True when the directive is the block a fail_closed hook's failure produced (not the hook's own answer). */
+export function isFailClosedBlock(command: string, directive: { action: string; message?: string } | null): boolean {
+  return directive?.action === 'block' && typeof directive.message === 'string' && directive.message.startsWith(failClosedMessage(command, ''));
+}
+
 export const FAIL_CLOSED_REASON = {
   unparseable: 'unparseable stdout (expected a JSON object)',
   outputLimit: 'output exceeded the capture limit and the hook was killed',

@@ -50,6 +50,23 @@ export function parseStdout(event: EventName, stdout: string): Directive | null 
   }
 }
 
+/** How many characters of unreadable stdout a warning quotes. */
+const QUOTED_STDOUT = 80;
+
+/**
+ * Why stdout that should carry a directive could not (not JSON, or JSON that is not an object),
+ * quoting its first characters JSON-escaped so control bytes stay inert; null when it is empty or
+ * an object. `failedClosed`: the hook is fail_closed on a blocking event, so the run blocked.
+ */
+export function stdoutProblem(event: EventName, stdout: string, failedClosed = false): string | null {
+  const info = inspectStdout(event, stdout);
+  if (info.kind !== 'invalid_json' && info.kind !== 'not_object') return null;
+  const chars = Array.from(info.text);
+  const quoted = JSON.stringify(chars.slice(0, QUOTED_STDOUT).join('')) + (chars.length > QUOTED_STDOUT ? '…' : '');
+  const what = info.kind === 'invalid_json' ? 'stdout is not valid JSON' : 'stdout is JSON but not an object';
+  return `${what}, so ${failedClosed ? 'the hook failed closed' : 'it was ignored'}: ${quoted}`;
+}
+
 /** True when the text (after Python strip()) is exactly one JSON object. */
 export function isJsonObjectText(s: string): boolean {
   const parsed = parsePythonJson(pyStrip(s));

@@ -23,6 +23,7 @@ export function hookOutcome({ index, kind, command, ...known }: OutcomeFields): 
     stdout: '',
     stderr: '',
     error: null,
+    warning: null,
     directive: null,
     ...known,
   };

@@ -25,8 +25,11 @@ export interface ShellEntry {
   spec: HookSpec;
   matcher: ToolMatcher;
   consent: ConsentInfo | null;
-  /** 'run' normally; 'block' = fail_closed hook awaiting approval: it blocks without running. */
-  action: 'run' | 'block';
+  /**
+   * 'run' normally; 'block' = fail_closed hook awaiting approval: it blocks without running;
+   * 'safe_mode' = listed by the dry run under HERMES_SAFE_MODE, never run.
+   */
+  action: 'run' | 'block' | 'safe_mode';
   blockMessage?: string;
 }
 

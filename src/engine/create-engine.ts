@@ -60,6 +60,11 @@ export interface HookEngineOptions {
   exitCleanup?: boolean;
   /** Deliver `hooks.outbound` webhooks (default true; the dry run turns them off). */
   outbound?: boolean;
+  /**
+   * Register only the shell hooks of these events (a one-shot `run`): consent is decided — and
+   * warned about — for nothing else. Default: every event.
+   */
+  events?: readonly EventName[];
 }
 
 export interface HookEngine {
@@ -110,12 +115,16 @@ export async function createHookEngine(options: HookEngineOptions = {}): Promise
   const enforce = options.enforceConsent ?? true;
   const store = await ConsentStore.open(location.home, { warn: (m) => logger.warn(m), cwd, env });
   const shellEntries: ShellEntry[] = [];
+  const wanted = options.events ? new Set<EventName>(options.events) : null;
+  const specs = wanted ? config.specs.filter((s) => wanted.has(s.event)) : config.specs;
   if (enforce) {
-    const outcomes = await applyConsentPolicy(config.specs, {
+    const outcomes = await applyConsentPolicy(specs, {
       store,
       accept: Boolean(options.acceptHooks) || isTruthyEnv(env.HERMES_ACCEPT_HOOKS) || config.autoAccept,
       safeMode,
       interactive: options.interactive ?? Boolean(process.stdin.isTTY && process.stderr.isTTY),
+      // A host that said "never prompt" is never told to approve at a prompt.
+      promptable: options.interactive !== false,
       prompt: options.prompt ?? promptOnTty,
       warn: (m) => logger.warn(m),
     });
@@ -132,14 +141,15 @@ export async function createHookEngine(options: HookEngineOptions = {}): Promise
       });
     }
   } else {
-    for (const spec of config.specs) {
+    // The dry run: consent reported, not enforced. Safe mode still holds: listed, never run.
+    for (const spec of specs) {
       shellEntries.push({
         kind: 'shell',
         event: spec.event,
         spec,
         matcher: compileMatcher(spec.matcher),
         consent: await store.state(spec),
-        action: 'run',
+        action: safeMode ? 'safe_mode' : 'run',
       });
     }
   }
@@ -183,6 +193,7 @@ export async function createHookEngine(options: HookEngineOptions = {}): Promise
   const limiter = createLimiter(options.concurrency ?? 16);
   const tracker = new HumanInputTracker();
   const openSessions = new Set<string>();
+  const stdoutWarned = new Set<string>();
   let closed = false;
   let hostSeq = 0;
 
@@ -246,6 +257,7 @@ export async function createHookEngine(options: HookEngineOptions = {}): Promise
         maxOutputBytes: options.maxOutputBytes ?? 1024 * 1024,
         signal: abort.signal,
         logger,
+        stdoutWarned,
       },
       event,
       args,

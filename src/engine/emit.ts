@@ -18,6 +18,11 @@ import { hookOutcome, round } from './_outcome.js';
 import { outcomeBase, runShellHook } from './_run-shell.js';
 import type { Logger } from './logger.js';
 import { isPlainObject } from '../_json.js';
+import { isFailClosedBlock } from '../directives/messages.js';
+import { stdoutProblem } from '../directives/parse-stdout.js';
+
+/** What the dry run says about a hook it lists but does not run under HERMES_SAFE_MODE. */
+export const SAFE_MODE_NOT_RUN = 'HERMES_SAFE_MODE is set: not run';
 
 export interface EmitContext {
   entries: readonly RegistryEntry[];
@@ -32,6 +37,8 @@ export interface EmitContext {
   maxOutputBytes: number;
   signal: AbortSignal;
   logger: Logger;
+  /** Hooks already warned about for unreadable stdout (once per hook for the engine's life). */
+  stdoutWarned?: Set<string>;
 }
 
 export interface EmitOptions {
@@ -73,6 +80,9 @@ export async function runEmit(
         if (info.toolScoped && applyMatchers && !matches(entry, toolName, ctx.dialectMaps)) {
           return Promise.resolve(outcomeBase(entry, index));
         }
+        if (entry.action === 'safe_mode') {
+          return Promise.resolve({ ...outcomeBase(entry, index), status: 'safe_mode', error: SAFE_MODE_NOT_RUN });
+        }
         if (entry.action === 'block') {
           return Promise.resolve({
             ...outcomeBase(entry, index),
@@ -104,12 +114,25 @@ export async function runEmit(
   } finally {
     if (prepared) void (prepared as Promise<PreparedStdin>).then((p) => p.dispose(), () => {});
   }
-  for (const h of hooks) reportProblems(ctx.logger, event, h);
+  for (const h of hooks) {
+    noteStdoutProblem(event, h);
+    reportProblems(ctx, event, h);
+  }
 
   const originalArgs = isPlainObject(kwargs.args) ? (kwargs.args as JsonObject) : null;
   const decision: Decision = resolve(event, hooks.map((h) => h.directive), originalArgs);
   applyGuardrailNotes(decision, guardNotes);
   return { event, payload, hooks, decision };
+}
+
+/**
+ * Sets `warning` on a Hermes-wire shell hook that ran to the end but printed something that is not a
+ * JSON object (the seed: warn, then continue). Other dialects read plain text by their own rules.
+ */
+export function noteStdoutProblem(event: EventName, h: HookOutcome): void {
+  if (h.kind === 'shell' && h.dialect === 'hermes' && (h.status === 'ok' || h.status === 'nonzero_exit')) {
+    h.warning = stdoutProblem(event, h.stdout, isFailClosedBlock(h.command, h.directive));
+  }
 }
 
 function matches(entry: ShellEntry, toolName: unknown, maps: DialectMaps): boolean {
@@ -184,9 +207,18 @@ function applyGuardrailNotes(decision: Decision, notes: (GuardrailVerdict | null
   }
 }
 
-function reportProblems(logger: Logger, event: EventName, h: HookOutcome): void {
+function reportProblems(ctx: EmitContext, event: EventName, h: HookOutcome): void {
   if (h.kind !== 'shell') return;
+  const { logger } = ctx;
   const who = `shell hook (event=${event} command=${h.command})`;
+  if (h.warning !== null) {
+    // "warn, then continue" — once per hook, not once per call of a long-lived engine.
+    const key = `${event}\0${h.command}`;
+    if (!ctx.stdoutWarned?.has(key)) {
+      ctx.stdoutWarned?.add(key);
+      logger.warn(`${who}: ${h.warning}`);
+    }
+  }
   switch (h.status) {
     case 'launch_failed':
       logger.warn(`${who} failed: ${h.error}`);
@@ -198,6 +230,7 @@ function reportProblems(logger: Logger, event: EventName, h: HookOutcome): void 
       logger.warn(`${who} exceeded the output limit and was killed`);
       break;
     case 'nonzero_exit': {
+      if (exitIsAnswer(event, h)) break;
       const err = h.stderr.trim().slice(0, 400);
       logger.warn(`${who} exited ${h.exit_code ?? h.signal}${err ? `; stderr=${err}` : ''}`);
       break;
@@ -207,3 +240,13 @@ function reportProblems(logger: Logger, event: EventName, h: HookOutcome): void 
   }
 }
 
+/**
+ * A non-zero exit that is the hook's documented answer, not a failure: exit 2 on pre_tool_call is
+ * the Hermes block (Hermes does not warn about it either); in the other dialects a non-zero exit
+ * their protocol reads as a block or continue (Claude's exit 2, Gemini's exit >= 2 with text).
+ */
+export function exitIsAnswer(event: EventName, h: Pick<HookOutcome, 'dialect' | 'exit_code' | 'command' | 'directive'>): boolean {
+  if (h.dialect === 'hermes') return event === 'pre_tool_call' && h.exit_code === 2 && h.directive?.action === 'block';
+  const action = h.directive?.action;
+  return (action === 'block' || action === 'continue') && !isFailClosedBlock(h.command, h.directive);
+}

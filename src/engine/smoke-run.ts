@@ -1,24 +1,29 @@
 // Run one configured shell hook on a payload outside an emit — `hermes-hooks doctor`'s smoke run.
 // Same rendering, spawning and evaluation as an emit, so the verdict is the production one.
+// Under HERMES_SAFE_MODE nothing runs: the outcome says so (status safe_mode).
 
+import { isTruthyEnv } from '../config/hooks.js';
 import { compileMatcher } from '../config/matcher.js';
 import type { DialectMaps } from '../dialects/names.js';
 import { buildPayload } from '../protocol/build-payload.js';
 import { serializePayload } from '../protocol/serialize.js';
 import { prepareStdin } from '../spawn/stdin-file.js';
 import type { HookOutcome, HookSpec, JsonObject } from '../types.js';
-import { runShellHook } from './_run-shell.js';
+import { outcomeBase, runShellHook } from './_run-shell.js';
+import { noteStdoutProblem, SAFE_MODE_NOT_RUN } from './emit.js';
 
 export async function smokeRunHook(
   spec: HookSpec,
   kwargs: Record<string, unknown>,
   opts: { home: string; profile: string; cwd: string; env: NodeJS.ProcessEnv; dialectMaps: DialectMaps },
 ): Promise<HookOutcome> {
+  const entry = { kind: 'shell', event: spec.event, spec, matcher: compileMatcher(spec.matcher), consent: null, action: 'run' } as const;
+  if (isTruthyEnv(opts.env.HERMES_SAFE_MODE)) return { ...outcomeBase(entry, 0), status: 'safe_mode', error: SAFE_MODE_NOT_RUN };
   const payload = buildPayload(spec.event, kwargs, { cwd: opts.cwd, profile: opts.profile }) as unknown as JsonObject;
   const prepared = prepareStdin(serializePayload(payload));
   try {
-    return await runShellHook(
-      { kind: 'shell', event: spec.event, spec, matcher: compileMatcher(spec.matcher), consent: null, action: 'run' },
+    const outcome = await runShellHook(
+      entry,
       0,
       {
         payload,
@@ -32,6 +37,8 @@ export async function smokeRunHook(
         emitStart: performance.now(),
       },
     );
+    noteStdoutProblem(spec.event, outcome);
+    return outcome;
   } finally {
     await (await prepared.catch(() => null))?.dispose();
   }

@@ -37,8 +37,10 @@ export {
   DiagnosticReportSchema,
   HookReportSchema,
   HookReportStatusSchema,
+  ProductionReportSchema,
   TestReportSchema,
   type HookReport,
+  type ProductionReport,
   type TestReport,
 } from './test-report.js';
 export { PUBLISHED_SCHEMAS, SCHEMA_BASE_URL, toPublishedJsonSchema, type PublishedSchema } from './published.js';

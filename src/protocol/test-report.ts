@@ -19,11 +19,13 @@ export const HookReportStatusSchema = z
     'suppressed',
     'skipped',
     'awaiting_approval',
+    'safe_mode',
   ])
   .describe(
     'How the hook ended (ok, nonzero_exit, timeout, launch_failed, output_limit) or why it did not run: ' +
       'not_matched (matcher), error / suppressed (in-process callbacks), skipped (no counterpart in its dialect), ' +
-      'awaiting_approval (an unapproved fail_closed hook, which blocks instead).',
+      'awaiting_approval (an unapproved fail_closed hook, which blocks instead), ' +
+      'safe_mode (HERMES_SAFE_MODE is set: listed, not run).',
   );
 
 export const HookReportSchema = z
@@ -44,6 +46,11 @@ export const HookReportSchema = z
     stdout: z.string(),
     stderr: z.string(),
     error: z.string().nullable(),
+    warning: z
+      .string()
+      .nullable()
+      .optional()
+      .describe('A problem with a run that otherwise ended normally, e.g. stdout that is not a JSON object (ignored, or failed closed).'),
     directive: DirectiveSchema.nullable(),
     kind: z.enum(['plugin', 'shell', 'builtin']).optional(),
     dialect: z.enum(['hermes', 'claude', 'codex', 'gemini', 'cursor']).optional().describe('The protocol the hook speaks.'),
@@ -62,17 +69,45 @@ export const DiagnosticReportSchema = z
   })
   .describe('A problem found in the config.');
 
+export const ProductionReportSchema = z
+  .strictObject({
+    decision: ReportDecisionSchema.describe('The Decision `hermes-hooks run` would print for this payload.'),
+    differs: z.boolean().describe("true when that decision differs from this dry run's `decision`."),
+    why: z
+      .string()
+      .nullable()
+      .describe('One line: which hooks `run` would not run and why (consent, HERMES_SAFE_MODE); null when it runs them all.'),
+    safe_mode: z.boolean().describe('HERMES_SAFE_MODE is set: `run` runs no user hook or plugin.'),
+    not_run: z
+      .array(
+        z.strictObject({
+          index: z.number().int().min(0),
+          command: z.string(),
+          reason: z.enum(['safe_mode', 'not_approved', 'modified']),
+          effect: z
+            .enum(['skipped', 'blocks'])
+            .describe('skipped: contributes nothing; blocks: an unapproved fail_closed guard blocks every call it matches.'),
+        }),
+      )
+      .describe('Hooks listed in `hooks` that `run` would not run.'),
+  })
+  .describe('What the production path (`hermes-hooks run`: consent and safe mode enforced) would do with the same payload.');
+
 export const TestReportSchema = z
   .strictObject({
     event: EventNameSchema,
     payload: WirePayloadSchema.describe('The stdin each hook received.'),
-    hooks: z.array(HookReportSchema),
+    hooks: z
+      .array(HookReportSchema)
+      .describe('Configured and registered hooks for the event; the built-in tool-loop guardrail only when it gave a verdict.'),
     decision: ReportDecisionSchema,
+    production: ProductionReportSchema,
     diagnostics: z.array(DiagnosticReportSchema),
   })
   .describe('The report printed by `hermes-hooks test <event> --json`.');
 
 export type TestReport = z.infer<typeof TestReportSchema>;
+export type ProductionReport = z.infer<typeof ProductionReportSchema>;
 export type HookReport = z.infer<typeof HookReportSchema>;
 
 // Compile-time checks: the engine's own types fit the report schema.

@@ -95,7 +95,7 @@ describe('run: the production path', () => {
     expect(unreadable).toEqual({ code: 1, stdout: '', stderr: `hermes-hooks: cannot read config file ${join(dir, 'config.yaml')}: it is a directory\n` });
   });
 
-  it('never prompts: an unapproved hook is skipped with the warning naming the fix, even with a terminal on stdin', async () => {
+  it('never prompts: an unapproved hook is skipped with the warning naming the fix (no prompt advice), even with a terminal on stdin', async () => {
     const f = guardHome();
     const r = await runMain(['run', 'pre_tool_call'], { stdinTTY: true, env: f.env });
     expect(r.code).toBe(0);
@@ -104,7 +104,7 @@ describe('run: the production path', () => {
     expect(r.stderr).toBe(
       `hermes-hooks: warning: shell hook for pre_tool_call (${f.guard}) is not approved — skipped. ` +
         `Approve it with \`hermes-hooks approve --event pre_tool_call ${f.guard}\`, or use --accept-hooks / ` +
-        'HERMES_ACCEPT_HOOKS=1 / hooks_auto_accept: true, or approve at the TTY prompt next run.\n',
+        'HERMES_ACCEPT_HOOKS=1 / hooks_auto_accept: true.\n',
     );
     expect(f.runs()).toBe(0);
     expect(existsSync(f.allowlist)).toBe(false);

@@ -192,14 +192,14 @@ describe('--json', () => {
     expect(r.stdout.endsWith('}\n')).toBe(true);
     expect(r.stdout.trimEnd().split('\n')).toHaveLength(1);
     const report = JSON.parse(r.stdout);
-    expect(Object.keys(report)).toEqual(['event', 'payload', 'hooks', 'decision', 'diagnostics']);
+    expect(Object.keys(report)).toEqual(['event', 'payload', 'hooks', 'decision', 'production', 'diagnostics']);
     expect(report.event).toBe('pre_tool_call');
-    expect(report.hooks).toHaveLength(3);
-    const [modify, block, builtin] = report.hooks;
-    // The built-in tool-loop guardrail is resolved after the shell hooks; it said nothing here.
-    expect(builtin).toMatchObject({ index: 2, kind: 'builtin', command: 'builtin:tool_loop_guardrails', consent: null, directive: null });
+    // The built-in tool-loop guardrail is resolved after the shell hooks; it said nothing here, so
+    // the report does not list it.
+    expect(report.hooks.map((h: ReportHook) => h.kind)).toEqual(['shell', 'shell']);
+    const [modify, block] = report.hooks;
     for (const h of report.hooks) {
-      for (const key of ['index', 'command', 'matcher', 'timeout', 'fail_closed', 'consent', 'status', 'exit_code', 'signal', 'duration_ms', 'stdout', 'stderr', 'error', 'directive']) {
+      for (const key of ['index', 'command', 'matcher', 'timeout', 'fail_closed', 'consent', 'status', 'exit_code', 'signal', 'duration_ms', 'stdout', 'stderr', 'error', 'warning', 'directive']) {
         expect(h, key).toHaveProperty(key);
       }
     }
@@ -230,6 +230,21 @@ describe('--json', () => {
       context: null,
     });
     expect(report.diagnostics).toEqual([]);
+    // Neither hook is approved: `run` would skip the modify and let the fail_closed guard block
+    // without running it — the same action, another message, and the report says so.
+    expect(report.production).toMatchObject({
+      decision: { action: 'block', decided_by: 1, message: expect.stringMatching(/^hook \S+record\.sh b '.*' awaits approval \(not approved yet\): tool calls it guards are blocked until it is approved/) },
+      differs: true,
+      safe_mode: false,
+      not_run: [
+        { index: 0, command: `${HOOKS}/modify.py`, reason: 'not_approved', effect: 'skipped' },
+        { index: 1, command: rec('b', BLOCK), reason: 'not_approved', effect: 'blocks' },
+      ],
+    });
+    expect(report.production.why).toBe(
+      `\`hermes-hooks run\` would BLOCK too, but differently: #0 (${HOOKS}/modify.py) is not approved: it is skipped; ` +
+        `#1 (${rec('b', BLOCK)}) is not approved and fail_closed: it blocks every call it matches without running — approve with \`hermes-hooks approve\``,
+    );
     expectValidReport(report);
     void home;
   });
@@ -421,11 +436,15 @@ describe('the readable report', () => {
     expect(lines[1]).toBe('payload: tool_name="terminal"  session_id="test-session"  (synthetic payload)');
     const row = (n: number): string => lines.find((l) => l.startsWith(`  #${n} `)) ?? '';
     expect(row(0)).toMatch(/^ {2}#0 ✓ ok +exit 0 +\d+\.\d ms +\|[ █]{24}\| {2}\S+record\.sh a '\{.*\}' \[not approved\]$/);
-    expect(row(1)).toMatch(/^ {2}#1 ✓ ok +exit 0 +\d+\.\d ms +\|[ █]*█[ █]*\|/);
+    // Non-JSON stdout is a problem, never a clean ✓ ok.
+    expect(row(1)).toMatch(/^ {2}#1 ! unreadable stdout +exit 0 +\d+\.\d ms +\|[ █]*█[ █]*\|/);
     expect(row(2)).toMatch(/^ {2}#2 · not matched {2,}\S+record\.sh c \[not approved\]$/);
     expect(out).toContain("      matcher 'write_file' did not match");
     expect(out).toContain(`      stdout: ${BLOCK}\n      directive: {"action":"block","message":"blocked by the fixture"}`);
-    expect(out).toContain('      stdout: this is not json\n      stderr: a warning on stderr\n      directive: none — contributed nothing');
+    expect(out).toContain(
+      '      warning: stdout is not valid JSON, so it was ignored: "this is not json"\n' +
+        '      stdout: this is not json\n      stderr: a warning on stderr\n      directive: none — contributed nothing',
+    );
     // Output is trimmed to 400 characters.
     expect(out).toContain(`      stdout: ${'y'.repeat(397)}...\n`);
     expect(out).toContain('Decision: BLOCK by #0 (');

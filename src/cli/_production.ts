@@ -1,0 +1,97 @@
+// What `hermes-hooks run` would decide on the same payload, next to the dry run's decision. `test`
+// runs every configured hook whatever its consent; `run` skips unapproved and modified hooks, lets an
+// unapproved fail_closed guard block without running, and under HERMES_SAFE_MODE runs no user hook
+// or plugin at all. Pure: it re-resolves the dry run's own directives under those rules.
+
+import { isPlainObject } from '../_json.js';
+import { awaitingApprovalMessage } from '../consent/policy.js';
+import type { RegistryEntry } from '../engine/_registry.js';
+import { resolve } from '../resolve/resolve.js';
+import type { Decision, Directive, Emission, HookOutcome, JsonObject } from '../types.js';
+
+export interface NotRun {
+  index: number;
+  command: string;
+  /** Why `run` would not run it. */
+  reason: 'safe_mode' | 'not_approved' | 'modified';
+  /** What it does instead: nothing (skipped), or block every call it matches (a fail_closed guard). */
+  effect: 'skipped' | 'blocks';
+}
+
+export interface ProductionView {
+  /** The Decision `hermes-hooks run` would print for this payload. */
+  decision: Decision;
+  /** true when that decision differs from the dry run's. */
+  differs: boolean;
+  /** One line: which hooks `run` would not run and why; null when it runs them all as the dry run did. */
+  why: string | null;
+  safe_mode: boolean;
+  not_run: NotRun[];
+}
+
+export interface ProductionInput {
+  emission: Emission;
+  /** The registry the dry run used, in the emission's order (consent per shell hook). */
+  entries: readonly RegistryEntry[];
+  kwargs: Record<string, unknown>;
+  /** HERMES_SAFE_MODE is set in the environment `run` would get. */
+  safeMode: boolean;
+  /** HERMES_ACCEPT_HOOKS or hooks_auto_accept: `run` would approve and run unapproved hooks. */
+  accept: boolean;
+}
+
+export function productionView(input: ProductionInput): ProductionView {
+  const { emission, entries, safeMode, accept } = input;
+  const notRun: NotRun[] = [];
+  const directives = emission.hooks.map((h, i): Directive | null => {
+    const entry = entries[i];
+    if (h.status === 'not_matched' || h.status === 'skipped') return h.directive;
+    if (safeMode && (h.kind === 'plugin' || h.kind === 'shell')) {
+      // Host-registered callbacks are the host's own code, not user hooks; plugins are not loaded.
+      if (h.kind === 'plugin' && entry?.kind === 'plugin' && entry.plugin === 'host') return h.directive;
+      notRun.push({ index: h.index, command: h.command, reason: 'safe_mode', effect: 'skipped' });
+      return null;
+    }
+    if (h.kind !== 'shell' || entry?.kind !== 'shell' || h.consent === 'approved' || h.consent === null || accept) return h.directive;
+    const guards = entry.spec.fail_closed && entry.spec.event === 'pre_tool_call';
+    notRun.push({ index: h.index, command: h.command, reason: h.consent, effect: guards ? 'blocks' : 'skipped' });
+    return guards && entry.consent ? { action: 'block', message: awaitingApprovalMessage(entry.spec, entry.consent) } : null;
+  });
+
+  const dry = emission.decision;
+  const args = isPlainObject(input.kwargs.args) ? (input.kwargs.args as JsonObject) : null;
+  const decision = notRun.length === 0 ? dry : { ...resolve(emission.event, directives, args), ...(dry.stop_turn ? { stop_turn: true } : {}) };
+  const differs = notRun.length > 0 && signature(decision) !== signature(dry);
+  const heldToo = emission.hooks.some((h) => h.status === 'safe_mode');
+  return { decision, differs, why: explain(notRun, safeMode, heldToo, differs, decision, dry), safe_mode: safeMode, not_run: notRun };
+}
+
+function explain(notRun: NotRun[], safeMode: boolean, heldToo: boolean, differs: boolean, decision: Decision, dry: Decision): string | null {
+  if (!safeMode && notRun.length === 0) return null;
+  if (safeMode && heldToo) return 'HERMES_SAFE_MODE is set: neither this dry run nor `hermes-hooks run` runs user hooks or plugins';
+  const head = !differs
+    ? '`hermes-hooks run` decides the same, but '
+    : decision.action === dry.action
+      ? `\`hermes-hooks run\` would ${decision.action.toUpperCase()} too, but differently: `
+      : `\`hermes-hooks run\` would ${decision.action.toUpperCase()}, not ${dry.action.toUpperCase()}: `;
+  if (safeMode) {
+    const what = notRun.length ? `${notRun.length} hook(s) listed here do not run there` : 'no user hook or plugin runs there';
+    return `${head}HERMES_SAFE_MODE is set: ${what}`;
+  }
+  const parts = notRun.map((n) => {
+    const state = n.reason === 'modified' ? 'is modified since approval' : 'is not approved';
+    const effect = n.effect === 'blocks' ? ' and fail_closed: it blocks every call it matches without running' : ': it is skipped';
+    return `#${n.index} (${n.command}) ${state}${effect}`;
+  });
+  return `${head}${parts.join('; ')} — approve with \`hermes-hooks approve\``;
+}
+
+/** The parts of a decision a host acts on. */
+function signature(d: Decision): string {
+  return JSON.stringify([d.action, d.message, d.args, d.context, d.rule_key ?? null, d.notifications ?? null, d.reply ?? null]);
+}
+
+/** Hooks a report lists: configured and registered ones; the built-in guardrail only when it spoke. */
+export function reportedHooks(hooks: readonly HookOutcome[]): HookOutcome[] {
+  return hooks.filter((h) => h.kind !== 'builtin' || h.directive !== null || h.error !== null);
+}
