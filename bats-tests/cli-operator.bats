@@ -211,7 +211,7 @@ EOF
   run --separate-stderr hh doctor
   assert_failure 1
   assert_line --regexp '^      ✗ stdout was not valid JSON \(exit=0, [0-9.]+s\): not json$'
-  assert_line "      ✗ script missing or not executable (chmod +x the file, or fix the path) ($noexec)"
+  assert_line "      ✗ not executable: $noexec — run: chmod +x $noexec"
   assert_line --regexp "^      ✗ modified since approval: $edited changed "
   assert_line '3 issue(s) found.  Fix before relying on these hooks.'
 
