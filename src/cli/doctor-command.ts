@@ -226,7 +226,7 @@ function consentCheck(spec: HookSpec, consent: ConsentInfo, runnable: Runnable):
   }
   return {
     ok: false,
-    message: `not approved — hook will NOT run (${fc ? `and, being fail_closed, blocks the calls it matches; run '${fix}'` : `run '${fix}', --accept-hooks, or answer the TTY prompt`})`,
+    message: `not approved — hook will NOT run (${fc ? `and, being fail_closed, blocks the calls it matches; run \`${fix}\`` : `run \`${fix}\`, --accept-hooks, or answer the TTY prompt`})`,
   };
 }
 
