@@ -81,7 +81,9 @@ export async function doctorCommand(args: string[], io: CliIO): Promise<number> 
     const checks: Check[] = [];
     const consent = await store.state(spec);
     const runnable = await runnableCheck(spec, consent, profile.configFile, io);
-    checks.push({ ok: runnable.ok, message: runnable.message });
+    // A fail_closed guard that cannot start fails closed on every call: say what that costs.
+    const blocksAll = !runnable.ok && spec.fail_closed && spec.event === 'pre_tool_call' ? ' (being fail_closed, it blocks every call it matches until then)' : '';
+    checks.push({ ok: runnable.ok, message: `${runnable.message}${blocksAll}` });
     checks.push(consentCheck(spec, consent, runnable));
     let smoke: HookOutcome | null = null;
     if (safeMode) {

@@ -104,7 +104,7 @@ describe('doctor judges a smoke run by what production does with it', () => {
   it('a missing script names the config line to fix, and no ✓ approved is printed about it', async () => {
     const h = home();
     const missing = join(h.home, 'later.sh');
-    writeFileSync(h.config, `# guards\nhooks:\n  pre_tool_call:\n    - command: ${missing}\n    - command: bash ${missing}\n`);
+    writeFileSync(h.config, `# guards\nhooks:\n  pre_tool_call:\n    - command: ${missing}\n      fail_closed: true\n    - command: bash ${missing}\n`);
     // An approval Hermes wrote (no hash) for a script that is not there.
     writeFileSync(
       join(h.home, 'shell-hooks-allowlist.json'),
@@ -114,11 +114,11 @@ describe('doctor judges a smoke run by what production does with it', () => {
     const { code, report } = await doctorJson(h.env);
     expect(code).toBe(1);
     expect(report.hooks[0]?.checks).toEqual([
-      { ok: false, message: `file not found: ${missing} — fix the path in ${h.config} line 4` },
+      { ok: false, message: `file not found: ${missing} — fix the path in ${h.config} line 4 (being fail_closed, it blocks every call it matches until then)` },
       { ok: null, message: 'an approval is recorded (2026-01-01T00:00:00Z), but there is no script to run — fix the path, then approve it again' },
       { ok: null, message: 'skipped smoke run — fix the problem above first, then re-run doctor' },
     ]);
-    expect(report.hooks[1]?.checks[0]).toEqual({ ok: false, message: `file not found: ${missing} — fix the path in ${h.config} line 5` });
+    expect(report.hooks[1]?.checks[0]).toEqual({ ok: false, message: `file not found: ${missing} — fix the path in ${h.config} line 6` });
     const text = await runMain(['doctor'], { env: h.env });
     expect(text.stdout).not.toContain('✓ approved');
   });
