@@ -16,6 +16,7 @@ Commands:
   run <event>        Run hooks for a host: consent and safe mode honoured; prints only the Decision JSON
   list               Hooks per event with matcher, timeout, fail_closed and consent state
   doctor             Check every hook: runnable, approved, unchanged, and a smoke run when approved
+  doctor --agent AGENT  Check Claude Code / Codex / Gemini CLI / Cursor config for hermes-hooks entries it will not run
   validate [FILE]    Print config diagnostics with file:line:column; exit 1 on any problem
   approve [CMD]      Record approvals (--event E, --all)
   revoke <CMD>       Remove every approval for a command
