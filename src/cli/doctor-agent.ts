@@ -2,7 +2,7 @@
 // for hermes-hooks entries it will not run or that fail open, and say how to fix each (the judging
 // is src/dialects/agent-doctor.ts). `doctor` without --agent is the profile doctor, unchanged.
 
-import { accessSync, constants, readFileSync, statSync } from 'node:fs';
+import { accessSync, constants, readFileSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import { configLoadError } from '../config/load.js';
@@ -54,7 +54,11 @@ export async function doctorAgentCommand(args: string[], io: CliIO): Promise<num
   const profileTimeouts: Partial<Record<EventName, number>> = {};
   for (const spec of profile.config.specs) profileTimeouts[spec.event] = Math.max(profileTimeouts[spec.event] ?? 0, spec.timeout);
 
-  const files = agentFiles(agent, home, project).map((f) => ({ ...f, text: readText(f.path) }));
+  const files = agentFiles(agent, home, project).map((f) => {
+    const text = readText(f.path);
+    const real = text === null ? undefined : realPath(f.path);
+    return { ...f, text, ...(real !== undefined && real !== f.path ? { realPath: real } : {}) };
+  });
   const codexConfigPath = join(home, '.codex/config.toml');
   const report = checkAgentConfig({
     dialect: agent,
@@ -96,6 +100,14 @@ export async function doctorAgentCommand(args: string[], io: CliIO): Promise<num
       : paint('red', `${report.problems} problem(s) found: ${agent} will skip hermes-hooks or let calls through unguarded. Fix them, then re-run this check.`),
   );
   return report.problems === 0 ? 0 : 1;
+}
+
+function realPath(path: string): string | undefined {
+  try {
+    return realpathSync(path);
+  } catch {
+    return undefined;
+  }
 }
 
 function readText(path: string): string | null {

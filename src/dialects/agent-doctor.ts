@@ -23,6 +23,8 @@ export interface AgentFile {
   role: 'reads' | 'wrong';
   /** Where the entries belong instead (for `wrong` files). */
   instead?: string;
+  /** The file's real path (symlinks resolved): Codex keys trust by it. */
+  realPath?: string;
 }
 
 export interface AgentProbes {
@@ -351,8 +353,10 @@ function codexTrust(input: AgentDoctorInput, file: AgentFile, raw: RawEntry): Ag
   if (!config || config.text === null) {
     return { ok: false, message: `not trusted: ${config?.path ?? '~/.codex/config.toml'} does not exist, so no trust is recorded and Codex skips this hook without a word — ${how}` };
   }
+  // Codex keys trust by the hooks file's absolute real path (hooks/src/lib.rs hook_key).
   const states = codexHookStates(config.text);
-  const state = states.find((s) => s.key === `${file.path}${suffix}`) ?? states.find((s) => s.key.endsWith(suffix) && s.key.includes(file.path));
+  const paths = [file.path, file.realPath].filter((p): p is string => p !== undefined);
+  const state = states.find((s) => paths.some((p) => s.key === `${p}${suffix}`));
   if (!state) {
     return { ok: false, message: `not trusted: no [hooks.state] record for ${file.path}${suffix} in ${config.path}, so Codex skips this hook without a word — ${how}` };
   }
@@ -367,26 +371,46 @@ interface CodexHookState {
   enabled: boolean | null;
 }
 
-/** `[hooks.state."KEY"]` tables of a config.toml: a line scan, enough for the two keys we read. */
+/**
+ * The hook trust records of a config.toml — a line scan, enough for the two keys we read, in the
+ * two shapes Codex and installers write: `[hooks.state."KEY"]` tables with `trusted_hash = "…"` /
+ * `enabled = false` lines, and `"KEY" = { trusted_hash = "…", enabled = false }` under `[hooks.state]`.
+ */
 export function codexHookStates(toml: string): CodexHookState[] {
   const out: CodexHookState[] = [];
+  const KEY = String.raw`(?:"((?:[^"\\]|\\.)*)"|'([^']*)')`;
+  const keyOf = (m: RegExpExecArray, i: number): string => (m[i] !== undefined ? m[i]!.replace(/\\(.)/g, '$1') : m[i + 1]!);
+  const read = (text: string, state: CodexHookState): void => {
+    const hash = /(?:^|[\s,{])trusted_hash\s*=\s*["']([^"']*)["']/.exec(text);
+    if (hash) state.trustedHash = hash[1]!;
+    const enabled = /(?:^|[\s,{])enabled\s*=\s*(true|false)\b/.exec(text);
+    if (enabled) state.enabled = enabled[1] === 'true';
+  };
   let current: CodexHookState | null = null;
+  let inStateTable = false;
   for (const line of toml.split('\n')) {
-    const header = /^\s*\[\s*hooks\.state\.(?:"((?:[^"\\]|\\.)*)"|'([^']*)')\s*\]\s*(#.*)?$/.exec(line);
+    const header = new RegExp(String.raw`^\s*\[\s*hooks\.state\.${KEY}\s*\]\s*(#.*)?$`).exec(line);
     if (header) {
-      current = { key: header[1] !== undefined ? header[1].replace(/\\(.)/g, '$1') : header[2]!, trustedHash: null, enabled: null };
+      current = { key: keyOf(header, 1), trustedHash: null, enabled: null };
       out.push(current);
+      inStateTable = false;
       continue;
     }
     if (/^\s*\[/.test(line)) {
       current = null;
+      inStateTable = /^\s*\[\s*hooks\.state\s*\]/.test(line);
       continue;
     }
-    if (!current) continue;
-    const hash = /^\s*trusted_hash\s*=\s*["']([^"']*)["']/.exec(line);
-    if (hash) current.trustedHash = hash[1]!;
-    const enabled = /^\s*enabled\s*=\s*(true|false)\b/.exec(line);
-    if (enabled) current.enabled = enabled[1] === 'true';
+    if (current) {
+      read(line, current);
+    } else if (inStateTable) {
+      const inline = new RegExp(String.raw`^\s*${KEY}\s*=\s*\{(.*)\}`).exec(line);
+      if (inline) {
+        const state: CodexHookState = { key: keyOf(inline, 1), trustedHash: null, enabled: null };
+        read(inline[3]!, state);
+        out.push(state);
+      }
+    }
   }
   return out;
 }

@@ -2,7 +2,7 @@
 // in-process main(). Each mistake that makes an agent skip hermes-hooks or let calls through is a ✗
 // with its fix and exit 1; what print-config prints, put where it says, passes.
 
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BIN, cleanupTemps, makeHome, runMain, tempDir } from './_helpers.js';
@@ -97,6 +97,19 @@ describe('Codex', () => {
     put(join(s.home, '.codex/config.toml'), states.replace('trusted_hash = "sha256:abc"', 'trusted_hash = "sha256:abc"\nenabled = false'));
     const disabled = await doctor(s, 'codex');
     expect(disabled.problems).toEqual([`disabled in ${join(s.home, '.codex/config.toml')} (enabled = false): Codex does not run it — enable it in /hooks`]);
+  });
+
+  it('trust keyed by the real path counts when HOME is a symlink (Codex canonicalizes the hooks file path)', async () => {
+    const s = setup();
+    const link = join(dirname(s.home), 'home-link');
+    symlinkSync(s.home, link);
+    put(join(s.home, '.codex/hooks.json'), codexGroup(GOOD('codex', 'PreToolUse', s.hh)));
+    put(join(s.home, '.codex/config.toml'), `[hooks.state]\n"${realpathSync(join(s.home, '.codex/hooks.json'))}:pre_tool_use:0:0" = { trusted_hash = "sha256:1" }\n`);
+    const r = await runMain(['doctor', '--agent', 'codex', '--home', s.hh, '--project', s.project, '--json'], { env: { PATH: process.env.PATH, HOME: link } });
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.stdout) as { entries: { file: string; checks: { ok: boolean | null; message: string }[] }[] };
+    expect(report.entries[0]!.file).toBe(join(link, '.codex/hooks.json'));
+    expect(report.entries[0]!.checks.at(-1)!.message).toMatch(/^trust recorded in /);
   });
 
   it('a snippet pasted into ~/.codex/settings.json: ✗ wrong file, and nothing wired', async () => {
