@@ -41,10 +41,11 @@ as_agent() {
   assert_equal "$(json_value hookSpecificOutput.permissionDecisionReason)" 'hermes policy: rm -rf is not allowed'
 }
 
-@test "claude: a relative Read path comes back as updatedInput.file_path in Claude's cwd" {
+@test "claude: a relative Read path comes back as updatedInput.file_path in Claude's cwd, with no allow" {
   as_agent claude PreToolUse "$(sample claude-PreToolUse-Read)"
   assert_success
-  assert_equal "$(json_value hookSpecificOutput.permissionDecision)" allow
+  # A rewrite grants nothing: no permissionDecision, so Claude's own permission check still runs.
+  assert_equal "$(jq -c '.hookSpecificOutput | keys' <<<"$output")" '["hookEventName","updatedInput"]'
   assert_equal "$(json_value hookSpecificOutput.updatedInput)" '{"file_path":"/home/user/my-project/src/app.ts","offset":10,"limit":50}'
 }
 
@@ -124,11 +125,11 @@ EOF
   assert_equal "$(json_value hooks.0.dialect)" claude
 }
 
-@test "print-config claude is JSON wiring PreToolUse to run --dialect claude" {
+@test "print-config claude is JSON wiring PreToolUse to this installation's run --dialect claude (never npx)" {
   run --separate-stderr $HERMES_HOOKS_CLI print-config claude
   assert_success
   assert_equal "$(json_value hooks.PreToolUse.0.matcher)" '*'
-  assert_equal "$(json_value hooks.PreToolUse.0.hooks.0.command)" 'npx --no hermes-hooks run PreToolUse --dialect claude'
+  assert_equal "$(json_value hooks.PreToolUse.0.hooks.0.command)" "$(node -p process.execPath) $PROJECT_ROOT/dist/cli/bin.js run PreToolUse --dialect claude --home $HERMES_HOME"
   assert_equal "$(json_value hooks.Stop.0.hooks.0.type)" command
 }
 

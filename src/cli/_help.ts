@@ -16,6 +16,7 @@ Commands:
   run <event>        Run hooks for a host: consent and safe mode honoured; prints only the Decision JSON
   list               Hooks per event with matcher, timeout, fail_closed and consent state
   doctor             Check every hook: runnable, approved, unchanged, and a smoke run when approved
+  doctor --agent AGENT  Check Claude Code / Codex / Gemini CLI / Cursor config for hermes-hooks entries it will not run
   validate [FILE]    Print config diagnostics with file:line:column; exit 1 on any problem
   approve [CMD]      Record approvals (--event E, --all)
   revoke <CMD>       Remove every approval for a command
@@ -66,7 +67,11 @@ The production path for hosts in any language: reads the payload on stdin, runs 
 Options:
   --accept-hooks    approve unapproved or modified hooks and run them (like HERMES_ACCEPT_HOOKS=1)
   --dialect AGENT   read AGENT's stdin and answer in its protocol (claude, codex, gemini, cursor);
-                    <event> is then AGENT's event name (e.g. PreToolUse) or omitted
+                    <event> is then AGENT's event name (e.g. PreToolUse) or omitted. When
+                    hermes-hooks cannot decide (config missing or broken, bad stdin, internal
+                    error) on a tool-gate event, AGENT gets its own block naming the problem
+  --fail-open       with --dialect: exit 1 instead of blocking when hermes-hooks cannot decide
+                    (every agent then lets the call through)
 
 Exit: 0 not blocked, 2 blocked, 1 error.
 `;

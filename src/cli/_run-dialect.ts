@@ -1,29 +1,38 @@
 // `hermes-hooks run [<their event>] --dialect AGENT`: be another agent's hook command. Read its
 // stdin, run our profile's hooks (consent, timeouts, concurrency, fail_closed), answer in its protocol.
+//
+// A guard never fails open without saying so: when hermes-hooks itself cannot decide (config missing,
+// unreadable or unparseable, a location that does not exist, unparseable agent stdin, an internal
+// error) on an event that can block, the agent gets ITS block — its own format and exit code — with
+// a message naming the problem. Every agent treats a plain exit 1 from a hook as a non-blocking error
+// and goes ahead, so exiting 1 there would silently switch every guard off. `--fail-open` restores
+// that (exit 1 + the message) for whoever prefers availability; events that cannot block always do.
 
-import { parseDialectInput, renderDialectAnswer } from '../dialects/answer.js';
-import { parseDialectsConfig } from '../dialects/names.js';
+import { parseDialectInput, renderDialectAnswer, type DialectAnswer } from '../dialects/answer.js';
+import { DEFAULT_DIALECT_MAPS, parseDialectsConfig, toOurEvent, type AgentDialect, type DialectMaps } from '../dialects/names.js';
 import { stderrLogger } from '../engine/logger.js';
-import type { Dialect } from '../types.js';
-import { readAllStdin, type CliIO } from './_io.js';
+import type { Decision, Dialect } from '../types.js';
+import { parseCommandArgs } from './_args.js';
+import { RUN_HELP } from './_help.js';
+import { CliError, readAllStdin, type CliIO } from './_io.js';
 import { withRunEngine } from './_run-engine.js';
 
-export async function runDialect(
-  dialect: Dialect,
-  theirEvent: string | null,
-  values: Record<string, unknown>,
-  io: CliIO,
-): Promise<number> {
-  const text = (await readAllStdin(io)) ?? '';
-  let stdin: unknown = {};
-  if (text.trim()) {
-    try {
-      stdin = JSON.parse(text);
-    } catch (e) {
-      io.stderr.write(`hermes-hooks: invalid ${dialect} hook input on stdin: ${(e as Error).message}\n`);
-      return 1;
-    }
-  }
+export const RUN_OPTIONS = {
+  'accept-hooks': { type: 'boolean' },
+  dialect: { type: 'string' },
+  'fail-open': { type: 'boolean' },
+} as const;
+
+/** The event a dialect run was started for could not be answered: say why, in one line. */
+class CannotDecide extends Error {}
+
+export async function runDialect(dialect: Dialect, args: string[], io: CliIO): Promise<number> {
+  const agent = dialect as AgentDialect;
+  let maps: DialectMaps = DEFAULT_DIALECT_MAPS;
+  // Read before full parsing, so that a typo in an option still leaves the event known.
+  let commandLineEvent: string | undefined = firstPositional(args);
+  let stdinEvent: string | undefined;
+  let failOpen = args.includes('--fail-open');
   // Warnings are held until the answer is known: Codex takes ALL of stderr as the block reason
   // (exit 2), so there the reason goes alone; everywhere else they follow on stderr as usual.
   const warnings: string[] = [];
@@ -32,27 +41,89 @@ export async function runDialect(
     for (const w of warnings.splice(0)) log.warn(w);
   };
   const holdWarnings = { warn: (m: string) => warnings.push(m), info: () => {}, debug: () => {} };
-  return withRunEngine(values, io, holdWarnings, async (engine) => {
-    const maps = parseDialectsConfig(engine.config.source).maps;
-    const parsed = parseDialectInput(dialect as never, maps, stdin, theirEvent ? { event: theirEvent } : {});
-    if ('error' in parsed) {
+
+  try {
+    const { values, positionals } = parseCommandArgs('run', args, RUN_OPTIONS);
+    if (values.help) {
+      io.stdout.write(RUN_HELP);
+      return 0;
+    }
+    failOpen = values['fail-open'] === true;
+    commandLineEvent = positionals[0];
+    const text = (await readAllStdin(io)) ?? '';
+    let stdin: unknown = {};
+    if (text.trim()) {
+      try {
+        stdin = JSON.parse(text);
+      } catch (e) {
+        throw new CannotDecide(`invalid ${dialect} hook input on stdin: ${(e as Error).message}`);
+      }
+    }
+    const named = (stdin as { hook_event_name?: unknown } | null)?.hook_event_name;
+    if (typeof named === 'string') stdinEvent = named;
+
+    return await withRunEngine(values, io, holdWarnings, async (engine) => {
+      maps = parseDialectsConfig(engine.config.source).maps;
+      const parsed = parseDialectInput(agent, maps, stdin, commandLineEvent ? { event: commandLineEvent } : {});
+      if ('error' in parsed) throw new CannotDecide(parsed.error);
+      // Their `cwd` (Cursor: the first workspace root) is the agent's working directory: it is the
+      // payload's cwd, so every hook, in every dialect, sees the agent's folder rather than ours.
+      const { cwd, ...kwargs } = parsed.kwargs;
+      const roots = kwargs['workspace_roots'];
+      const agentCwd = typeof cwd === 'string' ? cwd : Array.isArray(roots) && typeof roots[0] === 'string' ? roots[0] : undefined;
+      if (cwd !== undefined && agentCwd !== cwd) kwargs['cwd'] = cwd;
+      const emission = await engine.emit(parsed.event, kwargs, agentCwd !== undefined ? { payloadCwd: agentCwd } : {});
+      const toolName = typeof parsed.kwargs.tool_name === 'string' ? parsed.kwargs.tool_name : null;
+      const answer = renderDialectAnswer(agent, maps, parsed.theirEvent, emission.decision, toolName);
+      return write(answer);
+    });
+  } catch (e) {
+    const raw = e instanceof CannotDecide || e instanceof CliError ? e.message : `internal error: ${(e as Error)?.message ?? String(e)}`;
+    // One line (a usage hint after the first line is not for an agent's transcript).
+    const problem = raw.split('\n')[0]!.replace(/\.$/, '');
+    // Which event was this? The command line names it (print-config always does); stdin may too.
+    const blocking = [commandLineEvent, stdinEvent].find((name) => name !== undefined && canBlock(agent, maps, name));
+    if (blocking === undefined || failOpen) {
       flushWarnings();
-      io.stderr.write(`hermes-hooks: ${parsed.error}\n`);
+      io.stderr.write(`hermes-hooks: ${problem}${blocking !== undefined ? ' (--fail-open: the call goes ahead unguarded)' : ''}\n`);
       return 1;
     }
-    // Their `cwd` (Cursor: the first workspace root) is the agent's working directory: it is the
-    // payload's cwd, so every hook, in every dialect, sees the agent's folder rather than ours.
-    const { cwd, ...kwargs } = parsed.kwargs;
-    const roots = kwargs['workspace_roots'];
-    const agentCwd = typeof cwd === 'string' ? cwd : Array.isArray(roots) && typeof roots[0] === 'string' ? roots[0] : undefined;
-    if (cwd !== undefined && agentCwd !== cwd) kwargs['cwd'] = cwd;
-    const emission = await engine.emit(parsed.event, kwargs, agentCwd !== undefined ? { payloadCwd: agentCwd } : {});
-    const toolName = typeof parsed.kwargs.tool_name === 'string' ? parsed.kwargs.tool_name : null;
-    const answer = renderDialectAnswer(dialect as never, maps, parsed.theirEvent, emission.decision, toolName);
+    const message = `hermes-hooks cannot decide, so it blocks this call: ${problem} (fix that, or add --fail-open to the hook command to let calls through while hermes-hooks cannot decide)`;
+    const answer = renderDialectAnswer(agent, maps, blocking, blockDecision(message), null);
+    if (answer.exitCode !== 2 || dialect !== 'codex') {
+      // Codex reads all of stderr as the reason: only the answer goes there.
+      flushWarnings();
+      io.stderr.write(`hermes-hooks: ${problem}\n`);
+    }
+    return write(answer);
+  }
+
+  function write(answer: DialectAnswer): number {
     if (dialect === 'codex' && answer.exitCode === 2) warnings.length = 0;
     flushWarnings();
     if (answer.stdout) io.stdout.write(answer.stdout.endsWith('\n') ? answer.stdout : `${answer.stdout}\n`);
     if (answer.stderr) io.stderr.write(answer.stderr.endsWith('\n') ? answer.stderr : `${answer.stderr}\n`);
     return answer.exitCode;
-  });
+  }
+}
+
+/** The first argument that is neither an option nor an option's value. */
+function firstPositional(args: string[]): string | undefined {
+  const takesValue = new Set(['--dialect', '--config', '-c', '--profile', '-p', '--home']);
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '--') return args[i + 1];
+    if (takesValue.has(a)) i++;
+    else if (!a.startsWith('-')) return a;
+  }
+  return undefined;
+}
+
+/** Events whose answer can stop what the agent is about to do: the tool gates. */
+function canBlock(dialect: AgentDialect, maps: DialectMaps, theirEvent: string): boolean {
+  return (toOurEvent(maps, dialect, theirEvent) ?? toOurEvent(DEFAULT_DIALECT_MAPS, dialect, theirEvent)) === 'pre_tool_call';
+}
+
+function blockDecision(message: string): Decision {
+  return { event: 'pre_tool_call', action: 'block', message, args: null, context: null, decided_by: null, modified_by: [], conflicts: [] };
 }

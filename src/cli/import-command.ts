@@ -4,10 +4,11 @@
 import { copyFile, readFile, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseDocument } from 'yaml';
 import { importAgentConfig, mergeIntoConfig } from '../dialects/import.js';
 import { AGENT_DIALECTS, isAgentDialect, parseDialectsConfig, defaultDialectMaps } from '../dialects/names.js';
-import { printDialectConfig } from '../dialects/print-config.js';
+import { printDialectConfig, setupNotes } from '../dialects/print-config.js';
 import type { Dialect } from '../types.js';
 import { discoveryOf, parseCommandArgs } from './_args.js';
 import { painter } from './_color.js';
@@ -25,9 +26,20 @@ silently.
   --write           merge into the profile's config.yaml (a backup is written first)
 `;
 
-const PRINT_HELP = `Usage: hermes-hooks print-config <claude|codex|gemini|cursor> [--command CMD]
+const PRINT_HELP = `Usage: hermes-hooks print-config <claude|codex|gemini|cursor> [--command CMD] [discovery options]
 
 Print the settings snippet that wires every event of that agent to 'hermes-hooks run --dialect AGENT'.
+The JSON goes to stdout; where it goes and what the agent needs before it runs the hook go to stderr.
+
+The hook command is this installation's CLI by absolute path: the node binary running now and its
+dist/cli/bin.js, so the agent needs neither PATH nor npx (npx costs ~1.2 s per call, and outside a
+project with hermes-hooks installed it exits 1, which every agent reads as "go ahead"). The profile
+options given here (--home, --profile, --config, or $HERMES_HOME) are written into the command.
+  --command CMD   the program to call instead (e.g. 'hermes-hooks' when it is on the agent's PATH)
+
+Examples:
+  hermes-hooks print-config claude > /tmp/hooks.json     then merge into ~/.claude/settings.json
+  hermes-hooks print-config codex --home ~/.hermes/profiles/work
 `;
 
 export async function importCommand(args: string[], io: CliIO): Promise<number> {
@@ -117,7 +129,49 @@ export async function printConfigCommand(args: string[], io: CliIO): Promise<num
   if (!agent || !isAgentDialect(agent)) throw new CliError(`print-config: give one of ${AGENT_DIALECTS.join(', ')}\n${PRINT_HELP}`);
   const profile = await openProfile(discoveryOf(values), io);
   const maps = profile.config.exists && !profile.config.source.syntaxError ? parseDialectsConfig(profile.config.source).maps : defaultDialectMaps();
-  const command = typeof values.command === 'string' ? values.command : 'npx --no hermes-hooks';
-  io.stdout.write(printDialectConfig(agent, { command, maps }).replace(/\n?$/, '\n'));
+  const explicit = typeof values.command === 'string';
+  const program = explicit ? (values.command as string) : thisCli();
+  if (program.trim() === '') throw new CliError('print-config: --command is empty');
+  const runArgs = profileArgs(values, profile.home, io);
+  io.stdout.write(printDialectConfig(agent, { command: program, maps, runArgs }).replace(/\n?$/, '\n'));
+
+  // stderr only: `print-config claude > snippet.json` stays valid JSON.
+  const notes = [`hermes-hooks print-config ${agent}: the hooks read ${profile.configFile}`];
+  if (!explicit && /[/\\]_npx[/\\]/.test(program)) {
+    notes.push(
+      'WARNING: this hermes-hooks runs from npm\'s npx cache, which npm may clear at any time; the agent',
+      '  would then find no command and let every call through. Install it (npm install -g hermes-hooks,',
+      '  or into a project) and run print-config from there, or pass --command.',
+    );
+  }
+  notes.push(...setupNotes(agent));
+  for (const line of notes) writeLine(io.stderr, line);
   return 0;
+}
+
+/**
+ * This installation's CLI as a shell command: the absolute node binary and bin.js. Resolved from
+ * this module (dist/cli/… → dist/cli/bin.js; from src/ in tests, the built dist/ beside it), which
+ * Node has already resolved through symlinks, so a global install's path is the real package
+ * folder and stays valid until it is uninstalled or moved.
+ */
+function thisCli(): string {
+  const bin = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
+  return `${shellQuote(process.execPath)} ${shellQuote(bin)}`;
+}
+
+/**
+ * The profile print-config was pointed at, for the hook command: `--config FILE` as given, else the
+ * located profile home when anything but the default chose it (--profile, --home, or $HERMES_HOME,
+ * which is this shell's and may be missing from the agent's environment). Absolute paths.
+ */
+function profileArgs(values: Record<string, unknown>, home: string, io: CliIO): string[] {
+  if (typeof values.config === 'string') return ['--config', shellQuote(resolve(io.cwd, values.config))];
+  if (typeof values.profile === 'string' || typeof values.home === 'string' || io.env.HERMES_HOME) return ['--home', shellQuote(resolve(io.cwd, home))];
+  return [];
+}
+
+/** POSIX single-quoting, only when needed (every agent runs the command through a shell). */
+function shellQuote(s: string): string {
+  return /^[A-Za-z0-9_./:@%+=,-]+$/.test(s) ? s : `'${s.replace(/'/g, "'\\''")}'`;
 }

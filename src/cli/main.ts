@@ -11,7 +11,8 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   run: async () => (await import('./run-command.js')).runCommand,
   list: async () => (await import('./list-command.js')).listCommand,
   ls: async () => (await import('./list-command.js')).listCommand,
-  doctor: async () => (await import('./doctor-command.js')).doctorCommand,
+  // `doctor --agent X` checks another agent's hook config (its own module); plain doctor the profile.
+  doctor: async () => (await import('./doctor-route.js')).doctorRoute,
   validate: async () => (await import('./validate-command.js')).validateCommand,
   approve: async () => (await import('./approve-command.js')).approveCommand,
   revoke: async () => (await import('./approve-command.js')).revokeCommand,

@@ -15,6 +15,16 @@ import { withRunEngine } from './_run-engine.js';
 const DIALECTS: readonly Dialect[] = ['claude', 'codex', 'gemini', 'cursor'];
 
 export async function runCommand(args: string[], io: CliIO): Promise<number> {
+  // A dialect run parses its own options: whatever goes wrong from here on must still end in that
+  // agent's block, never in an exit 1 the agent would treat as "go ahead".
+  const dialect = dialectArg(args);
+  if (dialect !== undefined && dialect !== 'hermes') {
+    if (!DIALECTS.includes(dialect as Dialect)) {
+      throw new CliError(`run: unknown dialect '${dialect}' (one of: ${DIALECTS.join(', ')})`);
+    }
+    const { runDialect } = await import('./_run-dialect.js');
+    return runDialect(dialect as Dialect, args, io);
+  }
   const { values, positionals } = parseCommandArgs('run', args, {
     'accept-hooks': { type: 'boolean' },
     dialect: { type: 'string' },
@@ -22,14 +32,6 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
   if (values.help) {
     io.stdout.write(RUN_HELP);
     return 0;
-  }
-  const dialect = values.dialect;
-  if (typeof dialect === 'string' && dialect !== 'hermes') {
-    if (!DIALECTS.includes(dialect as Dialect)) {
-      throw new CliError(`run: unknown dialect '${dialect}' (one of: ${DIALECTS.join(', ')})`);
-    }
-    const { runDialect } = await import('./_run-dialect.js');
-    return runDialect(dialect as Dialect, positionals[0] ?? null, values, io);
   }
   const event = positionals[0];
   if (!event) throw new CliError(`run: missing <event>\n${RUN_HELP}`);
@@ -45,4 +47,15 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
     writeLine(io.stdout, JSON.stringify(emission.decision));
     return emission.decision.action === 'block' ? 2 : 0;
   }, { events: [event] });
+}
+
+/** The value of `--dialect X` / `--dialect=X`, read before full parsing (which may fail). */
+function dialectArg(args: string[]): string | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '--') return undefined;
+    if (a === '--dialect') return args[i + 1];
+    if (a.startsWith('--dialect=')) return a.slice('--dialect='.length);
+  }
+  return undefined;
 }

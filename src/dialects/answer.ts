@@ -2,19 +2,36 @@
 // their stdin → our event and call-site kwargs; our resolved Decision → the exit code, stdout and
 // stderr that agent acts on (reference §b1–§b4).
 //
+// An answer never grants more than the hooks said. In Hermes a `modify` changes the arguments and
+// approves nothing; `approve` asks the user (reference: it escalates to the user's approval), so it
+// is not an allow either. Only block, ask and "rewrite these arguments" are ever sent:
+//   Decision            Claude                      Codex                        Gemini                     Cursor
+//   block               deny                        exit 2 + reason on stderr    decision:deny              permission:deny
+//   approve             ask (+updatedInput)         exit 2: approval required    decision:ask (+tool_input) permission:ask (+updated_input)
+//   allow + args        updatedInput, NO decision   allow + updatedInput         tool_input, NO decision    allow + updated_input (preToolUse)
+//   allow               (nothing)                   (nothing)                    (nothing)                  permission:allow
+//
 // How each agent is answered, and why:
 //   - Claude: exit 0 + `hookSpecificOutput` JSON. A JSON deny is honoured on every tool, while exit 2
-//     has been reported ignored for Task, Bash and on Windows (reference §c 4).
+//     has been reported ignored for Task, Bash and on Windows (reference §c 4). A rewrite is sent as
+//     `updatedInput` WITHOUT `permissionDecision`: `allow` would skip Claude's own permission check
+//     (a rewrite into `touch /outside/project` then ran unasked, issue 15 item 10); without a
+//     decision Claude applies the rewrite and still runs its own check (verified against the binary).
 //   - Codex: block = exit 2 + the reason on stderr, the path Codex documents without conditions
 //     (§b2: "exit 2 + non-empty stderr → block"); its JSON parser fails the hook — and lets the
 //     tool run — on any field it does not expect. Codex cannot ask: an approve is answered as a
 //     block that says approval was required (asking would count as a failed hook = allow).
-//     Allow carries `updatedInput` only with `permissionDecision:"allow"`, as Codex requires.
+//     A rewrite must be `permissionDecision:"allow"` + `updatedInput` (either alone fails the hook);
+//     that allow grants nothing there: Codex's PreToolUse outcome is only block / reason / context /
+//     updated input (hooks/src/events/pre_tool_use.rs), its approval policy and sandbox still apply.
 //   - Gemini: exit 0 + `decision` JSON; Gemini ignores the exit code when JSON is present and does
-//     not block on exit 2 without text (§b3).
+//     not block on exit 2 without text (§b3). A rewrite is `hookSpecificOutput.tool_input` alone:
+//     Gemini reads it whatever the decision, so no `decision:"allow"` is sent with it.
 //   - Cursor: exit 0 + `permission` JSON, always explicit on permission events (an empty answer from
-//     a permission hook may be read as invalid, §b4). Only preToolUse can carry `updated_input`; a
-//     rewrite on beforeShellExecution & co. is answered as a deny that tells the agent what to run.
+//     a permission hook may be read as invalid, §b4): Cursor has no neutral answer, `allow` is its
+//     "go ahead". Whether Cursor's hook `allow` also skips its own allowlist prompt is not documented
+//     in our sources (unverified). Only preToolUse can carry `updated_input`; a rewrite on
+//     beforeShellExecution & co. is answered as a deny that tells the agent what to run.
 
 import type { EventName } from '../events.js';
 import type { Decision, JsonObject } from '../types.js';
@@ -185,8 +202,9 @@ function claudeFamilyAnswer(dialect: 'claude' | 'codex', theirEvent: string, dec
         ...(theirArgs ? { updatedInput: theirArgs } : {}),
       });
     }
-    // updatedInput replaces the whole input, so it carries the full merged arguments.
-    if (theirArgs) return specific({ permissionDecision: 'allow', updatedInput: theirArgs });
+    // updatedInput replaces the whole input, so it carries the full merged arguments. Claude: no
+    // permissionDecision, so its own permission check still runs; Codex needs allow (see the top).
+    if (theirArgs) return specific(dialect === 'codex' ? { permissionDecision: 'allow', updatedInput: theirArgs } : { updatedInput: theirArgs });
     return OK_EMPTY;
   }
   if (decision.event === 'pre_verify' && decision.action === 'continue') {
@@ -201,7 +219,8 @@ function geminiAnswer(theirEvent: string, decision: Decision, theirArgs: JsonObj
     const rewrite = theirArgs ? { hookSpecificOutput: { hookEventName: theirEvent, tool_input: theirArgs } } : {};
     if (decision.action === 'block') return json({ decision: 'deny', reason: decision.message ?? 'Blocked by hermes-hooks.' });
     if (decision.action === 'approve') return json({ decision: 'ask', ...(decision.message ? { reason: decision.message } : {}), ...rewrite });
-    if (theirArgs) return json({ decision: 'allow', ...rewrite });
+    // No `decision`: the rewrite alone, whatever Gemini would have decided on its own.
+    if (theirArgs) return json(rewrite);
     return OK_EMPTY;
   }
   if (decision.event === 'pre_verify' && decision.action === 'continue') {

@@ -51,7 +51,7 @@ const obj = (v: unknown): JsonObject => (isPlainObject(v) ? v : {});
 // ---------------------------------------------------------------------------------------------
 // Claude Code and Codex: `hookSpecificOutput.permissionDecision` and friends.
 
-function decideClaudeJson(json: JsonObject, r: ReadInput): Directive | null {
+function decideClaudeJson(dialect: 'claude' | 'codex', json: JsonObject, r: ReadInput): Directive | null {
   const hso = obj(json['hookSpecificOutput']);
   const context = nonBlank(hso['additionalContext']);
   switch (r.event) {
@@ -65,7 +65,10 @@ function decideClaudeJson(json: JsonObject, r: ReadInput): Directive | null {
       if (decision === 'ask') return approve(reason);
       // updatedInput REPLACES the whole input in Claude; our modify merges shallowly, so every key
       // it sends is set, but a key it dropped cannot be deleted.
-      if (decision === 'allow' && isPlainObject(hso['updatedInput'])) return { action: 'modify', args: r.toOurArgs(hso['updatedInput']) };
+      // Claude also applies updatedInput with no decision (its own permission check then still runs);
+      // Codex fails a hook that sends it without allow.
+      const rewrites = decision === 'allow' || (decision === undefined && dialect === 'claude');
+      if (rewrites && isPlainObject(hso['updatedInput'])) return { action: 'modify', args: r.toOurArgs(hso['updatedInput']) };
       if (decision === undefined) {
         // Deprecated top-level form: approve → allow (nothing to do), block → deny.
         if (json['decision'] === 'block') return block(nonBlank(json['reason']));
@@ -100,10 +103,10 @@ function readClaudeFamily(dialect: 'claude' | 'codex', r: ReadInput): Reading {
   }
   if (exit !== 0) {
     // Claude: a valid JSON object still decides on any exit code. Codex: any other exit is a failed hook.
-    if (dialect === 'claude' && json) return { directive: decideClaudeJson(json, r), garbled };
+    if (dialect === 'claude' && json) return { directive: decideClaudeJson(dialect, json, r), garbled };
     return none(garbled);
   }
-  if (json) return { directive: decideClaudeJson(json, r), garbled };
+  if (json) return { directive: decideClaudeJson(dialect, json, r), garbled };
   // Claude adds plain stdout as context on UserPromptSubmit and SessionStart only; Codex ignores it.
   if (dialect === 'claude' && stdout !== '' && (event === 'pre_llm_call' || event === 'on_session_start')) {
     return { directive: contextOf(stdout), garbled: false };

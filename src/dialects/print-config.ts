@@ -6,7 +6,12 @@
 // 60 s default, which would otherwise cut a slow hook off and fail open.
 // Cursor: its family events (beforeShellExecution, beforeReadFile, beforeMCPExecution and the
 // after* ones) fire next to preToolUse/postToolUse for the same call, so only the general events
-// are wired; wiring both would run the profile's hooks twice per call.
+// are wired; wiring both would run the profile's hooks twice per call. Cursor's preToolUse gets
+// `failClosed: true` (a documented Cursor field): if the command cannot even start, Cursor blocks
+// instead of going ahead; everything hermes-hooks itself cannot decide it answers as a block anyway.
+//
+// Where the snippet goes and what each agent needs before it runs it (setupNotes) is printed on
+// stderr by the CLI, so `print-config claude > snippet.json` stays pure JSON.
 
 import { EVENTS } from '../events.js';
 import { CURSOR_FAMILIES, DEFAULT_DIALECT_MAPS, type AgentDialect, type DialectMaps } from './names.js';
@@ -21,16 +26,18 @@ export function wiredEvents(dialect: AgentDialect, maps: DialectMaps = DEFAULT_D
 /** The JSON snippet (pretty-printed, ending in a newline) to paste into the agent's hook config. */
 export function printDialectConfig(
   dialect: AgentDialect,
-  opts: { command: string; maps?: DialectMaps },
+  opts: { command: string; maps?: DialectMaps; runArgs?: readonly string[] },
 ): string {
   const maps = opts.maps ?? DEFAULT_DIALECT_MAPS;
-  const commandFor = (theirEvent: string): string => `${opts.command} run ${theirEvent} --dialect ${dialect}`;
+  const tail = opts.runArgs?.length ? ` ${opts.runArgs.join(' ')}` : '';
+  const commandFor = (theirEvent: string): string => `${opts.command} run ${theirEvent} --dialect ${dialect}${tail}`;
   const hooks: Record<string, unknown[]> = {};
   for (const theirEvent of wiredEvents(dialect, maps)) {
     const ours = maps[dialect].events.get(theirEvent)!;
     const toolScoped = EVENTS[ours].toolScoped;
     if (dialect === 'cursor') {
-      hooks[theirEvent] = [{ command: commandFor(theirEvent), timeout: RUN_TIMEOUT_SECONDS }];
+      const failClosed = theirEvent === 'preToolUse' ? { failClosed: true } : {};
+      hooks[theirEvent] = [{ command: commandFor(theirEvent), timeout: RUN_TIMEOUT_SECONDS, ...failClosed }];
       continue;
     }
     const handler =
@@ -41,4 +48,54 @@ export function printDialectConfig(
   }
   const snippet = dialect === 'cursor' ? { version: 1, hooks } : { hooks };
   return `${JSON.stringify(snippet, null, 2)}\n`;
+}
+
+/**
+ * Where the snippet goes and every step the agent needs before the hook runs (reference §b1–§b4;
+ * what the sources do not establish is said to be unverified rather than guessed).
+ */
+export function setupNotes(dialect: AgentDialect): string[] {
+  const check = `Then check it: hermes-hooks doctor --agent ${dialect}`;
+  switch (dialect) {
+    case 'claude':
+      return [
+        'Where: merge the "hooks" object into ~/.claude/settings.json (every project) or',
+        '  <project>/.claude/settings.json (that project; .claude/settings.local.json to keep it out of git).',
+        '  Keep the other keys of the file; if it already has "hooks", add these events to it.',
+        'Before it runs: interactive Claude Code holds back settings-file hooks until the folder\'s',
+        '  workspace-trust dialog is accepted (claude -p treats the folder as trusted). Start a new',
+        '  session after editing; /hooks in Claude Code lists what it loaded.',
+        'Optional (Claude Code 2.1.295+): add "onFailure": "block" to the PreToolUse handler, so a',
+        '  command that cannot start or times out blocks instead of letting the call through.',
+        check,
+      ];
+    case 'codex':
+      return [
+        'Where: ~/.codex/hooks.json (user) or <repo>/.codex/hooks.json (project), merged into its "hooks".',
+        'Before it runs: Codex runs a hook only once it is TRUSTED, and skips an untrusted one without',
+        '  a word. Open the interactive codex, run /hooks and trust the hermes-hooks entries (or start',
+        '  codex with --dangerously-bypass-hook-trust, for automation). Trust pins each entry\'s hash:',
+        '  any edit to an entry (command, matcher, timeout) makes it "modified" and it stops running',
+        '  until trusted again. Hooks are on by default since Codex 0.124 ([features] hooks).',
+        check,
+      ];
+    case 'gemini':
+      return [
+        'Where: merge the "hooks" object into ~/.gemini/settings.json (user) or',
+        '  <project>/.gemini/settings.json (project hooks run only in trusted folders).',
+        'Before it runs: Gemini CLI warns once about a new or changed hook, then trusts it. Older',
+        '  stable releases needed the hook system switched on in settings.json (unverified for your',
+        '  version: if /hooks panel lists nothing, check Gemini CLI\'s hooks docs). Timeouts are ms.',
+        check,
+      ];
+    case 'cursor':
+      return [
+        'Where: ~/.cursor/hooks.json (user) or <project>/.cursor/hooks.json (project); keep',
+        '  "version": 1 and merge into its "hooks". Cursor also runs Claude Code settings hooks when',
+        '  third-party configs are on: wire one agent or the other, not both, or each call runs twice.',
+        'Before it runs: nothing to approve in Cursor itself (restarting Cursor after editing is the',
+        '  safe assumption; unverified). Its Hooks output panel shows each run.',
+        check,
+      ];
+  }
 }

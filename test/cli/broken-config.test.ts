@@ -38,9 +38,20 @@ describe.each([
     expect(r.stderr).toMatch(message);
   });
 
-  it('run --dialect exits 1 too', async () => {
+  it("run --dialect answers a tool gate with the agent's block naming the problem (an exit 1 would let the call through)", async () => {
     const home = makeBrokenHome();
     const r = await runMain(['run', 'PreToolUse', '--dialect', 'claude', '--home', home], { stdin: claudeStdin, env: baseEnv() });
+    expect(r.code).toBe(0);
+    const hso = (JSON.parse(r.stdout) as { hookSpecificOutput: Record<string, string> }).hookSpecificOutput;
+    expect(hso['permissionDecision']).toBe('deny');
+    expect(hso['permissionDecisionReason']).toMatch(/^hermes-hooks cannot decide, so it blocks this call: /);
+    expect(hso['permissionDecisionReason']).toMatch(message);
+    expect(r.stderr).toMatch(message);
+  });
+
+  it('run --dialect --fail-open exits 1 naming the problem', async () => {
+    const home = makeBrokenHome();
+    const r = await runMain(['run', 'PreToolUse', '--dialect', 'claude', '--home', home, '--fail-open'], { stdin: claudeStdin, env: baseEnv() });
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(message);

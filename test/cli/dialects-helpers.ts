@@ -133,6 +133,8 @@ export type Verdict =
   | { kind: 'block'; reason: string }
   | { kind: 'ask'; reason: string | null; input: Json | null }
   | { kind: 'rewrite'; input: Json }
+  /** The input is rewritten AND the agent's own permission check is skipped: more than a modify says. */
+  | { kind: 'granted-rewrite'; input: Json }
   | { kind: 'context'; context: string }
   | { kind: 'continue'; reason: string }
   | { kind: 'failed'; why: string };
@@ -188,8 +190,10 @@ function claudeReads(event: string, r: CliResult): Verdict {
     if (updated !== undefined && !isObj(updated)) return { kind: 'failed', why: 'schema: updatedInput not an object' };
     if (d === 'deny') return { kind: 'block', reason: String(specific['permissionDecisionReason'] ?? '') };
     if (d === 'ask') return { kind: 'ask', reason: (specific['permissionDecisionReason'] as string) ?? null, input: (updated as Json) ?? null };
-    if (d === 'allow' && updated) return { kind: 'rewrite', input: updated as Json };
-    if (updated) return { kind: 'failed', why: 'updatedInput without allow/ask' };
+    // allow skips Claude's permission prompt; updatedInput alone rewrites and keeps it (issue 15 #10,
+    // checked against the real binary).
+    if (d === 'allow' && updated) return { kind: 'granted-rewrite', input: updated as Json };
+    if (d === undefined && updated) return { kind: 'rewrite', input: updated as Json };
     if (json['decision'] === 'block') return { kind: 'block', reason: String(json['reason'] ?? '') };
     return nonEmpty(specific['additionalContext']) ? { kind: 'context', context: specific['additionalContext'] } : { kind: 'allow' };
   }
@@ -269,7 +273,9 @@ function geminiReads(event: string, r: CliResult): Verdict {
   if (d === 'deny' || d === 'block') return { kind: 'block', reason: String(json['reason'] ?? '') };
   const rewrite = isObj(hso['tool_input']) ? (hso['tool_input'] as Json) : null;
   if (d === 'ask') return { kind: 'ask', reason: (json['reason'] as string) ?? null, input: rewrite };
-  if (rewrite && event === 'BeforeTool') return { kind: 'rewrite', input: rewrite };
+  // An explicit allow is read as a grant (whether Gemini skips its confirmation for it is not
+  // something we rely on); tool_input alone is a rewrite.
+  if (rewrite && event === 'BeforeTool') return d === 'allow' || d === 'approve' ? { kind: 'granted-rewrite', input: rewrite } : { kind: 'rewrite', input: rewrite };
   return nonEmpty(hso['additionalContext']) ? { kind: 'context', context: hso['additionalContext'] } : { kind: 'allow' };
 }
 

@@ -3,6 +3,8 @@
 // pick the handlers it wires for an event, run their command through `sh -c` with the agent's exact
 // stdin, and read the answer the way the agent does.
 
+import { symlinkSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   agentReads,
@@ -16,6 +18,7 @@ import {
   q,
   removeTempDirs,
   sh,
+  tempDir,
   type Agent,
   type Json,
   type Verdict,
@@ -53,7 +56,9 @@ const COMMAND = `${q(process.execPath)} ${q(BIN)}`;
 function printConfig(agent: Agent, home: string, command = COMMAND): { text: string; json: Json } {
   const r = cli(['print-config', agent, '--home', home, '--command', command]);
   expect(r.code, r.stderr).toBe(0);
-  expect(r.stderr).toBe('');
+  // stdout is the JSON alone; the setup notes go to stderr.
+  expect(r.stderr.split('\n')[0]).toBe(`hermes-hooks print-config ${agent}: the hooks read ${join(home, 'config.yaml')}`);
+  expect(r.stderr).toContain(`Then check it: hermes-hooks doctor --agent ${agent}\n`);
   return { text: r.stdout, json: JSON.parse(r.stdout) as Json };
 }
 
@@ -76,8 +81,9 @@ function checkShape(agent: Agent, snippet: Json): Map<string, { matcher: string 
     const entries: { matcher: string | undefined; handler: Handler }[] = [];
     for (const item of list as Json[]) {
       if (agent === 'cursor') {
-        // Flat: {command, timeout (s)}; no matcher groups.
-        expect(Object.keys(item).sort()).toEqual(['command', 'timeout']);
+        // Flat: {command, timeout (s)}; no matcher groups. The tool gate fails closed if the command cannot start.
+        expect(Object.keys(item).sort()).toEqual(event === 'preToolUse' ? ['command', 'failClosed', 'timeout'] : ['command', 'timeout']);
+        if (event === 'preToolUse') expect(item['failClosed']).toBe(true);
         entries.push({ matcher: undefined, handler: item as unknown as Handler });
         continue;
       }
@@ -135,10 +141,12 @@ describe('print-config output is settings the agent accepts', () => {
     }
   });
 
-  it('the default command is the locally installed bin through npx, one snippet per run, pretty-printed', () => {
+  it('the default command is this installation by absolute path (node + dist/cli/bin.js), never npx, and carries --home', () => {
     const r = cli(['print-config', 'claude', '--home', home]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('"command": "npx --no hermes-hooks run PreToolUse --dialect claude"');
+    const snippet = JSON.parse(r.stdout) as { hooks: Record<string, { hooks: { command: string }[] }[]> };
+    expect(snippet.hooks['PreToolUse']![0]!.hooks[0]!.command).toBe(`${process.execPath} ${BIN} run PreToolUse --dialect claude --home ${home}`);
+    expect(r.stdout).not.toContain('npx');
     expect(r.stdout.endsWith('}\n')).toBe(true);
   });
 
@@ -226,3 +234,61 @@ describe('the printed settings work: the agent runs them against a real profile'
     expect(agentFires('cursor', agentStdin('cursor-stop'))[0]!.kind).toBe('continue');
   });
 });
+
+// Issue 16: the printed command must work wherever the agent runs it — another directory, no
+// hermes-hooks on PATH, no HERMES_HOME in the agent's environment — and read the profile it was
+// printed for.
+describe('the default snippet runs from anywhere', () => {
+  let home: string;
+  /** A PATH with what the policy hook needs (bash, jq, cat) and no node, no hermes-hooks. */
+  let toolsOnly: string;
+  beforeAll(() => {
+    home = approvedHome(`hooks:\n  pre_tool_call:\n    - command: ${q(cliHook('hermes-policy.sh'))}\n`);
+    toolsOnly = tempDir('hh-path-');
+    for (const tool of ['bash', 'jq', 'cat']) {
+      const found = sh('/bin/sh', ['-c', `command -v ${tool}`]).stdout.trim();
+      symlinkSync(found, join(toolsOnly, tool));
+    }
+  });
+
+  it.each(['claude', 'codex', 'gemini', 'cursor'] as const)('%s: from /, with no node on PATH and no HERMES_HOME, the guard blocks', (agent) => {
+    const r = cli(['print-config', agent, '--home', home]);
+    expect(r.code).toBe(0);
+    const stdin = { ...agentStdin(SAMPLES[agent]) };
+    const event = stdin['hook_event_name'] as string;
+    const command = commandFor(JSON.parse(r.stdout) as Json, agent, event);
+    const input = agent === 'cursor' ? { ...stdin, tool_name: 'Shell', tool_input: { command: 'rm -rf /' } } : { ...stdin, tool_input: { ...(stdin['tool_input'] as Json), command: 'rm -rf /' } };
+    const answer = sh('/bin/sh', ['-c', command], { stdin: input, cwd: '/', env: { PATH: toolsOnly, HERMES_HOME: undefined } });
+    expect(agentReads(agent, event, answer)).toEqual({ kind: 'block', reason: 'hermes policy: rm -rf is not allowed' });
+  });
+
+  it('--config and $HERMES_HOME are written into the command as absolute paths', () => {
+    const viaConfig = cli(['print-config', 'codex', '--config', join(home, 'config.yaml')]);
+    expect(commandFor(JSON.parse(viaConfig.stdout) as Json, 'codex', 'PreToolUse')).toBe(`${process.execPath} ${BIN} run PreToolUse --dialect codex --config ${join(home, 'config.yaml')}`);
+    const viaEnv = cli(['print-config', 'gemini'], { env: { HERMES_HOME: home } });
+    expect(commandFor(JSON.parse(viaEnv.stdout) as Json, 'gemini', 'BeforeTool')).toBe(`${process.execPath} ${BIN} run BeforeTool --dialect gemini --home ${home}`);
+  });
+
+  it('--command overrides the program; the profile options still follow', () => {
+    const r = cli(['print-config', 'cursor', '--home', home, '--command', '/opt/hh/bin/hermes-hooks']);
+    expect(commandFor(JSON.parse(r.stdout) as Json, 'cursor', 'preToolUse')).toBe(`/opt/hh/bin/hermes-hooks run preToolUse --dialect cursor --home ${home}`);
+  });
+
+  it('Codex: stderr says where the snippet goes and that an untrusted hook is skipped silently', () => {
+    const r = cli(['print-config', 'codex', '--home', home]);
+    expect(r.stderr).toContain('Where: ~/.codex/hooks.json (user) or <repo>/.codex/hooks.json (project)');
+    expect(r.stderr).toContain('Codex runs a hook only once it is TRUSTED, and skips an untrusted one without\n  a word. Open the interactive codex, run /hooks and trust the hermes-hooks entries (or start\n  codex with --dangerously-bypass-hook-trust, for automation).');
+  });
+});
+
+const SAMPLES: Record<Agent, string> = {
+  claude: 'claude-PreToolUse-Bash',
+  codex: 'codex-PreToolUse',
+  gemini: 'gemini-BeforeTool-shell',
+  cursor: 'cursor-preToolUse',
+};
+
+function commandFor(snippet: Json, agent: Agent, event: string): string {
+  const list = (snippet['hooks'] as Record<string, Json[]>)[event]!;
+  return agent === 'cursor' ? (list[0]!['command'] as string) : ((list[0]!['hooks'] as Json[])[0]!['command'] as string);
+}

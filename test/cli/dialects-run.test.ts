@@ -63,6 +63,16 @@ function run(agent: Agent, stdin: Json, h = home, extra: string[] = []): { r: Cl
   return { r, verdict: agentReads(agent, event, r) };
 }
 
+/** This Node's own JSON.parse message for `text` (its wording differs between Node versions). */
+function jsonError(text: string): string {
+  try {
+    JSON.parse(text);
+  } catch (e) {
+    return (e as Error).message;
+  }
+  throw new Error(`${text} parses`);
+}
+
 const BLOCK_REASON = 'hermes policy: rm -rf is not allowed';
 const APPROVE_REASON = 'hermes policy: git push needs your approval';
 const NUDGE = 'hermes: run the tests before you stop';
@@ -405,18 +415,26 @@ describe('consent, safe mode and bad input on run --dialect', () => {
     expect(agentReads('claude', 'PreToolUse', r)).toEqual({ kind: 'allow' });
   });
 
-  it('errors exit 1 with a message: bad JSON, an event with no counterpart, a mismatched event', () => {
+  it('bad input on a tool gate blocks, naming it (issue 16: never an exit 1 the agent reads as "go ahead")', () => {
+    const tail = ' (fix that, or add --fail-open to the hook command to let calls through while hermes-hooks cannot decide)';
     const bad = cli(['run', 'PreToolUse', '--dialect', 'claude', '--home', home], { stdin: '{not json' });
-    expect(bad.code).toBe(1);
-    expect(bad.stderr).toContain('invalid claude hook input');
+    expect(agentReads('claude', 'PreToolUse', bad)).toEqual({
+      kind: 'block',
+      reason: `hermes-hooks cannot decide, so it blocks this call: invalid claude hook input on stdin: ${jsonError('{not json')}${tail}`,
+    });
+    const mismatch = cli(['run', 'PreToolUse', '--dialect', 'claude', '--home', home], { stdin: agentStdin('claude-Stop') });
+    expect(agentReads('claude', 'PreToolUse', mismatch)).toEqual({
+      kind: 'block',
+      reason: `hermes-hooks cannot decide, so it blocks this call: stdin is a 'Stop' event but the command line says 'PreToolUse'${tail}`,
+    });
+  });
+
+  it('errors exit 1 with a message where nothing can be blocked: an event with no counterpart, an unknown dialect', () => {
     const unmapped = cli(['run', 'Notification', '--dialect', 'claude', '--home', home], {
       stdin: { ...agentStdin('claude-Stop'), hook_event_name: 'Notification', message: 'Claude needs your permission' },
     });
     expect(unmapped.code).toBe(1);
     expect(unmapped.stderr).toContain("claude event 'Notification' has no Hermes counterpart");
-    const mismatch = cli(['run', 'PreToolUse', '--dialect', 'claude', '--home', home], { stdin: agentStdin('claude-Stop') });
-    expect(mismatch.code).toBe(1);
-    expect(mismatch.stderr).toContain("stdin is a 'Stop' event but the command line says 'PreToolUse'");
     const unknown = cli(['run', 'PreToolUse', '--dialect', 'windsurf', '--home', home], { stdin: agentStdin('claude-Stop') });
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain("unknown dialect 'windsurf'");

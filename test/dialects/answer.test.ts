@@ -70,7 +70,7 @@ describe('Claude Code', () => {
     });
   });
 
-  it('modify → allow + updatedInput: the FULL merged input, in Claude keys', () => {
+  it('modify → updatedInput WITHOUT permissionDecision: the FULL merged input, in Claude keys, no allow (issue 15 #10)', () => {
     const edit = parse('claude', 'claude-PreToolUse-Edit');
     expect(edit.kwargs['tool_name']).toBe('patch');
     const merged = { ...(edit.kwargs['args'] as object), new_string: 'const port = 8080;' };
@@ -78,7 +78,6 @@ describe('Claude Code', () => {
     expect(JSON.parse(answer.stdout)).toEqual({
       hookSpecificOutput: {
         hookEventName: 'PreToolUse',
-        permissionDecision: 'allow',
         updatedInput: { file_path: '/home/user/my-project/src/app.ts', old_string: 'const port = 3000;', new_string: 'const port = 8080;', replace_all: false },
       },
     });
@@ -171,7 +170,7 @@ describe('Codex', () => {
     expect(agentReads('codex', 'pre_tool_call', 'terminal', answer)?.action).toBe('block');
   });
 
-  it('modify → allow + updatedInput (the only way Codex accepts allow)', () => {
+  it('modify → allow + updatedInput (Codex fails a hook that sends either alone; its allow grants nothing)', () => {
     const answer = renderDialectAnswer('codex', maps, 'PreToolUse', decision('pre_tool_call', 'allow', { args: { command: 'pip install --user requests' } }), 'terminal');
     expect(answer).toEqual({
       exitCode: 0,
@@ -211,7 +210,7 @@ describe('Gemini CLI', () => {
     });
   });
 
-  it('block → decision:deny; fail-closed the same; approve → ask; modify → tool_input in Gemini keys', () => {
+  it('block → decision:deny; fail-closed the same; approve → ask; modify → tool_input in Gemini keys and no decision', () => {
     const deny = renderDialectAnswer('gemini', maps, 'BeforeTool', decision('pre_tool_call', 'block', { message: 'docs are frozen' }), 'write_file');
     expect(deny).toEqual({ exitCode: 0, stdout: '{"decision":"deny","reason":"docs are frozen"}\n', stderr: '' });
     expect(agentReads('gemini', 'pre_tool_call', 'write_file', deny)).toEqual({ action: 'block', message: 'docs are frozen' });
@@ -225,7 +224,8 @@ describe('Gemini CLI', () => {
 
     const args = { path: 'docs/notes.md', content: '# Notes\n' };
     const modify = renderDialectAnswer('gemini', maps, 'BeforeTool', decision('pre_tool_call', 'allow', { args }), 'write_file');
-    expect(JSON.parse(modify.stdout)).toEqual({ decision: 'allow', hookSpecificOutput: { hookEventName: 'BeforeTool', tool_input: { file_path: 'docs/notes.md', content: '# Notes\n' } } });
+    // The rewrite alone: no decision, so nothing is allowed that Gemini would not allow itself.
+    expect(JSON.parse(modify.stdout)).toEqual({ hookSpecificOutput: { hookEventName: 'BeforeTool', tool_input: { file_path: 'docs/notes.md', content: '# Notes\n' } } });
     expect(agentReads('gemini', 'pre_tool_call', 'write_file', modify)).toEqual({ action: 'modify', args });
 
     expect(renderDialectAnswer('gemini', maps, 'BeforeTool', decision('pre_tool_call', 'allow'), 'write_file')).toEqual({ exitCode: 0, stdout: '', stderr: '' });
@@ -335,5 +335,69 @@ describe('parseDialectInput errors', () => {
     for (const dialect of ['claude', 'codex', 'gemini', 'cursor'] as const) {
       expect(renderDialectAnswer(dialect, maps, 'SessionEnd', d, null)).toEqual({ exitCode: 0, stdout: '', stderr: '' });
     }
+  });
+});
+
+// Issue 15 item 10: a Hermes `modify` changes arguments and approves nothing; `approve` asks the
+// user. Every agent's answer to every pre_tool_call Decision is checked for a grant it did not get.
+describe('no answer grants more than the hooks said', () => {
+  const REWRITE = { command: 'touch /tmp/outside-the-project' };
+  const TOOL_EVENT: Record<AgentDialect, string> = { claude: 'PreToolUse', codex: 'PreToolUse', gemini: 'BeforeTool', cursor: 'preToolUse' };
+  const answers = (dialect: AgentDialect) => ({
+    modify: renderDialectAnswer(dialect, maps, TOOL_EVENT[dialect], decision('pre_tool_call', 'allow', { args: REWRITE, modified_by: [0] }), 'terminal'),
+    approve: renderDialectAnswer(dialect, maps, TOOL_EVENT[dialect], decision('pre_tool_call', 'approve', { message: 'Check this', args: REWRITE }), 'terminal'),
+  });
+
+  it('Claude: a rewrite is updatedInput with no permissionDecision; approve is ask with the rewrite shown', () => {
+    const { modify, approve } = answers('claude');
+    expect(modify).toEqual({ exitCode: 0, stdout: '{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"command":"touch /tmp/outside-the-project"}}}\n', stderr: '' });
+    expect(JSON.parse(approve.stdout)).toEqual({
+      hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'ask', permissionDecisionReason: 'Check this', updatedInput: REWRITE },
+    });
+  });
+
+  it('Codex: a rewrite is allow + updatedInput (its only accepted form, no permission in it); approve blocks', () => {
+    const { modify, approve } = answers('codex');
+    expect(modify.stdout).toBe('{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"touch /tmp/outside-the-project"}}}\n');
+    expect(approve).toEqual({ exitCode: 2, stdout: '', stderr: 'Check this (Codex hooks cannot ask for approval, so hermes-hooks blocks the call)\n' });
+  });
+
+  it('Gemini: a rewrite carries no decision; approve is ask with the rewrite', () => {
+    const { modify, approve } = answers('gemini');
+    expect(modify.stdout).toBe('{"hookSpecificOutput":{"hookEventName":"BeforeTool","tool_input":{"command":"touch /tmp/outside-the-project"}}}\n');
+    expect(JSON.parse(approve.stdout)).toEqual({ decision: 'ask', reason: 'Check this', hookSpecificOutput: { hookEventName: 'BeforeTool', tool_input: REWRITE } });
+  });
+
+  it('Cursor: approve is ask with the rewrite; a rewrite is allow + updated_input (Cursor has no neutral answer)', () => {
+    const { modify, approve } = answers('cursor');
+    expect(JSON.parse(modify.stdout)).toEqual({ permission: 'allow', updated_input: REWRITE });
+    expect(JSON.parse(approve.stdout)).toEqual({ permission: 'ask', user_message: 'Check this', agent_message: 'Check this', updated_input: REWRITE });
+  });
+
+  it('no Decision but an explicit approve ever reaches an agent as ask, and none as a Claude or Gemini allow', () => {
+    for (const dialect of ['claude', 'codex', 'gemini', 'cursor'] as const) {
+      for (const action of ['allow', 'approve', 'block'] as const) {
+        for (const args of [null, REWRITE]) {
+          const a = renderDialectAnswer(dialect, maps, TOOL_EVENT[dialect], decision('pre_tool_call', action, { args }), 'terminal');
+          const out = a.stdout ? (JSON.parse(a.stdout) as Record<string, Record<string, unknown> | unknown>) : {};
+          const hso = (out['hookSpecificOutput'] ?? {}) as Record<string, unknown>;
+          const label = `${dialect} ${action} ${args ? 'with' : 'without'} args`;
+          expect(hso['permissionDecision'] === 'allow' && dialect === 'claude', label).toBe(false);
+          expect(out['decision'] === 'allow' || out['decision'] === 'approve', label).toBe(false);
+          const asks = hso['permissionDecision'] === 'ask' || out['decision'] === 'ask' || out['permission'] === 'ask';
+          expect(asks, label).toBe(action === 'approve' && dialect !== 'codex');
+        }
+      }
+    }
+  });
+});
+
+describe('reading updatedInput without a decision', () => {
+  const out = '{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"command":"ls -l"}}}';
+  it('Claude applies it (and keeps its own permission check): a modify', () => {
+    expect(agentReads('claude', 'pre_tool_call', 'terminal', { exitCode: 0, stdout: out, stderr: '' })).toEqual({ action: 'modify', args: { command: 'ls -l' } });
+  });
+  it('Codex fails a hook that sends it without allow: nothing', () => {
+    expect(agentReads('codex', 'pre_tool_call', 'terminal', { exitCode: 0, stdout: out, stderr: '' })).toBeNull();
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseDialectInput } from '../../src/dialects/answer.js';
 import { DEFAULT_DIALECT_MAPS as maps, AGENT_DIALECTS } from '../../src/dialects/names.js';
-import { printDialectConfig, wiredEvents } from '../../src/dialects/print-config.js';
+import { printDialectConfig, setupNotes, wiredEvents } from '../../src/dialects/print-config.js';
 
 describe('printDialectConfig', () => {
   it('Claude: a settings.json hooks block wiring every mappable event to `run <event> --dialect claude`', () => {
@@ -41,7 +41,9 @@ describe('printDialectConfig', () => {
   it('Cursor: version 1, flat entries, and no family events (they would run every hook twice per call)', () => {
     const cursor = JSON.parse(printDialectConfig('cursor', { command: 'hermes-hooks' }));
     expect(cursor.version).toBe(1);
-    expect(cursor.hooks.preToolUse).toEqual([{ command: 'hermes-hooks run preToolUse --dialect cursor', timeout: 310 }]);
+    // failClosed on the tool gate: a command that cannot start blocks in Cursor instead of allowing.
+    expect(cursor.hooks.preToolUse).toEqual([{ command: 'hermes-hooks run preToolUse --dialect cursor', timeout: 310, failClosed: true }]);
+    expect(cursor.hooks.postToolUse).toEqual([{ command: 'hermes-hooks run postToolUse --dialect cursor', timeout: 310 }]);
     expect(Object.keys(cursor.hooks)).toEqual([
       'preToolUse',
       'postToolUse',
@@ -62,5 +64,28 @@ describe('printDialectConfig', () => {
         expect(parseDialectInput(dialect, maps, { hook_event_name: ev }), `${dialect} ${ev}`).not.toHaveProperty('error');
       }
     }
+  });
+});
+
+describe('setupNotes: where the snippet goes and what the agent needs first', () => {
+  it('names each agent\'s files (reference §a1) and ends with the doctor check', () => {
+    const where: Record<string, string> = {
+      claude: 'Where: merge the "hooks" object into ~/.claude/settings.json (every project) or',
+      codex: 'Where: ~/.codex/hooks.json (user) or <repo>/.codex/hooks.json (project), merged into its "hooks".',
+      gemini: 'Where: merge the "hooks" object into ~/.gemini/settings.json (user) or',
+      cursor: 'Where: ~/.cursor/hooks.json (user) or <project>/.cursor/hooks.json (project); keep',
+    };
+    for (const dialect of AGENT_DIALECTS) {
+      const notes = setupNotes(dialect);
+      expect(notes[0], dialect).toBe(where[dialect]);
+      expect(notes.at(-1), dialect).toBe(`Then check it: hermes-hooks doctor --agent ${dialect}`);
+    }
+  });
+
+  it('Codex: trust via /hooks or --dangerously-bypass-hook-trust; Claude: workspace trust', () => {
+    const codex = setupNotes('codex').join('\n');
+    expect(codex).toContain('skips an untrusted one without\n  a word. Open the interactive codex, run /hooks and trust the hermes-hooks entries');
+    expect(codex).toContain('--dangerously-bypass-hook-trust');
+    expect(setupNotes('claude').join('\n')).toContain("interactive Claude Code holds back settings-file hooks until the folder's\n  workspace-trust dialog is accepted");
   });
 });

@@ -1,0 +1,156 @@
+// `hermes-hooks doctor --agent <claude|codex|gemini|cursor>`: check that agent's own hook config
+// for hermes-hooks entries it will not run or that fail open, and say how to fix each (the judging
+// is src/dialects/agent-doctor.ts). `doctor` without --agent is the profile doctor, unchanged.
+
+import { accessSync, constants, readFileSync, realpathSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { delimiter, join, resolve } from 'node:path';
+import { configLoadError } from '../config/load.js';
+import { agentFiles, checkAgentConfig, type AgentCheck, type AgentProbes } from '../dialects/agent-doctor.js';
+import { AGENT_DIALECTS, defaultDialectMaps, isAgentDialect, parseDialectsConfig } from '../dialects/names.js';
+import type { EventName } from '../events.js';
+import { discoveryOf, parseCommandArgs } from './_args.js';
+import { painter, type Paint } from './_color.js';
+import { CliError, writeLine, type CliIO } from './_io.js';
+import { openProfile } from './_profile.js';
+
+const HELP = `Usage: hermes-hooks doctor --agent <claude|codex|gemini|cursor> [--project DIR] [--json] [discovery options]
+
+Check an agent's own hook config for hermes-hooks entries that agent will not run, or that fail open:
+  - the wrong file (one the agent never reads) or a file it cannot parse
+  - a command that does not exist, runs through npx, or uses a relative path
+  - the tool gate (PreToolUse / BeforeTool / preToolUse) not wired, or a matcher that skips tools
+  - a timeout shorter than the profile's hooks for that event (the agent then goes ahead)
+  - the wrong event or --dialect in the command
+  - Codex: a hook with no trust record in ~/.codex/config.toml (Codex skips it without a word)
+Files read: the agent's user file under $HOME and the project file under --project (default: the
+current directory). Exit 1 when any ✗ is found.
+
+Examples:
+  hermes-hooks doctor --agent codex
+  hermes-hooks doctor --agent claude --project ~/src/app --json
+`;
+
+export async function doctorAgentCommand(args: string[], io: CliIO): Promise<number> {
+  const { values } = parseCommandArgs('doctor', args, {
+    agent: { type: 'string' },
+    project: { type: 'string' },
+    json: { type: 'boolean' },
+  });
+  if (values.help) {
+    io.stdout.write(HELP);
+    return 0;
+  }
+  const agent = values.agent;
+  if (typeof agent !== 'string' || !isAgentDialect(agent)) {
+    throw new CliError(`doctor --agent: give one of ${AGENT_DIALECTS.join(', ')}${typeof agent === 'string' ? ` (not '${agent}')` : ''}`);
+  }
+  const home = io.env.HOME ?? homedir();
+  const project = resolve(io.cwd, typeof values.project === 'string' ? values.project : '.');
+
+  const profile = await openProfile(discoveryOf(values), io);
+  const broken = configLoadError(profile.config);
+  const maps = profile.config.exists && !profile.config.source.syntaxError ? parseDialectsConfig(profile.config.source).maps : defaultDialectMaps();
+  const profileTimeouts: Partial<Record<EventName, number>> = {};
+  for (const spec of profile.config.specs) profileTimeouts[spec.event] = Math.max(profileTimeouts[spec.event] ?? 0, spec.timeout);
+
+  const files = agentFiles(agent, home, project).map((f) => {
+    const text = readText(f.path);
+    const real = text === null ? undefined : realPath(f.path);
+    return { ...f, text, ...(real !== undefined && real !== f.path ? { realPath: real } : {}) };
+  });
+  const codexConfigPath = join(home, '.codex/config.toml');
+  const report = checkAgentConfig({
+    dialect: agent,
+    maps,
+    files,
+    ...(agent === 'codex' ? { codexConfig: { path: codexConfigPath, text: readText(codexConfigPath) } } : {}),
+    profileTimeouts,
+    home,
+    probes: fsProbes(io),
+  });
+  if (broken) {
+    report.general.unshift({ ok: null, message: `the profile's config cannot be used (${broken}): every tool call the agent sends is blocked until it is fixed` });
+  }
+
+  if (values.json) {
+    writeLine(io.stdout, JSON.stringify({ ...report, config: profile.configFile, healthy: report.problems === 0 }));
+    return report.problems === 0 ? 0 : 1;
+  }
+  const paint = painter(io);
+  writeLine(io.stdout, `hermes-hooks doctor --agent ${agent}  (profile ${profile.configFile})`);
+  for (const f of report.files) {
+    if (f.state === 'missing' && f.role === 'wrong') continue;
+    const state = f.state === 'missing' ? 'not present' : f.state === 'unparseable' ? 'cannot be parsed' : `${f.entries} hermes-hooks entr${f.entries === 1 ? 'y' : 'ies'}`;
+    writeLine(io.stdout, `  ${f.path}: ${state}${f.role === 'wrong' ? ` (${agent} never reads this file)` : ''}`);
+  }
+  writeLine(io.stdout);
+  for (const c of report.general) writeLine(io.stdout, `  ${mark(c, paint)} ${c.message}`);
+  if (report.general.length) writeLine(io.stdout);
+  for (const e of report.entries) {
+    writeLine(io.stdout, `  [${e.event}] ${e.command}`);
+    writeLine(io.stdout, `      ${paint('dim', `${e.file} ${e.at}`)}`);
+    for (const c of e.checks) writeLine(io.stdout, `      ${mark(c, paint)} ${c.message}`);
+    writeLine(io.stdout);
+  }
+  writeLine(
+    io.stdout,
+    report.problems === 0
+      ? paint('green', `${agent}: every hermes-hooks entry will run.`)
+      : paint('red', `${report.problems} problem(s) found: ${agent} will skip hermes-hooks or let calls through unguarded. Fix them, then re-run this check.`),
+  );
+  return report.problems === 0 ? 0 : 1;
+}
+
+function realPath(path: string): string | undefined {
+  try {
+    return realpathSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+function readText(path: string): string | null {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+function fsProbes(io: CliIO): AgentProbes {
+  return {
+    runnable(path, mode) {
+      try {
+        if (!statSync(path).isFile()) return 'not_file';
+      } catch {
+        return 'missing';
+      }
+      try {
+        accessSync(path, mode === 'exec' ? constants.X_OK : constants.R_OK);
+        return 'ok';
+      } catch {
+        return 'not_executable';
+      }
+    },
+    which(name) {
+      for (const dir of (io.env.PATH ?? '').split(delimiter)) {
+        if (!dir) continue;
+        const candidate = join(dir, name);
+        try {
+          if (statSync(candidate).isFile()) {
+            accessSync(candidate, constants.X_OK);
+            return candidate;
+          }
+        } catch {
+          // not here
+        }
+      }
+      return null;
+    },
+  };
+}
+
+function mark(c: AgentCheck, paint: Paint): string {
+  return c.ok === null ? paint('dim', 'ℹ') : c.ok ? paint('green', '✓') : paint('red', '✗');
+}
