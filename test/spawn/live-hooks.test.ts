@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +8,10 @@ import { spawnHook } from '../../src/spawn/run-hook.js';
 import { FIXTURES, fixture, groupMembers, isRunning, killQuietly, waitFor } from './_helpers.js';
 
 const REPO = resolve(FIXTURES, '..', '..', '..');
+/** Stated margin for timers and process exits on a loaded 2-core machine (as in test/torture). */
+const TIMER_MARGIN_MS = 1500;
+/** How much earlier than asked a Node timer may fire, measured against performance.now(). */
+const TIMER_EARLY_MS = 5;
 
 let tmp: string;
 /** Every hook pid a host reported, killed after all tests as a safety net (never before asserting). */
@@ -100,12 +104,25 @@ describe('installExitCleanup', () => {
 describe('killLiveHooks', () => {
   it('escalates a SIGTERM it sent to SIGKILL for a group that ignores it', async () => {
     expect(await waitFor(() => liveHookCount() === 0, 3000)).toBe(true);
-    const pending = spawnHook({ command: fixture('trap-term.sh'), stdin: '{}', timeoutMs: 30_000, killGraceMs: 200 });
-    expect(await waitFor(() => liveHookCount() === 1, 3000)).toBe(true);
-    await new Promise((r) => setTimeout(r, 100));
+    const ready = join(tmp, 'trap-installed');
+    const pending = spawnHook({
+      command: fixture('trap-term-ready.sh'),
+      stdin: '{}',
+      timeoutMs: 30_000,
+      killGraceMs: 200,
+      extraEnv: { READY_FILE: ready },
+    });
+    // Signal only once the hook has installed its trap (it creates the file right after `trap`).
+    expect(await waitFor(() => existsSync(ready), 5000)).toBe(true);
+    expect(liveHookCount()).toBe(1);
+    const killedAt = performance.now();
     expect(killLiveHooks('SIGTERM')).toBe(1);
     const r = await pending;
+    const settled = performance.now() - killedAt;
     expect(r).toMatchObject({ status: 'timeout', error: 'cancelled', signal: 'SIGKILL' });
+    // It outlived the TERM for the whole grace, then the KILL and at most the drain ended it.
+    expect(settled).toBeGreaterThanOrEqual(200 - TIMER_EARLY_MS);
+    expect(settled).toBeLessThan(200 + 500 + TIMER_MARGIN_MS);
     expect(await waitFor(() => groupMembers(r.pid!).length === 0, 2000)).toBe(true);
   });
 
