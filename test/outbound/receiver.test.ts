@@ -112,6 +112,10 @@ describe.each(receivers)('%s', (_name, argv) => {
     expect(await post(r.url, body, { ...base, 'X-Hermes-Signature-256': sig })).toBe(200);
     const lines = await waitForLines(r, 2);
     expect(lines).toHaveLength(2);
-    expect(r.stderr()).toContain('bad signature');
+    // Exactly the three refusals, each naming the delivery, and nothing else on stderr.
+    const refusal = JSON.stringify({ rejected: 'bad signature', delivery_id: 'a'.repeat(32) });
+    const stderrLines = (): string[] => r.stderr().split('\n').filter(Boolean);
+    for (let i = 0; i < 100 && stderrLines().length < 3; i++) await new Promise((res) => setTimeout(res, 50));
+    expect(stderrLines().map((l) => JSON.stringify(JSON.parse(l)))).toEqual([refusal, refusal, refusal]);
   });
 });
