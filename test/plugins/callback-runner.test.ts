@@ -93,7 +93,10 @@ describe('callback runner: failures', () => {
       toolKwargs('terminal'),
     );
     expect(out.status).toBe('error');
-    expect(out.directive).toEqual({ action: 'block', message: expect.stringMatching(/^pre_tool_call plugin callback guard\.check raised TypeError: Cannot read properties of undefined/) });
+    expect(out.directive).toEqual({
+      action: 'block',
+      message: "pre_tool_call plugin callback guard.check raised TypeError: Cannot read properties of undefined (reading 'x')",
+    });
     class PolicyError extends Error {}
     const long = await runner.invoke(
       hook('guard.long', 'pre_tool_call', async () => {
