@@ -194,14 +194,18 @@ function runBuiltin(
   return hookOutcome({ index, kind: 'builtin', command: `builtin:${entry.name}`, status: error ? 'error' : 'ok', error, directive });
 }
 
-/** A guardrail warning reaches the model as context; a guardrail stop tells the host to end the turn. */
+/**
+ * A guardrail warning reaches the model as context; a guardrail stop tells the host to end the
+ * turn — even when an earlier hook's block gives the message: the loop is real either way, and
+ * a host told only "blocked" would let the model retry the same call.
+ */
 function applyGuardrailNotes(decision: Decision, notes: (GuardrailVerdict | null)[]): void {
   const warnings: string[] = [];
-  notes.forEach((v, i) => {
-    if (!v) return;
+  for (const v of notes) {
+    if (!v) continue;
     if (v.action === 'warn') warnings.push(v.message);
-    if (v.action === 'stop' && decision.decided_by === i) decision.stop_turn = true;
-  });
+    if (v.action === 'stop' && decision.action === 'block') decision.stop_turn = true;
+  }
   if (warnings.length && decision.action !== 'block') {
     decision.context = [decision.context, ...warnings].filter(Boolean).join('\n\n');
   }

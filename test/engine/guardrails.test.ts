@@ -179,7 +179,7 @@ describe('tool-loop guardrails through engine.emit', () => {
     ]);
   });
 
-  it('a warning rides on an approve as context; a shell hook\'s block decides and carries no guardrail note', async () => {
+  it('a warning rides on an approve as context; a shell hook\'s block decides the message and the guardrail\'s stop still ends the turn', async () => {
     const approve = await rig(`hooks:\n  pre_tool_call:\n    - command: ${FIX}/approve.sh\n${configured}`);
     const ls = call('terminal', { command: 'ls /missing' });
     for (let i = 0; i < 2; i++) {
@@ -193,9 +193,9 @@ describe('tool-loop guardrails through engine.emit', () => {
     const block = await rig(`hooks:\n  pre_tool_call:\n    - command: ${FIX}/block.sh\n${configured}`);
     for (let i = 0; i < 4; i++) await block.engine.emit('post_tool_call', failed(ls));
     const both = await block.engine.emit('pre_tool_call', ls);
-    // The guardrail would stop this call too (its own outcome says so), but the first block in order decides.
+    // The guardrail stops this call too (its own outcome says so); the first block in order gives
+    // the message, and the host is still told to end the turn.
     expect(both.hooks[1]!.directive).toEqual({ action: 'block', message: EXACT_STOP_4 });
-    expect(both.decision).toMatchObject({ action: 'block', message: 'blocked by fixture', decided_by: 0, context: null });
-    expect(both.decision.stop_turn).toBeUndefined();
+    expect(both.decision).toMatchObject({ action: 'block', message: 'blocked by fixture', decided_by: 0, context: null, stop_turn: true });
   });
 });
