@@ -6,6 +6,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { failClosedMessage, FAIL_CLOSED_REASON } from '../../src/directives/messages.js';
 import { ANSI, HOOKS, ROOT, baseEnv, cleanupTemps, hooksYaml, makeHome, readJson, runMain, tempDir, writeScript } from './_helpers.js';
 
 afterEach(cleanupTemps);
@@ -283,7 +284,7 @@ describe('--json', () => {
     }
     if (event === 'pre_tool_call') {
       expect(report.hooks[0]).toMatchObject({ status: 'timeout', exit_code: null, signal: 'SIGTERM' });
-      expect(report.decision.message).toMatch(/failed closed/);
+      expect(report.decision.message).toBe(failClosedMessage(`${HOOKS}/sleep.sh 30`, FAIL_CLOSED_REASON.timedOut(1)));
     }
   });
 });
