@@ -4,7 +4,7 @@
 # are not loaded yet and BATS_LIB_PATH can find them):
 #
 #   setup() {
-#     load '/path/to/hermes-hooks-bats'      # or: bats_load_library hermes-hooks-bats
+#     load '/path/to/hermes-hooks-bats'      # or: bats_load_library hermes-hooks-bats.bash
 #   }
 #   @test "rm -rf / is blocked" {
 #     run_hook ./hooks/guard.sh "$(hook_payload pre_tool_call terminal '{"command": "rm -rf /"}')"
