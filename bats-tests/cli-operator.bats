@@ -57,7 +57,7 @@ hooks:
 EOF
   run --separate-stderr hh validate "$BATS_TEST_TMPDIR/bad.yaml"
   assert_failure 1
-  assert_line --index 0 "$BATS_TEST_TMPDIR/bad.yaml:2:3: warning: hooks.pre_tool_cal: unknown hook event 'pre_tool_cal' in hooks: config — did you mean 'pre_tool_call'?"
+  assert_line --index 0 "$BATS_TEST_TMPDIR/bad.yaml:2:3: error: hooks.pre_tool_cal: unknown hook event 'pre_tool_cal' in hooks: config — did you mean 'pre_tool_call'?"
   assert_line --index 1 --partial "$BATS_TEST_TMPDIR/bad.yaml:6:16: warning: hooks.pre_tool_call[0].timeout=900s exceeds max 300s; clamping"
   assert_line --index 2 "$BATS_TEST_TMPDIR/bad.yaml: 2 problem(s)"
 }
@@ -235,7 +235,7 @@ EOF
   printf 'hooks:\n  pre_tool_cal:\n    - command: /x.sh\n' >"$CONFIG"
   run --separate-stderr hh doctor
   assert_failure 1
-  assert_line --partial "$CONFIG:2:3: warning: hooks.pre_tool_cal: unknown hook event"
+  assert_line --partial "$CONFIG:2:3: error: hooks.pre_tool_cal: unknown hook event"
 }
 
 # --- discovery --------------------------------------------------------------------------------

@@ -145,6 +145,55 @@ expect_assertion_failure() {
   assert_output --partial 'usage: run_hook'
 }
 
+# ── run_hook with an interpreter-prefixed command (as config.yaml writes it) ──────────────────
+
+# A hook that is NOT executable (so only an interpreter can run it): its context is its argv and stdin.
+write_argv_hook() {
+  mkdir -p "$(dirname "$1")"
+  cat >"$1" <<'PY'
+import json, sys
+print(json.dumps({"context": json.dumps({"argv": sys.argv[1:], "stdin": sys.stdin.read()})}))
+PY
+  chmod 0644 "$1"
+}
+
+@test "run_hook 'python3 hook.py' PAYLOAD runs a non-executable script through its interpreter" {
+  write_argv_hook "$BATS_TEST_TMPDIR/hook.py"
+  cd "$BATS_TEST_TMPDIR"
+  run_hook --event pre_llm_call 'python3 hook.py' '{"x": 1}'
+  assert_success
+  assert_equal "$HOOK_CONTEXT" '{"argv": [], "stdin": "{\"x\": 1}"}'
+}
+
+@test "run_hook python3 hook.py PAYLOAD ARGS… (unquoted) takes the interpreter and the script as the command" {
+  write_argv_hook "$BATS_TEST_TMPDIR/hook.py"
+  run_hook --event pre_llm_call python3 "$BATS_TEST_TMPDIR/hook.py" '{"x": 2}' --strict 'two words'
+  assert_success
+  assert_equal "$HOOK_CONTEXT" '{"argv": ["--strict", "two words"], "stdin": "{\"x\": 2}"}'
+}
+
+@test "run_hook splits the command like hermes-hooks: quotes, ~/ at the start of a word, then extra args" {
+  export HOME="$BATS_TEST_TMPDIR/home"
+  write_argv_hook "$HOME/my hooks/hook.py"
+  run_hook --event pre_llm_call "python3 ~/'my hooks/hook.py' --mode \"a b\" '~/literal'" '' extra
+  assert_success
+  assert_equal "$HOOK_CONTEXT" '{"argv": ["--mode", "a b", "~/literal", "extra"], "stdin": ""}'
+}
+
+@test "run_hook still runs an existing script whose path has a space, as before" {
+  mkdir -p "$BATS_TEST_TMPDIR/my hooks"
+  cp "$WRONG/stdin-as-context.py" "$BATS_TEST_TMPDIR/my hooks/ctx.py"
+  run_hook --event pre_llm_call "$BATS_TEST_TMPDIR/my hooks/ctx.py" '{"y": 3}'
+  assert_success
+  assert_equal "$HOOK_CONTEXT" 'stdin={"y": 3}'
+}
+
+@test "run_hook refuses a command it cannot split, saying so (exit 2)" {
+  run -2 --separate-stderr run_hook "python3 'hook.py" '{}'
+  assert_equal "$stderr" "hermes-hooks-bats: command \"python3 'hook.py\" cannot be parsed: No closing quotation
+hermes-hooks-bats: run_hook: cannot split the command 'python3 'hook.py' (an unterminated quote or a trailing backslash?)"
+}
+
 # ── the directive parser follows Hermes ─────────────────────────────────────────────────────
 
 @test "decision/reason blocks; exit 1 with a block on stdout still blocks" {

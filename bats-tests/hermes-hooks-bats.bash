@@ -4,7 +4,7 @@
 # are not loaded yet and BATS_LIB_PATH can find them):
 #
 #   setup() {
-#     load '/path/to/hermes-hooks-bats'      # or: bats_load_library hermes-hooks-bats
+#     load '/path/to/hermes-hooks-bats'      # or: bats_load_library hermes-hooks-bats.bash
 #   }
 #   @test "rm -rf / is blocked" {
 #     run_hook ./hooks/guard.sh "$(hook_payload pre_tool_call terminal '{"command": "rm -rf /"}')"
@@ -27,8 +27,15 @@
 #
 # ── Running a hook ────────────────────────────────────────────────────────────────────────────
 # run_hook [--event EVENT] <script> <payload> [script-args…]
-#     Runs <script> with <payload> on stdin through `run --separate-stderr`, so $status, $output
-#     (stdout) and $stderr are set as usual, then parses the directive into:
+# run_hook [--event EVENT] '<interpreter> <script> [args…]' <payload> [script-args…]
+# run_hook [--event EVENT] <interpreter> <script> <payload> [script-args…]
+#     Runs the hook with <payload> on stdin through `run --separate-stderr`, so $status, $output
+#     (stdout) and $stderr are set as usual. The hook is given the way config.yaml gives it:
+#     <script> is an existing file (run as is, even with spaces in its path); anything else with a
+#     space is a command line, split like hermes-hooks splits a configured `command:` (quotes and
+#     backslashes honoured, no shell, `~/` expanded at the start of a word): 'python3 hook.py'.
+#     Unquoted, a known interpreter (python3, bash, node … see _HHB_INTERPRETERS) followed by an
+#     existing script file takes both as the command. Then it parses the directive into:
 #       HOOK_EVENT        the event (from --event, else the payload's hook_event_name, else
 #                         pre_tool_call)
 #       HOOK_ACTION       block | modify | approve | continue | context | "" (no directive)
@@ -185,6 +192,83 @@ except Exception:
 ' "$1"
 }
 
+# Interpreters that `run_hook python3 hook.py PAYLOAD` recognises unquoted.
+_HHB_INTERPRETERS=' python python2 python3 bash sh zsh dash ksh fish node nodejs deno bun ruby perl php lua pwsh uv '
+
+_hhb_is_interpreter() {
+  [[ $_HHB_INTERPRETERS == *" $1 "* || $1 =~ ^python3\.[0-9]+$ ]]
+}
+
+# Splits a command line like hermes-hooks' src/spawn/argv.ts: POSIX quoting and backslashes, no
+# shell, and an unquoted `~` or `~/…` at the start of any word is the home directory. Prints the
+# words NUL-terminated; an unsplittable line (unterminated quote, trailing backslash) fails.
+_HHB_SPLIT_PY='
+import os, sys
+line = sys.argv[1]
+argv, token, in_token, tilde, i, n = [], "", False, None, 0, len(line)
+def fail(reason):
+    sys.exit("hermes-hooks-bats: command %r cannot be parsed: %s" % (line, reason))
+def settle(slash):
+    global tilde
+    if tilde == "pending":
+        tilde = "expand" if slash else None
+def end():
+    global token, in_token, tilde
+    if in_token:
+        argv.append(os.path.expanduser("~") + token[1:] if tilde else token)
+    token, in_token, tilde = "", False, None
+while i < n:
+    c = line[i]
+    if c in " \t\n\r":
+        end(); i += 1
+    elif c == "\\":
+        if i + 1 >= n:
+            fail("No escaped character")
+        nxt = line[i + 1]; i += 2
+        if nxt != "\n":
+            settle(False); token += nxt; in_token = True
+    elif c == "\x27":
+        close = line.find("\x27", i + 1)
+        if close < 0:
+            fail("No closing quotation")
+        settle(False); token += line[i + 1:close]; in_token = True; i = close + 1
+    elif c == "\x22":
+        settle(False); in_token = True; i += 1; closed = False
+        while i < n:
+            d = line[i]
+            if d == "\x22":
+                closed = True; i += 1; break
+            if d == "\\" and i + 1 < n and line[i + 1] in "\\\x22$`\n":
+                if line[i + 1] != "\n":
+                    token += line[i + 1]
+                i += 2; continue
+            token += d; i += 1
+        if not closed:
+            fail("No closing quotation")
+    else:
+        if not in_token and c == "~":
+            tilde = "pending"
+        else:
+            settle(c == "/")
+        token += c; in_token = True; i += 1
+end()
+if not argv:
+    fail("empty command")
+sys.stdout.write("".join(a + "\0" for a in argv))
+'
+
+_hhb_split_command() { # command-line → fills the array _HHB_ARGV, or fails saying why
+  local word
+  _HHB_ARGV=()
+  while IFS= read -r -d '' word; do
+    _HHB_ARGV+=("$word")
+  done < <("$HERMES_HOOKS_BATS_PYTHON" -c "$_HHB_SPLIT_PY" "$1" || printf 'hermes-hooks-bats-split-failed\0')
+  if ((${#_HHB_ARGV[@]} == 0)) || [[ ${_HHB_ARGV[-1]} == hermes-hooks-bats-split-failed ]]; then
+    _HHB_ARGV=()
+    return 1
+  fi
+}
+
 _hhb_exec() { # event script args… — the script sees HERMES_HOOK_EVENT like under Hermes
   local event=$1
   shift
@@ -230,11 +314,26 @@ run_hook() {
     esac
   done
   if (($# < 2)); then
-    echo "usage: run_hook [--event EVENT] <script> <payload-file|payload-json|''> [script-args…]" >&2
+    echo "usage: run_hook [--event EVENT] <script|'interpreter script'> <payload-file|payload-json|''> [script-args…]" >&2
     return 2
   fi
-  local script=$1 payload=$2 stdin_file
-  shift 2
+  local -a command
+  if (($# >= 3)) && [[ ! -e $1 && $1 != */* && -f $2 ]] && _hhb_is_interpreter "$1"; then
+    command=("$1" "$2") # run_hook python3 hook.py PAYLOAD …
+    shift 2
+  elif [[ -e $1 || $1 != *[[:space:]]* ]]; then
+    command=("$1") # a script path, as before (spaces in an existing path are part of it)
+    shift
+  else
+    if ! _hhb_split_command "$1"; then # run_hook 'python3 hook.py' PAYLOAD …
+      echo "hermes-hooks-bats: run_hook: cannot split the command '$1' (an unterminated quote or a trailing backslash?)" >&2
+      return 2
+    fi
+    command=("${_HHB_ARGV[@]}")
+    shift
+  fi
+  local payload=$1 stdin_file
+  shift
   if [[ -n $payload && -f $payload ]]; then
     stdin_file=$payload
   else
@@ -243,7 +342,7 @@ run_hook() {
   fi
   [[ -n $event ]] || event=$(_hhb_event_of "$stdin_file")
   HOOK_EVENT=${event:-pre_tool_call}
-  run --separate-stderr _hhb_exec "$HOOK_EVENT" "$script" "$@" <"$stdin_file"
+  run --separate-stderr _hhb_exec "$HOOK_EVENT" "${command[@]}" "$@" <"$stdin_file"
   _hhb_parse_directive
 }
 

@@ -14,6 +14,7 @@ import { stderrLogger } from '../engine/logger.js';
 import type { Decision, Dialect } from '../types.js';
 import { parseCommandArgs } from './_args.js';
 import { RUN_HELP } from './_help.js';
+import { eventDiagnosticLines } from './_event-diagnostics.js';
 import { CliError, readAllStdin, type CliIO } from './_io.js';
 import { withRunEngine } from './_run-engine.js';
 
@@ -36,7 +37,10 @@ export async function runDialect(dialect: Dialect, args: string[], io: CliIO): P
   // Warnings are held until the answer is known: Codex takes ALL of stderr as the block reason
   // (exit 2), so there the reason goes alone; everywhere else they follow on stderr as usual.
   const warnings: string[] = [];
+  // The config's problems with this event's hooks (formatted lines), held and flushed first.
+  const configLines: string[] = [];
   const flushWarnings = (): void => {
+    for (const line of configLines.splice(0)) io.stderr.write(`${line}\n`);
     const log = stderrLogger({ stream: io.stderr });
     for (const w of warnings.splice(0)) log.warn(w);
   };
@@ -72,6 +76,7 @@ export async function runDialect(dialect: Dialect, args: string[], io: CliIO): P
       const roots = kwargs['workspace_roots'];
       const agentCwd = typeof cwd === 'string' ? cwd : Array.isArray(roots) && typeof roots[0] === 'string' ? roots[0] : undefined;
       if (cwd !== undefined && agentCwd !== cwd) kwargs['cwd'] = cwd;
+      configLines.push(...eventDiagnosticLines(engine.diagnostics, parsed.event));
       const emission = await engine.emit(parsed.event, kwargs, agentCwd !== undefined ? { payloadCwd: agentCwd } : {});
       const toolName = typeof parsed.kwargs.tool_name === 'string' ? parsed.kwargs.tool_name : null;
       const answer = renderDialectAnswer(agent, maps, parsed.theirEvent, emission.decision, toolName);
@@ -99,7 +104,10 @@ export async function runDialect(dialect: Dialect, args: string[], io: CliIO): P
   }
 
   function write(answer: DialectAnswer): number {
-    if (dialect === 'codex' && answer.exitCode === 2) warnings.length = 0;
+    if (dialect === 'codex' && answer.exitCode === 2) {
+      warnings.length = 0;
+      configLines.length = 0;
+    }
     flushWarnings();
     if (answer.stdout) io.stdout.write(answer.stdout.endsWith('\n') ? answer.stdout : `${answer.stdout}\n`);
     if (answer.stderr) io.stderr.write(answer.stderr.endsWith('\n') ? answer.stderr : `${answer.stderr}\n`);

@@ -9,6 +9,7 @@ import { parseCommandArgs } from './_args.js';
 import { unknownEventError } from './_events.js';
 import { RUN_HELP } from './_help.js';
 import { CliError, readAllStdin, writeLine, type CliIO } from './_io.js';
+import { eventDiagnosticLines } from './_event-diagnostics.js';
 import { payloadFromStdin } from './_payload.js';
 import { withRunEngine } from './_run-engine.js';
 
@@ -40,6 +41,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
   const input = payloadFromStdin(event, text ?? '', { synthetic: false });
 
   return withRunEngine(values, io, stderrLogger({ stream: io.stderr }), async (engine) => {
+    for (const line of eventDiagnosticLines(engine.diagnostics, event)) writeLine(io.stderr, line);
     const emission = await engine.emit(event, input.kwargs, {
       ...(input.cwd !== undefined ? { payloadCwd: input.cwd } : {}),
       ...(input.profile !== undefined ? { payloadProfile: input.profile } : {}),

@@ -1,12 +1,16 @@
 // Validate the `hooks:` block of a parsed config.yaml into HookSpecs, exactly as Hermes does
 // (reference §1, V4), plus our `dialect` field and entry dedupe. Pure: a ConfigSource in, specs
 // and positioned diagnostics out. Never throws; a bad entry is skipped and the rest go on.
+// Beyond Hermes, hook-lint.ts names what would quietly stop a guard from guarding (misspelled
+// keys, shapes, commands that need a shell, matchers that name no tool); the specs are unchanged.
 
 import { isAlias, isMap, isScalar, type Node, type Pair } from 'yaml';
 import { EVENTS, EVENT_NAMES, isEventName, type EventName } from '../events.js';
 import type { Diagnostic, DiagnosticLevel, Dialect, HookSpec } from '../types.js';
 import { isTruthyString, pyRepr, pyStr, pyStrip, pythonInt, pyTypeName } from './_coerce.js';
 import { didYouMean as closestMatch } from './_did-you-mean.js';
+import { DEFAULT_DIALECT_MAPS, type DialectMaps } from '../dialects/names.js';
+import { commandFinding, HOOK_ENTRY_KEYS, matcherFindings, topLevelKeyFinding, unknownEntryKeyFinding, type Finding } from './hook-lint.js';
 import { compileMatcher } from './matcher.js';
 import { diagnosticAt, formatPath, type ConfigPath, type ConfigSource } from './source.js';
 
@@ -43,9 +47,14 @@ export function didYouMean(name: unknown, candidates: Iterable<string> = EVENT_N
   return closestMatch(pyStr(name), candidates);
 }
 
-export function parseHooksConfig(source: ConfigSource): ParsedHooksConfig {
+export interface ParseHooksOptions {
+  /** The tool-name maps (with the config's own `dialects:` applied) that matchers are checked against. */
+  dialectMaps?: DialectMaps;
+}
+
+export function parseHooksConfig(source: ConfigSource, opts: ParseHooksOptions = {}): ParsedHooksConfig {
   if (source.syntaxError) return { specs: [], diagnostics: [source.syntaxError], autoAccept: false };
-  const parser = new HooksParser(source);
+  const parser = new HooksParser(source, opts.dialectMaps ?? DEFAULT_DIALECT_MAPS);
   try {
     return parser.run();
   } catch (e) {
@@ -68,19 +77,42 @@ class HooksParser {
   /** Dedupe identity (event, matcher, command, dialect) → the spec kept. */
   private readonly seen = new Map<string, HookSpec>();
 
-  constructor(private readonly source: ConfigSource) {}
+  constructor(
+    private readonly source: ConfigSource,
+    private readonly dialectMaps: DialectMaps,
+  ) {}
 
   run(): ParsedHooksConfig {
     const { source } = this;
     // Maps keep YAML key order and key types (a `1:` key stays a number); last duplicate wins.
     const root = source.doc ? source.doc.toJS({ mapAsMap: true, maxAliasCount: 1000 }) : null;
-    if (!(root instanceof Map)) return this.result(false);
+    if (!(root instanceof Map)) {
+      // Error: whatever hooks it holds, none is read (a `- hooks:` list, a stray scalar).
+      if (root !== null && root !== undefined) {
+        this.push('error', [], `the config must be a mapping of sections (hooks:, model: …); got ${pyTypeName(root)} — no hook is read from it`);
+      }
+      return this.result(false);
+    }
     const rootNode = this.resolve(source.doc?.contents);
     this.duplicateKeys(rootNode, [], (k) => k === 'hooks' || k === 'hooks_auto_accept');
+    for (const key of root.keys()) {
+      const found = typeof key === 'string' ? topLevelKeyFinding(key) : null;
+      if (found) this.report([key as string], found, { key: true });
+    }
 
     const autoAccept = parseAutoAccept(root.get('hooks_auto_accept'));
     const hooks: unknown = root.get('hooks');
-    if (!(hooks instanceof Map)) return this.result(autoAccept);
+    if (!(hooks instanceof Map)) {
+      // Error: every hook under a list or scalar `hooks:` is lost (`hooks:` with nothing is fine).
+      if (hooks !== null && hooks !== undefined) {
+        this.push(
+          'error',
+          ['hooks'],
+          `must be a mapping of event name to a list of hooks (hooks: {pre_tool_call: [{command: …}]}); got ${pyTypeName(hooks)} — none of its hooks are registered`,
+        );
+      }
+      return this.result(autoAccept);
+    }
     const hooksNode = this.valueNode(rootNode, 'hooks');
     this.duplicateKeys(hooksNode, ['hooks']);
 
@@ -88,7 +120,9 @@ class HooksParser {
       if (typeof key === 'string' && RESERVED_HOOK_KEYS.includes(key)) continue;
       const evPath: ConfigPath = ['hooks', keySegment(key)];
       if (isEventName(key) && !EVENTS[key].shell) {
-        this.warn(
+        // Error: the registration is refused, so a guard written here never runs.
+        this.push(
+          'error',
           evPath,
           `hook event '${key}' is Python-plugin-only: shell hooks cannot return its directive, so this registration is refused rather than silently ignored`,
           { key: true },
@@ -101,7 +135,9 @@ class HooksParser {
       }
       if (value === null || value === undefined) continue;
       if (!Array.isArray(value)) {
-        this.warn(evPath, `hooks.${key} must be a list of hook definitions; got ${pyTypeName(value)}`);
+        // Error: every hook of this event is lost.
+        const hint = value instanceof Map ? ' — write each hook as a list item: `- command: …`' : '';
+        this.push('error', evPath, `hooks.${key} must be a list of hook definitions; got ${pyTypeName(value)}${hint}`);
         continue;
       }
       const listNode = this.valueNode(hooksNode, key);
@@ -119,23 +155,31 @@ class HooksParser {
     const message = suggestion
       ? `unknown hook event '${pyStr(key)}' in hooks: config — did you mean '${suggestion}'?`
       : `unknown hook event '${pyStr(key)}' in hooks: config (valid: ${[...EVENT_NAMES].sort().join(', ')})`;
-    this.warn(path, message, { key: true });
+    // Error: the hooks under an event that never fires are lost.
+    this.push('error', path, message, { key: true });
   }
 
   /** One list element (reference §1.3 parse_entry), then our dialect check and dedupe. */
   private entry(event: EventName, index: number, raw: unknown, listNode: unknown): void {
     const path: ConfigPath = ['hooks', event, index];
     const prefix = `hooks.${event}[${index}]`;
+    // Errors from here on when the entry is dropped: that guard is lost.
     if (!(raw instanceof Map)) {
-      this.warn(path, `${prefix} must be a mapping with a 'command' key; got ${pyTypeName(raw)}`);
+      this.push('error', path, `${prefix} must be a mapping with a 'command' key; got ${pyTypeName(raw)}`);
       return;
     }
     this.duplicateKeys(this.itemNode(listNode, index), path);
     const field = (name: string): unknown => raw.get(name);
+    // Hermes ignores keys it does not read; say so, and what a misspelling costs.
+    for (const key of raw.keys()) {
+      if (typeof key === 'string' && HOOK_ENTRY_KEYS.includes(key)) continue;
+      const name = typeof key === 'string' ? key : pyStr(key);
+      this.report([...path, keySegment(key)], unknownEntryKeyFinding(name, event, (k) => raw.has(k)), { key: true });
+    }
 
     const command = field('command');
     if (typeof command !== 'string' || pyStrip(command) === '') {
-      this.warn([...path, 'command'], `${prefix} is missing a non-empty 'command' field`);
+      this.push('error', [...path, 'command'], `${prefix} is missing a non-empty 'command' field`);
       return;
     }
 
@@ -144,7 +188,8 @@ class HooksParser {
     if (rawDialect !== null && rawDialect !== undefined) {
       const d = typeof rawDialect === 'string' ? pyStrip(rawDialect).toLowerCase() : null;
       if (d === null || !(DIALECTS as readonly string[]).includes(d)) {
-        this.warn(
+        this.push(
+          'error',
           [...path, 'dialect'],
           `${prefix}.dialect must be one of ${DIALECTS.join(', ')} (got ${pyRepr(rawDialect)}); skipping this hook — ` +
             'reading its output in the wrong dialect could silently allow what it means to block',
@@ -216,7 +261,10 @@ class HooksParser {
       if (compiled.error !== null) {
         this.warn([...path, 'matcher'], `shell hook matcher ${pyRepr(specMatcher)} is invalid (${compiled.error}) — treating as literal equality`);
       }
+      for (const f of matcherFindings(specMatcher, dialect, this.dialectMaps)) this.report([...path, 'matcher'], f);
     }
+    const commandProblem = commandFinding(pyStrip(command), { failClosed, canBlock: EVENTS[event].canBlock });
+    if (commandProblem) this.report([...path, 'command'], commandProblem);
 
     const where = this.position(path);
     const spec: HookSpec = {
@@ -310,6 +358,10 @@ class HooksParser {
   private position(path: ConfigPath): { line: number | null; column: number | null } {
     const d = diagnosticAt(this.source, 'info', path, '');
     return { line: d.line, column: d.column };
+  }
+
+  private report(path: ConfigPath, finding: Finding, opts: { key?: boolean } = {}): void {
+    this.push(finding.level, path, finding.message, opts);
   }
 
   private warn(path: ConfigPath, message: string, opts: { key?: boolean } = {}): void {

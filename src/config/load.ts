@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { Diagnostic, HookSpec } from '../types.js';
+import { parseDialectsConfig } from '../dialects/names.js';
 import { parseHooksConfig } from './hooks.js';
 import { parseConfigText, type ConfigSource } from './source.js';
 import { isPlainObject } from '../_json.js';
@@ -39,7 +40,8 @@ export function loadConfigSync(file: string): LoadedConfig {
 
 function fromText(file: string, text: string): LoadedConfig {
   const source = parseConfigText(text, file);
-  const { specs, diagnostics, autoAccept } = parseHooksConfig(source);
+  // Matchers are checked against the tool names this config's own `dialects:` maps give.
+  const { specs, diagnostics, autoAccept } = parseHooksConfig(source, { dialectMaps: parseDialectsConfig(source).maps });
   const data = isPlainObject(source.data) ? source.data : {};
   return { file, exists: true, source, specs, diagnostics, autoAccept, data };
 }

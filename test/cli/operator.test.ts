@@ -195,7 +195,7 @@ describe('doctor', () => {
     writeFileSync(h.config, 'hooks:\n  pre_tool_cal:\n    - command: /x.sh\n');
     const r = await runMain(['doctor'], { env: h.env });
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain(`  ${h.config}:2:3: warning: hooks.pre_tool_cal: unknown hook event 'pre_tool_cal'`);
+    expect(r.stdout).toContain(`  ${h.config}:2:3: error: hooks.pre_tool_cal: unknown hook event 'pre_tool_cal'`);
     expect(r.stdout).toContain('1 issue(s) found.');
   });
 });
@@ -217,9 +217,9 @@ describe('validate', () => {
     const r = await runMain(['validate', file], { env: baseEnv() });
     expect(r.code).toBe(1);
     expect(r.stdout.split('\n')).toEqual([
-      `${file}:2:3: warning: hooks.pre_tool_cal: unknown hook event 'pre_tool_cal' in hooks: config — did you mean 'pre_tool_call'?`,
+      `${file}:2:3: error: hooks.pre_tool_cal: unknown hook event 'pre_tool_cal' in hooks: config — did you mean 'pre_tool_call'?`,
       `${file}:6:16: warning: hooks.pre_tool_call[0].timeout=900s exceeds max 300s; clamping`,
-      `${file}:7:7: warning: hooks.pre_tool_call[1].command: hooks.pre_tool_call[1] is missing a non-empty 'command' field`,
+      `${file}:7:7: error: hooks.pre_tool_call[1].command: hooks.pre_tool_call[1] is missing a non-empty 'command' field`,
       `${file}: 3 problem(s)`,
       '',
     ]);

@@ -258,7 +258,7 @@ describe('--json', () => {
     expect(report.hooks[0].timeout).toBe(300);
     expect(report.diagnostics).toEqual([
       expect.objectContaining({ level: 'warning', path: 'hooks.pre_tool_call[0].timeout', line: 4, column: 16 }),
-      expect.objectContaining({ level: 'warning', path: 'hooks.pre_tool_cal', line: 5, column: 3, message: expect.stringContaining("did you mean 'pre_tool_call'") }),
+      expect.objectContaining({ level: 'error', path: 'hooks.pre_tool_cal', line: 5, column: 3, message: expect.stringContaining("did you mean 'pre_tool_call'") }),
     ]);
     expectValidReport(report);
   });

@@ -19,19 +19,45 @@ describe('parseHooksConfig — the shape around hooks:', () => {
   it.each([
     ['an empty file', ''],
     ['a comment only', '# nothing here'],
-    ['a list at the root', '- hooks: {}'],
-    ['a string at the root', 'just text'],
     ['no hooks key', 'model: gpt-4'],
     ['hooks: null', 'hooks:'],
-    ['hooks as a string', 'hooks: pre_tool_call'],
-    ['hooks as a list', 'hooks:\n  - pre_tool_call'],
-    ['hooks as a number', 'hooks: 3'],
     ['an empty hooks mapping', 'hooks: {}'],
   ])('%s → zero hooks and no diagnostic', (_name, text) => {
     const r = parseHooksConfig(parseConfigText(text, FILE));
     expect(r.specs).toEqual([]);
     expect(r.diagnostics).toEqual([]);
     expect(r.autoAccept).toBe(false);
+  });
+
+  // Every hook written there is lost, so each is an error (validate exits 1), not a silent "no hooks".
+  it.each([
+    ['hooks as a string', 'hooks: pre_tool_call', 1, 8, 'str'],
+    ['hooks as a list', 'hooks:\n  - pre_tool_call:\n      - command: /g.sh', 2, 3, 'list'],
+    ['hooks as a number', 'hooks: 3', 1, 8, 'int'],
+  ])('%s → zero hooks and an error at hooks', (_name, text, line, column, pytype) => {
+    const r = parseHooksConfig(parseConfigText(text, FILE));
+    expect(r.specs).toEqual([]);
+    expect(r.diagnostics).toEqual([
+      {
+        level: 'error',
+        path: 'hooks',
+        line,
+        column,
+        message: `must be a mapping of event name to a list of hooks (hooks: {pre_tool_call: [{command: …}]}); got ${pytype} — none of its hooks are registered`,
+        file: FILE,
+      },
+    ]);
+  });
+
+  it.each([
+    ['a list at the root', '- hooks: {}', 'list'],
+    ['a string at the root', 'just text', 'str'],
+  ])('%s → zero hooks and an error for the whole file', (_name, text, pytype) => {
+    const r = parseHooksConfig(parseConfigText(text, FILE));
+    expect(r.specs).toEqual([]);
+    expect(r.diagnostics).toEqual([
+      { level: 'error', path: '', line: 1, column: 1, message: `the config must be a mapping of sections (hooks:, model: …); got ${pytype} — no hook is read from it`, file: FILE },
+    ]);
   });
 
   it('passes a YAML syntax error through as the only diagnostic', () => {
@@ -128,7 +154,7 @@ describe('parseHooksConfig — event keys', () => {
     const r = parse('hooks:', '  transform_api_error_classification:', '    - command: /x.sh');
     expect(r.specs).toEqual([]);
     const d = diagAt(r.diagnostics, 'hooks.transform_api_error_classification');
-    expect(d).toMatchObject({ level: 'warning', line: 2, column: 3, file: FILE });
+    expect(d).toMatchObject({ level: 'error', line: 2, column: 3, file: FILE });
     expect(d.message).toBe(
       "hook event 'transform_api_error_classification' is Python-plugin-only: shell hooks cannot return its directive, so this registration is refused rather than silently ignored",
     );
@@ -149,7 +175,7 @@ describe('parseHooksConfig — event keys', () => {
     const r = parse('model: x', 'hooks:', '  pre_tool_call: [{command: ok}]', `  ${name}:`, '    - command: /x.sh');
     expect(r.specs.map((s) => s.command)).toEqual(['ok']);
     const d = diagAt(r.diagnostics, `hooks.${name}`);
-    expect(d).toMatchObject({ level: 'warning', line: 4, column: 3 });
+    expect(d).toMatchObject({ level: 'error', line: 4, column: 3 });
     if (suggestion) {
       expect(d.message).toBe(`unknown hook event '${name}' in hooks: config — did you mean '${suggestion}'?`);
     } else {
@@ -183,16 +209,16 @@ describe('parseHooksConfig — event keys', () => {
   });
 
   it.each([
-    ['a mapping', '{command: x}', 'dict'],
+    ['a mapping', '{command: x}', "dict — write each hook as a list item: `- command: …`"],
     ['a string', '/x.sh', 'str'],
     ['an int', '3', 'int'],
     ['a float', '2.5', 'float'],
     ['a bool', 'yes', 'bool'],
-  ])('an event value that is %s is not a list', (_n, value, pytype) => {
+  ])('an event value that is %s is not a list: an error, its hooks are lost', (_n, value, pytype) => {
     const r = parse('hooks:', `  pre_llm_call: ${value}`, '  post_llm_call: [{command: ok}]');
     expect(r.specs.map((s) => s.command)).toEqual(['ok']);
     const d = diagAt(r.diagnostics, 'hooks.pre_llm_call');
-    expect(d).toMatchObject({ level: 'warning', line: 2, column: 17 });
+    expect(d).toMatchObject({ level: 'error', line: 2, column: 17 });
     expect(d.message).toBe(`hooks.pre_llm_call must be a list of hook definitions; got ${pytype}`);
   });
 });
@@ -207,7 +233,7 @@ describe('parseHooksConfig — entries', () => {
     const r = parse('hooks:', '  pre_tool_call:', `    - ${value}`, '    - command: ok');
     expect(r.specs.map((s) => [s.command, s.index, s.path])).toEqual([['ok', 1, 'hooks.pre_tool_call[1]']]);
     const d = diagAt(r.diagnostics, 'hooks.pre_tool_call[0]');
-    expect(d).toMatchObject({ level: 'warning', line: 3, column: 7 });
+    expect(d).toMatchObject({ level: 'error', line: 3, column: 7 });
     expect(d.message).toBe(`hooks.pre_tool_call[0] must be a mapping with a 'command' key; got ${pytype}`);
   });
 
@@ -222,7 +248,7 @@ describe('parseHooksConfig — entries', () => {
     const r = parse('hooks:', '  pre_tool_call:', line);
     expect(r.specs).toEqual([]);
     const d = diagAt(r.diagnostics, 'hooks.pre_tool_call[0].command');
-    expect(d).toMatchObject({ level: 'warning', line: l, column: c });
+    expect(d).toMatchObject({ level: 'error', line: l, column: c });
     expect(d.message).toBe("hooks.pre_tool_call[0] is missing a non-empty 'command' field");
   });
 
@@ -232,10 +258,16 @@ describe('parseHooksConfig — entries', () => {
     expect(r.diagnostics).toEqual([]);
   });
 
-  it('ignores unknown keys silently', () => {
+  it('ignores unknown keys like Hermes, but names each one (info: nothing written is lost)', () => {
     const r = parse('hooks:', '  pre_tool_call:', '    - {command: x, blocking: true, type: command, name: n, async: false}');
-    expect(r.diagnostics).toEqual([]);
     expect(r.specs).toHaveLength(1);
+    const reads = '(a hook entry reads: command, matcher, timeout, fail_closed, dialect)';
+    expect(r.diagnostics.map((d) => [d.level, d.path, d.column, d.message])).toEqual([
+      ['info', 'hooks.pre_tool_call[0].blocking', 20, `unknown key 'blocking' is ignored ${reads}`],
+      ['info', 'hooks.pre_tool_call[0].type', 36, `unknown key 'type' is ignored ${reads}`],
+      ['info', 'hooks.pre_tool_call[0].name', 51, `unknown key 'name' is ignored ${reads}`],
+      ['info', 'hooks.pre_tool_call[0].async', 60, `unknown key 'async' is ignored ${reads}`],
+    ]);
   });
 
   it('one malformed entry never stops the others', () => {
@@ -446,7 +478,7 @@ describe('parseHooksConfig — dialect (beyond Hermes)', () => {
     const r = parse('hooks:', '  pre_tool_call:', '    - command: x', `      dialect: ${value}`, '    - command: y');
     expect(r.specs.map((s) => s.command)).toEqual(['y']);
     const d = diagAt(r.diagnostics, 'hooks.pre_tool_call[0].dialect');
-    expect(d).toMatchObject({ level: 'warning', line: 4, column: 16 });
+    expect(d).toMatchObject({ level: 'error', line: 4, column: 16 });
     expect(d.message).toContain(`hooks.pre_tool_call[0].dialect must be one of hermes, claude, codex, gemini, cursor (got ${repr}); skipping this hook`);
   });
 });

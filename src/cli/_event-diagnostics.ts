@@ -1,0 +1,14 @@
+// What `run <event>` says on stderr about the config: the problems (not infos) of the hooks of the
+// event being run, once per process. A host log then shows why a guard did not guard as written,
+// without the noise of every other event's entries.
+
+import { concernsEvent } from '../config/hook-lint.js';
+import type { EventName } from '../events.js';
+import type { Diagnostic } from '../types.js';
+import { formatDiagnostic } from './_report.js';
+
+const plain = (_style: string, text: string): string => text;
+
+export function eventDiagnosticLines(diagnostics: readonly Diagnostic[], event: EventName): string[] {
+  return diagnostics.filter((d) => d.level !== 'info' && concernsEvent(d, event)).map((d) => `hermes-hooks: ${formatDiagnostic(d, plain)}`);
+}
