@@ -59,7 +59,7 @@ guard() {
   hh approve --all >/dev/null
   run --separate-stderr hh doctor
   assert_failure 1
-  assert_line "      ✗ not executable: $g — run: chmod +x $g"
+  assert_line "      ✗ not executable: $g — run: chmod +x $g (being fail_closed, it blocks every call it matches until then)"
   assert_line --regexp '^      ✓ approved \('
   assert_line '      ℹ skipped smoke run — fix the problem above first, then re-run doctor'
   refute_line --partial 'approve the hook first'
