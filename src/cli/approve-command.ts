@@ -92,7 +92,9 @@ export async function approveCommand(args: string[], io: CliIO): Promise<number>
     writeLine(io.stdout, JSON.stringify({ approved: result.approvals, persisted: result.persisted, warning: result.warning }));
   } else {
     for (const a of result.approvals) {
-      writeLine(io.stdout, `Approved [${a.event}] ${inert(a.command)}  (${inert(a.script_path ?? '?')}, sha256 ${a.script_sha256?.slice(0, 12)}…)`);
+      // Name the pinned file when the command does not simply name it (`node -r ./a.js ./b.js`, `python3 -c …`).
+      const pins = a.script_path !== null && a.script_path !== a.command ? `pins ${inert(a.script_path)}, ` : '';
+      writeLine(io.stdout, `Approved [${a.event}] ${inert(a.command)}  (${pins}sha256 ${a.script_sha256?.slice(0, 12)}…)`);
     }
     if (result.warning) writeLine(io.stderr, `hermes-hooks: warning: ${inert(result.warning)}`);
   }
@@ -137,13 +139,13 @@ export async function revokeCommand(args: string[], io: CliIO): Promise<number> 
   }
   let any = false;
   for (const r of removed) {
-    if (r.removed === 0) writeLine(io.stdout, `No allowlist entry found for command: ${inert(r.command)} (it was not approved)`);
+    if (r.removed === 0) writeLine(io.stdout, `No allowlist entry found for command: ${inert(r.command)}`);
     else {
       any = true;
       writeLine(io.stdout, `Removed ${r.removed} allowlist ${r.removed === 1 ? 'entry' : 'entries'} for: ${inert(r.command)}`);
     }
   }
-  if (any) writeLine(io.stdout, 'Note: a running host stops launching a revoked hook at its next run.');
+  if (any) writeLine(io.stdout, 'Note: running hosts keep hooks they already registered until they restart.');
   return 0;
 }
 
