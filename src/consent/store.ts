@@ -22,6 +22,7 @@ import {
   type AllowlistEntry,
   type NewApproval,
 } from './allowlist.js';
+import { inert } from '../_display.js';
 import { writeFileAtomic } from './_atomic-write.js';
 import { consentOf, type ConsentInfo, type ConsentSubject } from './state.js';
 import { withFileLock, type FileLockOptions } from './_file-lock.js';
@@ -80,7 +81,7 @@ export class ConsentStore {
     this.path = path.join(this.home, ALLOWLIST_FILENAME);
     this.lockPath = this.path + LOCK_SUFFIX;
     this.opts = opts;
-    this.warn = opts.warn ?? ((m) => process.stderr.write(`hermes-hooks: warning: ${m}\n`));
+    this.warn = opts.warn ?? ((m) => process.stderr.write(`hermes-hooks: warning: ${inert(m, { keepNewlines: true })}\n`));
   }
 
   static async open(home: string, opts: ConsentStoreOptions = {}): Promise<ConsentStore> {
