@@ -71,6 +71,7 @@ export class ConsentStore {
   /** Identity of the file as last read (see fileIdentity); undefined before the first read. */
   private identity: string | null | undefined;
   private refusal: string | null = null;
+  private lastProblem: string | null = null;
   /** Approvals that failed to persist; they overlay the file for the life of this store. */
   private pending: NewApproval[] = [];
   private readonly opts: ConsentStoreOptions;
@@ -96,9 +97,14 @@ export class ConsentStore {
     const read = await this.readDisk();
     this.identity = identity;
     this.refusal = read.refused === null ? null : `shell hook allowlist ${read.refused}`;
-    if (this.refusal !== null) this.warn(this.refusal);
-    else if (read.error !== null) this.warn(`Could not read shell hook allowlist ${this.path}: ${read.error}; treating it as empty`);
-    else if (read.problem !== null) this.warn(`Shell hook allowlist ${this.path} ${read.problem}`);
+    const problem =
+      this.refusal ??
+      (read.error !== null ? `Could not read shell hook allowlist ${this.path}: ${read.error}; treating it as empty`
+      : read.problem !== null ? `Shell hook allowlist ${this.path} ${read.problem}`
+      : null);
+    // Said once per distinct problem: a long-lived host re-reads often, and a stat error re-reads every time.
+    if (problem !== null && problem !== this.lastProblem) this.warn(problem);
+    this.lastProblem = problem;
     this.doc = read.doc;
   }
 
