@@ -55,6 +55,8 @@ export async function listCommand(args: string[], io: CliIO): Promise<number> {
 
   const paint = painter(io);
   const configFile = inert(profile.configFile);
+  const refused = store.refused !== null ? paint('red', `✗ ${inert(store.refused)}`) : null;
+  if (rows.length === 0 && refused !== null) writeLine(io.stdout, refused);
   if (rows.length === 0 && profile.outbound.length === 0) {
     writeLine(io.stdout, `No shell hooks or outbound webhooks configured in ${configFile}.`);
     return 0;
@@ -62,7 +64,7 @@ export async function listCommand(args: string[], io: CliIO): Promise<number> {
   if (rows.length === 0) writeLine(io.stdout, `No shell hooks configured in ${configFile}.`);
   else {
     writeLine(io.stdout, `Configured shell hooks (${rows.length} total) in ${configFile}:`);
-    if (store.refused !== null) writeLine(io.stdout, paint('red', `  ✗ ${inert(store.refused)}`));
+    if (refused !== null) writeLine(io.stdout, `  ${refused}`);
     writeLine(io.stdout);
     const events = [...new Set(rows.map((r) => r.spec.event))].sort();
     for (const event of events) {

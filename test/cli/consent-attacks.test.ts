@@ -144,6 +144,9 @@ describe('the allowlist must be the user\'s own regular file', () => {
     expect(doctor.stdout).toContain(`  ✗ ${refusal}\n`);
     expect(doctor.stdout).not.toContain('All hooks look healthy');
     expect(JSON.parse((await runMain(['list', '--json'], { env: f.env })).stdout).allowlist).toEqual({ path: f.allowlist, refused: refusal });
+    const list = (await runMain(['list'], { env: f.env })).stdout;
+    expect(list).toContain(`  ✗ ${refusal}\n`);
+    expect(list).toContain(`    - ${f.guard} (timeout=60s, fail_closed, ✗ not approved (allowlist refused))\n`);
 
     const approve = await runMain(['approve', f.guard], { env: f.env });
     expect(approve).toMatchObject({ code: 1, stdout: '' });
