@@ -140,16 +140,17 @@ EOF
   run --separate-stderr hh approve /not/configured.sh
   assert_failure 1
   assert_output ''
-  [[ $stderr == *"no configured hook has the command '/not/configured.sh'"* ]]
+  assert_equal "${stderr_lines[0]}" "hermes-hooks: approve: no configured hook matches '/not/configured.sh' in $CONFIG"
 
   run --separate-stderr hh approve "$a" --event pre_tool_cal
   assert_failure 1
   [[ $stderr == *"did you mean 'pre_tool_call'"* ]]
 
-  # Not configured, but named with --event: approved anyway.
+  # Not configured for that event: --event only narrows, it never approves something unconfigured.
   run --separate-stderr hh approve /opt/later.sh --event on_session_start
-  assert_success
-  assert_output 'Approved [on_session_start] /opt/later.sh'
+  assert_failure 1
+  assert_equal "${stderr_lines[0]}" "hermes-hooks: approve: no configured hook matches '/opt/later.sh' in $CONFIG for on_session_start"
+  assert_equal "${stderr_lines[-1]}" 'Nothing was approved.'
 }
 
 @test "revoke: prints the count; nothing to revoke is still exit 0; no command is exit 1" {

@@ -23,8 +23,10 @@ export { splitCommand } from './spawn/argv.js';
 export { prepareStdin, type PreparedStdin } from './spawn/stdin-file.js';
 export { killLiveHooks, installExitCleanup } from './spawn/live-hooks.js';
 
-export { ConsentStore } from './consent/store.js';
-export { consentOf, type ConsentInfo } from './consent/state.js';
+export { ConsentStore, ConsentApproveError, ConsentPersistError } from './consent/store.js';
+export { consentOf, consentAllowsRun, type ConsentInfo } from './consent/state.js';
+export { choosePinTarget, type PinTarget } from './consent/script-path.js';
+export { inert } from './_display.js';
 export { applyConsentPolicy } from './consent/policy.js';
 
 export { parseOutboundConfig, createOutboundDispatcher, signBody, verifySignature } from './outbound/dispatcher.js';

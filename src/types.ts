@@ -118,7 +118,13 @@ export interface Decision {
 export type HookKind = 'plugin' | 'shell' | 'builtin';
 
 /** Consent state of a shell hook. */
-export type ConsentState = 'approved' | 'not_approved' | 'modified';
+/**
+ * `approved`: the pinned script still has the approved sha256. `unpinned`: approved by Hermes (or
+ * by hand) without a hash — it runs, as under Hermes, but nothing pins its bytes. `modified`: the
+ * script changed since approval, or the approval pinned nothing. `not_approved`: no approval
+ * counts (none recorded, or the allowlist was refused).
+ */
+export type ConsentState = 'approved' | 'unpinned' | 'not_approved' | 'modified';
 
 /** Status of one hook in an emit: a process outcome, or why it did not run. */
 export type HookOutcomeStatus =

@@ -52,7 +52,10 @@ export function productionView(input: ProductionInput): ProductionView {
       notRun.push({ index: h.index, command: h.command, reason: 'safe_mode', effect: 'skipped' });
       return null;
     }
-    if (h.kind !== 'shell' || entry?.kind !== 'shell' || h.consent === 'approved' || h.consent === null || accept) return h.directive;
+    // An unpinned (Hermes-written) approval runs in production, as under Hermes.
+    if (h.kind !== 'shell' || entry?.kind !== 'shell' || h.consent === 'approved' || h.consent === 'unpinned' || h.consent === null || accept) {
+      return h.directive;
+    }
     const guards = entry.spec.fail_closed && entry.spec.event === 'pre_tool_call';
     notRun.push({ index: h.index, command: h.command, reason: h.consent, effect: guards ? 'blocks' : 'skipped' });
     return guards && entry.consent ? { action: 'block', message: awaitingApprovalMessage(entry.spec, entry.consent) } : null;

@@ -1,6 +1,7 @@
 // What every operator command starts from: the located profile, its loaded config with every
 // section's diagnostics, and its consent store. No hooks run here.
 
+import { inert } from '../_display.js';
 import { loadConfig, type LoadedConfig } from '../config/load.js';
 import { locateConfig } from '../config/locate.js';
 import { ConsentStore } from '../consent/store.js';
@@ -48,5 +49,5 @@ export async function openProfile(discovery: Discovery, io: CliIO, opts: { confi
 }
 
 export function openStore(profile: Profile, io: CliIO): Promise<ConsentStore> {
-  return ConsentStore.open(profile.home, { warn: (m) => io.stderr.write(`hermes-hooks: warning: ${m}\n`), cwd: io.cwd, env: io.env });
+  return ConsentStore.open(profile.home, { warn: (m) => io.stderr.write(`hermes-hooks: warning: ${inert(m, { keepNewlines: true })}\n`), cwd: io.cwd, env: io.env });
 }

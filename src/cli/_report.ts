@@ -1,6 +1,8 @@
 // The human-readable dry-run report: each hook with status, exit, duration, a timeline bar that
 // makes concurrency visible at a glance, trimmed output and directive; then the decision and diagnostics.
+// Commands, hook output and messages are shown inert (control characters escaped) before colouring.
 
+import { inert } from '../_display.js';
 import type { Decision, Diagnostic, Emission, HookOutcome } from '../types.js';
 import type { Paint } from './_color.js';
 import type { ProductionView } from './_production.js';
@@ -16,11 +18,11 @@ export function renderReport(
 ): string {
   const lines: string[] = [];
   const { event, hooks, decision } = emission;
-  lines.push(paint('bold', `hermes-hooks test ${event}`) + paint('dim', `  config ${header.configFile} (profile ${header.profile})`));
+  lines.push(paint('bold', `hermes-hooks test ${event}`) + paint('dim', `  config ${inert(header.configFile)} (profile ${inert(header.profile)})`));
   const p = emission.payload;
   const bits = [`tool_name=${JSON.stringify(p.tool_name)}`, `session_id=${JSON.stringify(p.session_id)}`];
   if (header.synthetic) bits.push('(synthetic payload)');
-  lines.push(paint('dim', `payload: ${bits.join('  ')}`));
+  lines.push(paint('dim', `payload: ${inert(bits.join('  '))}`));
   const held = hooks.filter((h) => h.status === 'safe_mode').length;
   if (emission.production.safe_mode && !header.ignoredSafeMode) {
     lines.push(
@@ -42,7 +44,8 @@ export function renderReport(
   const prod = emission.production;
   if (prod.why !== null && !(prod.safe_mode && held > 0)) {
     // One line: what `run` would do differently with the same payload.
-    lines.push(prod.differs ? paint('red', `Production: ${prod.why}`) : paint('dim', `Production: ${prod.why}`));
+    const why = inert(prod.why, { keepNewlines: true });
+    lines.push(prod.differs ? paint('red', `Production: ${why}`) : paint('dim', `Production: ${why}`));
   }
   if (diagnostics.length) {
     lines.push('', paint('bold', 'Diagnostics:'));
@@ -58,16 +61,16 @@ function renderHook(h: HookOutcome, span: number, paint: Paint): string[] {
   const dur = h.status === 'not_matched' || h.status === 'awaiting_approval' || h.status === 'safe_mode' ? '' : `${h.duration_ms.toFixed(1)} ms`;
   const consent = h.consent ? paint(h.consent === 'approved' ? 'dim' : 'yellow', `[${h.consent.replace('_', ' ')}]`) : '';
   out.push(
-    `  #${h.index} ${pad(status, 22, paint)} ${pad(exit, 8)} ${pad(dur, 10)} ${timeline(h, span, paint)}  ${h.command} ${consent}`.trimEnd(),
+    `  #${h.index} ${pad(status, 22, paint)} ${pad(exit, 8)} ${pad(dur, 10)} ${timeline(h, span, paint)}  ${inert(h.command)} ${consent}`.trimEnd(),
   );
-  if (h.matcher !== null && h.status === 'not_matched') out.push(paint('dim', `      matcher '${h.matcher}' did not match`));
-  if (h.error) out.push(`      error: ${h.error}`);
-  if (h.warning) out.push(paint('yellow', `      warning: ${h.warning}`));
+  if (h.matcher !== null && h.status === 'not_matched') out.push(paint('dim', `      matcher '${inert(h.matcher)}' did not match`));
+  if (h.error) out.push(`      error: ${inert(h.error)}`);
+  if (h.warning) out.push(paint('yellow', `      warning: ${inert(h.warning, { keepNewlines: true })}`));
   const stdout = preview(h.stdout);
   const stderr = preview(h.stderr);
   if (stdout) out.push(`      stdout: ${stdout}`);
   if (stderr) out.push(`      stderr: ${stderr}`);
-  if (h.directive) out.push(`      directive: ${JSON.stringify(h.directive)}`);
+  if (h.directive) out.push(`      directive: ${inert(JSON.stringify(h.directive))}`);
   else if (h.status !== 'not_matched' && h.status !== 'skipped' && h.status !== 'safe_mode') out.push(paint('dim', '      directive: none — contributed nothing'));
   return out;
 }
@@ -103,18 +106,18 @@ function timeline(h: HookOutcome, span: number, paint: Paint): string {
 }
 
 function renderDecision(d: Decision, hooks: HookOutcome[], paint: Paint): string {
-  const by = d.decided_by !== null ? ` by #${d.decided_by} (${hooks[d.decided_by]?.command ?? '?'})` : '';
+  const by = d.decided_by !== null ? ` by #${d.decided_by} (${inert(hooks[d.decided_by]?.command ?? '?')})` : '';
   const lines = [''];
   const action = d.action.toUpperCase();
   const colour = d.action === 'block' ? 'red' : d.action === 'allow' ? 'green' : 'yellow';
   lines.push(`${paint('bold', 'Decision:')} ${paint(colour, action)}${by}`);
-  if (d.message) lines.push(`  message: ${d.message}`);
-  if (d.rule_key) lines.push(`  rule_key: ${d.rule_key}`);
-  if (d.args) lines.push(`  args: ${JSON.stringify(d.args)}${d.modified_by.length ? `  (modified by #${d.modified_by.join(', #')})` : ''}`);
-  if (d.conflicts.length) lines.push(paint('yellow', `  conflicting modifies on: ${d.conflicts.join(', ')} (later hook wins)`));
+  if (d.message) lines.push(`  message: ${inert(d.message, { keepNewlines: true })}`);
+  if (d.rule_key) lines.push(`  rule_key: ${inert(d.rule_key)}`);
+  if (d.args) lines.push(`  args: ${inert(JSON.stringify(d.args))}${d.modified_by.length ? `  (modified by #${d.modified_by.join(', #')})` : ''}`);
+  if (d.conflicts.length) lines.push(paint('yellow', `  conflicting modifies on: ${inert(d.conflicts.join(', '))} (later hook wins)`));
   if (d.context) lines.push(`  context: ${preview(d.context)}`);
-  if (d.notifications?.length) lines.push(`  notifications: ${d.notifications.map((n) => JSON.stringify(n)).join(', ')}`);
-  if (d.reply) lines.push(`  reply: ${d.reply}`);
+  if (d.notifications?.length) lines.push(`  notifications: ${inert(d.notifications.map((n) => JSON.stringify(n)).join(', '))}`);
+  if (d.reply) lines.push(`  reply: ${inert(d.reply, { keepNewlines: true })}`);
   if (d.stop_turn) lines.push(paint('red', '  stop_turn: the host should end the turn'));
   return lines.join('\n');
 }
@@ -124,13 +127,13 @@ export function formatDiagnostic(d: Diagnostic, paint: Paint): string {
   const level = paint(d.level === 'error' ? 'red' : d.level === 'warning' ? 'yellow' : 'dim', d.level);
   // Hermes-worded messages already start with their config path; do not print it twice.
   const path = d.path && !d.message.startsWith(d.path) ? `${d.path}: ` : '';
-  return `${where ? `${where}: ` : ''}${level}: ${path}${d.message}`;
+  return `${inert(where ? `${where}: ` : '')}${level}: ${inert(path + d.message, { keepNewlines: true })}`;
 }
 
 function preview(text: string): string {
   const t = text.trim();
-  if (t.length <= OUTPUT_PREVIEW) return t;
-  return `${t.slice(0, OUTPUT_PREVIEW - 3)}...`;
+  const cut = t.length <= OUTPUT_PREVIEW ? t : `${t.slice(0, OUTPUT_PREVIEW - 3)}...`;
+  return inert(cut, { keepNewlines: true });
 }
 
 // Pad by visible width (ANSI codes take no columns).

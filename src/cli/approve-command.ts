@@ -1,26 +1,41 @@
-// `hermes-hooks approve [<command>] [--event E] [--all]` and `hermes-hooks revoke <command>`:
-// record or remove approvals without a TTY (installers and CI need a programmatic path).
+// `hermes-hooks approve <command>... [--event E] | --all` and `hermes-hooks revoke <command>...`:
+// record or remove approvals without a TTY (installers and CI need a programmatic path). Each
+// argument is one command, matched to what the user means (consent/match-command.ts); a command
+// that matches nothing is an error, never an approval of nothing.
 
 import { isEventName } from '../events.js';
+import { inert } from '../_display.js';
+import { closestCommands, matchCommand } from '../consent/match-command.js';
+import type { InspectOptions } from '../consent/script-info.js';
 import type { ConsentSubject } from '../consent/state.js';
-import { ConsentPersistError } from '../consent/store.js';
+import { ConsentApproveError, ConsentPersistError } from '../consent/store.js';
 import { discoveryOf, parseCommandArgs } from './_args.js';
 import { unknownEventError } from './_events.js';
 import { CliError, writeLine, type CliIO } from './_io.js';
 import { openProfile, openStore } from './_profile.js';
 
-const APPROVE_HELP = `Usage: hermes-hooks approve [<command>] [--event EVENT] [--all] [--json] [discovery options]
+const APPROVE_HELP = `Usage: hermes-hooks approve <command>... [--event EVENT] [--json] [discovery options]
+       hermes-hooks approve --all [--event EVENT] [--json] [discovery options]
 
-Record approvals in <home>/shell-hooks-allowlist.json (with the script's sha256), without a prompt.
-  approve <command>                 every configured hook with this exact command
-  approve <command> --event E       that (event, command) pair, even if not configured yet
-  approve --all [--event E]         every configured hook (of event E)
-Idempotent: re-approving refreshes the recorded hash. Prints what it approved.
+Record approvals in <home>/shell-hooks-allowlist.json, each pinning the sha256 of the hook's script,
+without a prompt. Each <command> is one configured command — quote it as one argument:
+  approve 'python3 ~/hooks/guard.py'      every configured hook with this command
+  approve ~/hooks/a.sh ~/hooks/b.sh       both (or, when one matches no configured hook, neither)
+  approve './x.sh' --event pre_tool_call  only its pre_tool_call entries (--event narrows)
+  approve --all                           every configured hook
+A command matches a configured one when it is the same string, or the same argv once '~' is expanded
+and the script resolved (so a shell-expanded /home/me/x.sh matches '~/x.sh'). A command that matches
+no configured hook, or whose script is missing or not a regular file (nothing to pin), is an error:
+nothing is approved. Idempotent: re-approving refreshes the recorded hash.
 `;
 
-const REVOKE_HELP = `Usage: hermes-hooks revoke <command> [discovery options]
+const REVOKE_HELP = `Usage: hermes-hooks revoke <command>... [--json] [discovery options]
 
-Remove every approval of <command> (exact string, every event) and print how many were removed.
+Remove every approval (under any event) of each <command>: an allowlist command as written, or a
+configured command matched as 'approve' matches it (a shell-expanded path matches its '~' form).
+  revoke '~/hooks/guard.sh'
+  revoke 'python3 old-hook.py'            also when it is no longer configured
+A command that matches neither an allowlist entry nor a configured hook is an error.
 `;
 
 export async function approveCommand(args: string[], io: CliIO): Promise<number> {
@@ -35,36 +50,53 @@ export async function approveCommand(args: string[], io: CliIO): Promise<number>
   }
   const event = values.event as string | undefined;
   if (event !== undefined && !isEventName(event)) throw unknownEventError(event);
-  const command = positionals.length ? positionals.join(' ').trim() : undefined;
-  if (!command && !values.all) throw new CliError(`approve: give a <command> or --all\n${APPROVE_HELP}`);
+  const typed = positionals.map((p) => p.trim());
+  if (values.all && typed.length > 0) throw new CliError(`approve: give either <command>... or --all, not both\n${APPROVE_HELP}`);
+  if (!values.all && typed.length === 0) throw new CliError(`approve: give a <command> or --all\n${APPROVE_HELP}`);
+  if (typed.some((t) => t === '')) throw new CliError('approve: an empty <command> matches no hook');
 
   const profile = await openProfile(discoveryOf(values), io);
-  const specs = profile.config.specs.filter((s) => (event === undefined || s.event === event) && (command === undefined || s.command === command));
+  const inScope = profile.config.specs.filter((s) => event === undefined || s.event === event);
+  const where = `${inert(profile.configFile)}${event ? ` for ${event}` : ''}`;
+  let specs = inScope;
+  if (!values.all) {
+    const configured = inScope.map((s) => s.command);
+    const opts = matchOptions(io);
+    const chosen = new Set<string>();
+    const misses: string[] = [];
+    for (const t of typed) {
+      const hits = await matchCommand(t, configured, opts);
+      if (hits.length === 0) misses.push(t);
+      for (const h of hits) chosen.add(h);
+    }
+    if (misses.length > 0) throw new CliError(await noMatchMessage('approve', typed, misses, configured, where, opts));
+    specs = inScope.filter((s) => chosen.has(s.command));
+  } else if (specs.length === 0) {
+    throw new CliError(`approve: no hooks configured in ${where}`);
+  }
   const subjects: ConsentSubject[] = [];
   const seen = new Set<string>();
   for (const s of specs) {
     const key = `${s.event}\u0000${s.command}`;
     if (!seen.has(key)) subjects.push({ event: s.event, command: s.command }), seen.add(key);
   }
-  if (subjects.length === 0) {
-    if (command && event) subjects.push({ event, command });
-    else {
-      throw new CliError(
-        command
-          ? `approve: no configured hook has the command '${command}'${event ? ` on ${event}` : ''} in ${profile.configFile} (give --event to approve it anyway)`
-          : `approve: no hooks configured${event ? ` for ${event}` : ''} in ${profile.configFile}`,
-      );
-    }
-  }
   const store = await openStore(profile, io);
-  const result = await store.approve(subjects);
+  let result;
+  try {
+    result = await store.approve(subjects);
+  } catch (e) {
+    if (e instanceof ConsentApproveError) throw new CliError(`approve: ${inert(e.message)}`);
+    throw e;
+  }
   if (values.json) {
     writeLine(io.stdout, JSON.stringify({ approved: result.approvals, persisted: result.persisted, warning: result.warning }));
   } else {
     for (const a of result.approvals) {
-      writeLine(io.stdout, `Approved [${a.event}] ${a.command}${a.script_sha256 ? `  (sha256 ${a.script_sha256.slice(0, 12)}…)` : ''}`);
+      // Name the pinned file when the command does not simply name it (`node -r ./a.js ./b.js`, `python3 -c …`).
+      const pins = a.script_path !== null && a.script_path !== a.command ? `pins ${inert(a.script_path)}, ` : '';
+      writeLine(io.stdout, `Approved [${a.event}] ${inert(a.command)}  (${pins}sha256 ${a.script_sha256?.slice(0, 12)}…)`);
     }
-    if (result.warning) writeLine(io.stderr, `hermes-hooks: warning: ${result.warning}`);
+    if (result.warning) writeLine(io.stderr, `hermes-hooks: warning: ${inert(result.warning)}`);
   }
   return result.persisted ? 0 : 1;
 }
@@ -75,22 +107,77 @@ export async function revokeCommand(args: string[], io: CliIO): Promise<number> 
     io.stdout.write(REVOKE_HELP);
     return 0;
   }
-  const command = positionals.join(' ').trim();
-  if (!command) throw new CliError(`revoke: missing <command>\n${REVOKE_HELP}`);
+  const typed = positionals.map((p) => p.trim());
+  if (typed.length === 0 || typed.some((t) => t === '')) throw new CliError(`revoke: missing <command>\n${REVOKE_HELP}`);
   const profile = await openProfile(discoveryOf(values), io);
   const store = await openStore(profile, io);
-  let removed: number;
+  const opts = matchOptions(io);
+  const listed = store.entries().flatMap((e) => (typeof e.command === 'string' ? [e.command] : []));
+  const configured = profile.config.specs.map((s) => s.command);
+  const targets = new Set<string>();
+  const misses: string[] = [];
+  for (const t of typed) {
+    // An allowlist command as written wins; else what it means among configured and listed commands.
+    const hits = listed.includes(t) ? [t] : await matchCommand(t, [...configured, ...listed], opts);
+    if (hits.length === 0) misses.push(t);
+    for (const h of hits) targets.add(h);
+  }
+  if (misses.length > 0) {
+    throw new CliError(await noMatchMessage('revoke', typed, misses, [...new Set([...listed, ...configured])], `${inert(store.path)} or ${inert(profile.configFile)}`, opts));
+  }
+  const removed: { command: string; removed: number }[] = [];
   try {
-    removed = await store.revoke(command);
+    for (const command of targets) removed.push({ command, removed: await store.revoke(command) });
   } catch (e) {
-    if (e instanceof ConsentPersistError) throw new CliError(e.message);
+    if (e instanceof ConsentPersistError) throw new CliError(inert(e.message));
     throw e;
   }
-  if (values.json) writeLine(io.stdout, JSON.stringify({ command, removed }));
-  else if (removed === 0) writeLine(io.stdout, `No allowlist entry found for command: ${command}`);
-  else {
-    writeLine(io.stdout, `Removed ${removed} allowlist ${removed === 1 ? 'entry' : 'entries'} for: ${command}`);
-    writeLine(io.stdout, 'Note: running hosts keep hooks they already registered until they restart.');
+  if (values.json) {
+    const total = removed.reduce((n, r) => n + r.removed, 0);
+    writeLine(io.stdout, JSON.stringify(removed.length === 1 ? { command: removed[0]!.command, removed: total } : { commands: removed, removed: total }));
+    return 0;
   }
+  let any = false;
+  for (const r of removed) {
+    if (r.removed === 0) writeLine(io.stdout, `No allowlist entry found for command: ${inert(r.command)}`);
+    else {
+      any = true;
+      writeLine(io.stdout, `Removed ${r.removed} allowlist ${r.removed === 1 ? 'entry' : 'entries'} for: ${inert(r.command)}`);
+    }
+  }
+  if (any) writeLine(io.stdout, 'Note: running hosts keep hooks they already registered until they restart.');
   return 0;
+}
+
+function matchOptions(io: CliIO): InspectOptions {
+  return { cwd: io.cwd, env: io.env, ...(io.env.HOME ? { homedir: io.env.HOME } : {}) };
+}
+
+/** Which commands matched nothing, the likely mistake (an unquoted command), and the closest candidates. */
+async function noMatchMessage(
+  verb: 'approve' | 'revoke',
+  typed: readonly string[],
+  misses: readonly string[],
+  candidates: readonly string[],
+  where: string,
+  opts: InspectOptions,
+): Promise<string> {
+  const lines = [
+    misses.length === 1
+      ? `${verb}: no configured hook${verb === 'revoke' ? ' or allowlist entry' : ''} matches '${inert(misses[0] as string)}' in ${where}`
+      : `${verb}: no configured hook${verb === 'revoke' ? ' or allowlist entry' : ''} matches ${misses.map((m) => `'${inert(m)}'`).join(', ')} in ${where}`,
+  ];
+  if (typed.length > 1) {
+    // The shell split one command into several arguments: say so before anything else.
+    const joined = typed.join(' ');
+    const hit = (await matchCommand(joined, candidates, opts))[0];
+    if (hit !== undefined) lines.push(`did you mean '${inert(hit)}'? (quote the command: each argument is one command)`);
+  }
+  if (candidates.length === 0) lines.push(verb === 'approve' ? 'no shell hooks are configured there' : 'nothing is configured or approved there');
+  else {
+    const closest = misses.flatMap((m) => closestCommands(m, candidates));
+    lines.push(`closest ${verb === 'approve' ? 'configured' : 'known'} commands: ${[...new Set(closest)].map((c) => `'${inert(c)}'`).join(', ')}`);
+  }
+  lines.push(`Nothing was ${verb === 'approve' ? 'approved' : 'revoked'}.`);
+  return lines.join('\n');
 }

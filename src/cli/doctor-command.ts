@@ -11,7 +11,8 @@ import path from 'node:path';
 import { isTruthyEnv } from '../config/hooks.js';
 import { shellQuote } from '../consent/policy.js';
 import { findOnPath } from '../consent/script-info.js';
-import type { ConsentInfo } from '../consent/state.js';
+import { inert } from '../_display.js';
+import { consentAllowsRun, type ConsentInfo } from '../consent/state.js';
 import { parseDialectsConfig, defaultDialectMaps } from '../dialects/names.js';
 import { failClosedMessage, isFailClosedBlock } from '../directives/messages.js';
 import { inspectStdout } from '../directives/parse-stdout.js';
@@ -88,7 +89,7 @@ export async function doctorCommand(args: string[], io: CliIO): Promise<number> 
     let smoke: HookOutcome | null = null;
     if (safeMode) {
       checks.push({ ok: null, message: 'skipped smoke run — HERMES_SAFE_MODE is set: nothing runs in safe mode' });
-    } else if (consent.state !== 'approved') {
+    } else if (!consentAllowsRun(consent.state)) {
       checks.push({ ok: null, message: 'skipped smoke run — approve the hook first, then re-run doctor' });
     } else if (!runnable.ok) {
       checks.push({ ok: null, message: 'skipped smoke run — fix the problem above first, then re-run doctor' });
@@ -119,7 +120,11 @@ export async function doctorCommand(args: string[], io: CliIO): Promise<number> 
   }
 
   const configProblems = profile.diagnostics.filter((d) => d.level !== 'info');
-  const issues = report.reduce((n, r) => n + r.checks.filter((c) => c.ok === false).length, 0) + pings.filter((p) => !p.ok).length + configProblems.length;
+  // A refused allowlist approves nothing: never "healthy", even with no hook configured yet.
+  const allowlistIssue = store.refused;
+  const issues =
+    report.reduce((n, r) => n + r.checks.filter((c) => c.ok === false).length, 0) + pings.filter((p) => !p.ok).length + configProblems.length +
+    (allowlistIssue !== null && report.length === 0 ? 1 : 0);
 
   if (values.json) {
     writeLine(io.stdout, JSON.stringify({
@@ -127,6 +132,7 @@ export async function doctorCommand(args: string[], io: CliIO): Promise<number> 
       healthy: issues === 0,
       issues,
       safe_mode: safeMode,
+      allowlist: { path: store.path, refused: store.refused },
       hooks: report,
       outbound: profile.outbound.map(describeOutboundTarget),
       pings,
@@ -138,10 +144,11 @@ export async function doctorCommand(args: string[], io: CliIO): Promise<number> 
   const paint = painter(io);
   if (safeMode) writeLine(io.stdout, paint('yellow', 'HERMES_SAFE_MODE is set: no smoke run and no webhook ping — in safe mode no user hook, plugin or webhook runs.'));
   if (!profile.config.specs.length) writeLine(io.stdout, `No shell hooks configured in ${profile.configFile} — nothing to check.`);
-  else writeLine(io.stdout, `Checking ${profile.config.specs.length} configured shell hook(s) in ${profile.configFile}...\n\n`);
+  else writeLine(io.stdout, `Checking ${profile.config.specs.length} configured shell hook(s) in ${inert(profile.configFile)}...\n\n`);
+  if (allowlistIssue !== null) writeLine(io.stdout, `  ${paint('red', '✗')} ${inert(allowlistIssue)}\n`);
   for (const r of report) {
-    writeLine(io.stdout, `  [${r.event}] ${r.command}`);
-    for (const c of r.checks) writeLine(io.stdout, `      ${mark(c, paint)} ${c.message}`);
+    writeLine(io.stdout, `  [${r.event}] ${inert(r.command)}`);
+    for (const c of r.checks) writeLine(io.stdout, `      ${mark(c, paint)} ${inert(c.message)}`);
     writeLine(io.stdout);
   }
   if (pingSkipped) writeLine(io.stdout, `  ping skipped: ${pingSkipped}`);
@@ -220,7 +227,13 @@ function consentCheck(spec: HookSpec, consent: ConsentInfo, runnable: Runnable):
     return { ok: null, message: `an approval is recorded (${consent.approved_at ?? '?'}), but there is no script to run — fix the path, then approve it again` };
   }
   if (consent.state === 'approved') {
-    return { ok: true, message: `approved (${consent.approved_at ?? '?'})${consent.pinned ? '' : ' — hash not pinned: re-approve to pin it'}` };
+    return { ok: true, message: `approved (${consent.approved_at ?? '?'})` };
+  }
+  if (consent.state === 'unpinned') {
+    return { ok: null, message: `unpinned (approved ${consent.approved_at ?? '?'} without a script hash, by Hermes or by hand: it runs whatever the file holds) — re-approve to pin it` };
+  }
+  if (consent.allowlist_error !== null) {
+    return { ok: false, message: `not approved — ${consent.allowlist_error}${fc ? '; until then, being fail_closed, it blocks every call it matches' : ''}` };
   }
   const fix = `hermes-hooks approve --event ${spec.event} ${shellQuote(spec.command)}`;
   if (consent.state === 'modified') {

@@ -1,6 +1,8 @@
 // `hermes-hooks list`: hooks per event in config order with matcher, timeout, fail_closed and
 // consent (approved at, hash pinned or not, modified since approval); outbound targets too.
+// Everything read from the config or the disk is printed inert (control characters escaped).
 
+import { inert } from '../_display.js';
 import { formatDrift, type ConsentInfo } from '../consent/state.js';
 import { describeOutboundTarget, formatOutboundList } from '../outbound/describe.js';
 import type { HookSpec } from '../types.js';
@@ -33,6 +35,7 @@ export async function listCommand(args: string[], io: CliIO): Promise<number> {
         config: profile.configFile,
         home: profile.home,
         profile: profile.profile,
+        allowlist: { path: store.path, refused: store.refused },
         hooks: rows.map(({ spec, consent }) => ({
           event: spec.event,
           index: spec.index,
@@ -51,13 +54,17 @@ export async function listCommand(args: string[], io: CliIO): Promise<number> {
   }
 
   const paint = painter(io);
+  const configFile = inert(profile.configFile);
+  const refused = store.refused !== null ? paint('red', `✗ ${inert(store.refused)}`) : null;
+  if (rows.length === 0 && refused !== null) writeLine(io.stdout, refused);
   if (rows.length === 0 && profile.outbound.length === 0) {
-    writeLine(io.stdout, `No shell hooks or outbound webhooks configured in ${profile.configFile}.`);
+    writeLine(io.stdout, `No shell hooks or outbound webhooks configured in ${configFile}.`);
     return 0;
   }
-  if (rows.length === 0) writeLine(io.stdout, `No shell hooks configured in ${profile.configFile}.`);
+  if (rows.length === 0) writeLine(io.stdout, `No shell hooks configured in ${configFile}.`);
   else {
-    writeLine(io.stdout, `Configured shell hooks (${rows.length} total) in ${profile.configFile}:`);
+    writeLine(io.stdout, `Configured shell hooks (${rows.length} total) in ${configFile}:`);
+    if (refused !== null) writeLine(io.stdout, `  ${refused}`);
     writeLine(io.stdout);
     const events = [...new Set(rows.map((r) => r.spec.event))].sort();
     for (const event of events) {
@@ -67,14 +74,16 @@ export async function listCommand(args: string[], io: CliIO): Promise<number> {
         if (spec.fail_closed) bits.push('fail_closed');
         if (spec.dialect !== 'hermes') bits.push(`dialect=${spec.dialect}`);
         bits.push(consentLabel(consent, paint));
-        writeLine(io.stdout, `    - ${spec.command}${spec.matcher !== null ? ` matcher='${spec.matcher}'` : ''} (${bits.join(', ')})`);
+        writeLine(io.stdout, `    - ${inert(spec.command)}${spec.matcher !== null ? ` matcher='${inert(spec.matcher)}'` : ''} (${bits.join(', ')})`);
         if (consent.approved_at) {
-          writeLine(io.stdout, `      approved_at: ${consent.approved_at}${consent.pinned ? `  sha256 ${consent.approved_sha256?.slice(0, 12)}…` : '  (hash not pinned: approved by Hermes or before hashing)'}`);
+          const pin = consent.pinned ? `  sha256 ${consent.approved_sha256?.slice(0, 12)}…` : consent.state === 'unpinned' ? '  (no hash: approved by Hermes or by hand — re-approve to pin)' : '';
+          writeLine(io.stdout, `      approved_at: ${inert(consent.approved_at)}${pin}`);
         }
-        if (consent.state === 'modified') writeLine(io.stdout, paint('yellow', `      ⚠ ${consent.reason} — review it, then 'hermes-hooks approve' it again`));
+        if (consent.script_note) writeLine(io.stdout, paint('dim', `      pins: ${inert(consent.script_path ?? '?')} (${inert(consent.script_note)})`));
+        if (consent.state === 'modified') writeLine(io.stdout, paint('yellow', `      ⚠ ${inert(consent.reason)} — review it, then 'hermes-hooks approve' it again`));
         else {
           const drift = formatDrift(consent);
-          if (drift && consent.mtime_drift) writeLine(io.stdout, paint('yellow', `      ⚠ ${drift}`));
+          if (drift && consent.mtime_drift) writeLine(io.stdout, paint('yellow', `      ⚠ ${inert(drift)}`));
         }
       }
       writeLine(io.stdout);
@@ -88,9 +97,11 @@ function consentLabel(c: ConsentInfo, paint: ReturnType<typeof painter>): string
   switch (c.state) {
     case 'approved':
       return paint('green', '✓ approved');
+    case 'unpinned':
+      return paint('yellow', 'unpinned');
     case 'modified':
       return paint('red', '✗ modified since approval');
     default:
-      return paint('yellow', '✗ not approved');
+      return paint('yellow', c.allowlist_error !== null ? '✗ not approved (allowlist refused)' : '✗ not approved');
   }
 }

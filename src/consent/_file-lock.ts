@@ -1,13 +1,18 @@
 // A cross-process lock for the allowlist's read-modify-write. Node has no flock, so: a lock file
-// created with O_EXCL holding {pid, hostname, token}; waiters retry with capped backoff; a lock
-// whose owner process is gone (same host) or that is older than `staleMs` is broken. Breaking is
-// itself serialized through a second O_EXCL file so two breakers cannot remove each other's fresh
-// lock. Callers in one process queue on a promise chain first, so they do not spin on the file.
+// created with O_EXCL holding {pid, start, hostname, token}; waiters retry with capped backoff.
+// The lock is only ever held for one read-modify-write (milliseconds), so a lock is broken as
+// stale when: it is older than `staleMs`; its mtime is in the future (a clock cannot explain that,
+// only a forged or copied file can); or, on this host, its pid is dead, is a different process
+// than the one that took it (the pid's start time from /proc differs — pids are recycled, and in
+// a container pid 1 is always alive), or is this very process while it does not hold it. Breaking is itself serialized through a second O_EXCL file so two
+// breakers cannot remove each other's fresh lock. Callers in one process queue on a promise chain
+// first, so they do not spin on the file.
 //
 // Never point this at Hermes' `shell-hooks-allowlist.json.lock`: Hermes flocks that file and
 // leaves it in place forever, so an O_EXCL lock on it would never be acquired.
 
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { open, readFile, stat, unlink } from 'node:fs/promises';
 import os from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -15,12 +20,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 export interface FileLockOptions {
   /** Give up waiting after this long (default 20 s). */
   timeoutMs?: number;
-  /** A lock older than this is considered abandoned whoever holds it (default 30 s). */
+  /** A lock older than this is considered abandoned whoever holds it (default 10 s). */
   staleMs?: number;
 }
 
 interface LockOwner {
   pid: number;
+  /** The pid's start time (clock ticks since boot, /proc/<pid>/stat field 22); null where unknown. */
+  start: string | null;
   hostname: string;
   token: string;
   created_at: string;
@@ -31,6 +38,8 @@ export class LockTimeoutError extends Error {
 }
 
 const inProcess = new Map<string, Promise<unknown>>();
+/** Tokens of the locks this process holds right now (another path string may name the same file). */
+const heldHere = new Set<string>();
 
 export async function withFileLock<T>(lockPath: string, fn: () => Promise<T>, opts: FileLockOptions = {}): Promise<T> {
   const previous = inProcess.get(lockPath) ?? Promise.resolve();
@@ -52,14 +61,21 @@ export async function withFileLock<T>(lockPath: string, fn: () => Promise<T>, op
 
 async function acquire(lockPath: string, opts: FileLockOptions): Promise<string> {
   const timeoutMs = opts.timeoutMs ?? 20_000;
-  const staleMs = opts.staleMs ?? 30_000;
-  const owner: LockOwner = { pid: process.pid, hostname: os.hostname(), token: randomUUID(), created_at: new Date().toISOString() };
+  const staleMs = opts.staleMs ?? 10_000;
+  const owner: LockOwner = {
+    pid: process.pid,
+    start: processStart(process.pid),
+    hostname: os.hostname(),
+    token: randomUUID(),
+    created_at: new Date().toISOString(),
+  };
   const deadline = Date.now() + timeoutMs;
   let delay = 4;
   for (;;) {
     try {
       const fh = await open(lockPath, 'wx', 0o600);
       try {
+        heldHere.add(owner.token);
         await fh.writeFile(JSON.stringify(owner));
       } finally {
         await fh.close();
@@ -83,6 +99,7 @@ async function release(lockPath: string, token: string): Promise<void> {
   // Only remove the lock if it is still ours (it may have been broken as stale and re-taken).
   const owner = await readOwner(lockPath);
   if (owner?.token === token) await unlink(lockPath).catch(() => undefined);
+  heldHere.delete(token);
 }
 
 async function breakIfStale(lockPath: string, staleMs: number): Promise<boolean> {
@@ -96,7 +113,7 @@ async function breakIfStale(lockPath: string, staleMs: number): Promise<boolean>
     if (codeOf(err) !== 'EEXIST') throw err;
     // A breaker that died mid-break leaves this behind; it is only ever held for a moment.
     const st = await stat(breaker).catch(() => null);
-    if (st && Date.now() - st.mtimeMs > 5_000) await unlink(breaker).catch(() => undefined);
+    if (st && Math.abs(Date.now() - st.mtimeMs) > 5_000) await unlink(breaker).catch(() => undefined);
     return false;
   }
   try {
@@ -128,10 +145,32 @@ async function snapshot(lockPath: string): Promise<Snapshot | null> {
   }
 }
 
+/** Allowed clock skew for a lock written a moment ago (mtime granularity, NFS clocks). */
+const FUTURE_SLACK_MS = 2_000;
+
 function isStale(seen: Snapshot, staleMs: number): boolean {
-  if (seen.ageMs > staleMs) return true;
-  // A lock mid-creation has no owner yet: only age can make it stale.
-  return seen.owner !== null && seen.owner.hostname === os.hostname() && !pidAlive(seen.owner.pid);
+  if (seen.ageMs > staleMs || seen.ageMs < -FUTURE_SLACK_MS) return true;
+  // A lock mid-creation has no owner yet: only its age can make it stale.
+  const owner = seen.owner;
+  if (owner === null || owner.hostname !== os.hostname()) return false;
+  if (owner.pid === process.pid) return !heldHere.has(owner.token);
+  if (!pidAlive(owner.pid)) return true;
+  // Alive, but is it the process that took the lock? A recycled or forged pid is not.
+  const start = processStart(owner.pid);
+  return owner.start !== null && start !== null && start !== owner.start;
+}
+
+/** Start time of a live pid from /proc (Linux); null when /proc cannot tell. */
+function processStart(pid: number): string | null {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // `pid (comm) state ppid …`: comm may hold spaces and parens, so count fields after the last ')'.
+    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+    const start = fields[19];
+    return start !== undefined && /^\d+$/.test(start) ? start : null;
+  } catch {
+    return null;
+  }
 }
 
 async function readOwner(lockPath: string): Promise<LockOwner | null> {
@@ -146,7 +185,8 @@ function parseOwner(text: string): LockOwner | null {
   try {
     const v = JSON.parse(text) as Partial<LockOwner>;
     if (Number.isInteger(v.pid) && (v.pid as number) > 0 && typeof v.hostname === 'string' && typeof v.token === 'string') {
-      return { pid: v.pid as number, hostname: v.hostname, token: v.token, created_at: String(v.created_at ?? '?') };
+      const start = typeof v.start === 'string' && /^\d+$/.test(v.start) ? v.start : null;
+      return { pid: v.pid as number, start, hostname: v.hostname, token: v.token, created_at: String(v.created_at ?? '?') };
     }
   } catch {
     // empty or partial: the owner is still writing it

@@ -3,11 +3,11 @@
 // without running it, so a guard never silently vanishes (Hermes #100942). Every skip says why
 // and how to fix it.
 
-import type { ConsentInfo, ConsentSubject } from './state.js';
-import type { ConsentStore } from './store.js';
+import { consentAllowsRun, type ConsentInfo, type ConsentSubject } from './state.js';
+import { ConsentApproveError, type ConsentStore } from './store.js';
 import { formatPrompt, promptOnTty, type PromptInfo } from './prompt.js';
 import { pairKey } from './allowlist.js';
-import { shellQuote } from './_shlex.js';
+import { shellQuote } from '../spawn/argv.js';
 
 export type { PromptInfo } from './prompt.js';
 /** Quote for a POSIX shell so the hint can be pasted as-is (Python's shlex.quote). */
@@ -66,7 +66,8 @@ export async function applyConsentPolicy<S extends PolicySpec>(
     return outcomes;
   }
 
-  const decided = new Map<string, { approved: boolean; how: 'accept' | 'prompt' | 'declined' | 'unattended' }>();
+  type How = 'accept' | 'prompt' | 'declined' | 'unattended' | 'refused';
+  const decided = new Map<string, { approved: boolean; how: How; why?: string }>();
   const warned = new Set<string>();
   const warnOnce = (m: string): void => {
     if (warned.has(m)) return;
@@ -76,14 +77,17 @@ export async function applyConsentPolicy<S extends PolicySpec>(
 
   for (const spec of specs) {
     let consent = await store.state(spec);
-    if (consent.state === 'approved') {
+    if (consentAllowsRun(consent.state)) {
       outcomes.push({ spec, consent, action: 'run' });
       continue;
     }
     const key = pairKey(spec.event, spec.command);
     let decision = decided.get(key);
     if (decision === undefined) {
-      if (options.accept) {
+      if (consent.allowlist_error !== null) {
+        // An approval could not be recorded in (nor read from) a refused allowlist: do not ask.
+        decision = { approved: false, how: 'refused', why: consent.allowlist_error };
+      } else if (options.accept) {
         decision = { approved: true, how: 'accept' };
       } else if (options.interactive) {
         const yes = await ask(spec, consent, options);
@@ -92,8 +96,14 @@ export async function applyConsentPolicy<S extends PolicySpec>(
         decision = { approved: false, how: 'unattended' };
       }
       if (decision.approved) {
-        const result = await store.approve({ event: spec.event, command: spec.command });
-        if (result.warning !== null) options.warn(result.warning);
+        try {
+          const result = await store.approve({ event: spec.event, command: spec.command });
+          if (result.warning !== null) options.warn(result.warning);
+        } catch (err) {
+          if (!(err instanceof ConsentApproveError)) throw err;
+          // No pin, no approval: a missing script is not approved by --accept-hooks or the prompt either.
+          decision = { approved: false, how: 'refused', why: err.message };
+        }
       }
       decided.set(key, decision);
     }
@@ -108,12 +118,15 @@ export async function applyConsentPolicy<S extends PolicySpec>(
 
     const fix = hint(spec.event, spec.command);
     if (spec.fail_closed === true && spec.event === 'pre_tool_call') {
-      const message = awaitingApprovalMessage(spec, consent, fix);
+      const message = awaitingApprovalMessage(spec, consent, fix, decision.how === 'refused' ? decision.why : undefined);
       warnOnce(message);
       outcomes.push({ spec, consent, action: 'block', message });
       continue;
     }
-    const message = skipMessage(spec, consent, decision.how === 'declined', fix, options.promptable ?? true);
+    const message =
+      decision.how === 'refused'
+        ? `shell hook for ${spec.event} (${spec.command}) is not approved — skipped: ${decision.why as string}`
+        : skipMessage(spec, consent, decision.how === 'declined', fix, options.promptable ?? true);
     warnOnce(message);
     outcomes.push({ spec, consent, action: 'skip', message });
   }
@@ -126,6 +139,7 @@ async function ask(spec: PolicySpec, consent: ConsentInfo, options: ConsentPolic
     command: spec.command,
     state: consent.state as PromptInfo['state'],
     script_path: consent.script_path,
+    script_note: consent.script_note,
     script_sha256: consent.script_sha256,
     reason: consent.reason,
   };
@@ -138,8 +152,17 @@ async function ask(spec: PolicySpec, consent: ConsentInfo, options: ConsentPolic
 }
 
 /** The block message of an unapproved or modified fail_closed pre_tool_call hook (it blocks instead of running). */
-export function awaitingApprovalMessage(spec: PolicySpec, consent: ConsentInfo, fix: string = defaultApproveHint(spec.event, spec.command)): string {
-  const why = consent.state === 'modified' ? `modified since approval: ${changeOf(consent)}` : 'not approved yet';
+export function awaitingApprovalMessage(
+  spec: PolicySpec,
+  consent: ConsentInfo,
+  fix: string = defaultApproveHint(spec.event, spec.command),
+  /** Why it could not be approved (a script with nothing to pin); default: from the consent state. */
+  cannotApprove?: string,
+): string {
+  const why =
+    cannotApprove ??
+    consent.allowlist_error ??
+    (consent.state === 'modified' ? `modified since approval: ${changeOf(consent)}` : 'not approved yet');
   return (
     `hook ${spec.command} awaits approval (${why}): tool calls it guards are blocked until it is approved — ` +
     `run \`${fix}\` (or use ${AUTO_ACCEPT})`

@@ -3,14 +3,17 @@
 // or a closed stdin decline. When stdin is not a TTY it declines at once: it can never hang.
 
 import { StringDecoder } from 'node:string_decoder';
+import { inert } from '../_display.js';
 import type { ConsentState } from '../types.js';
 
 export interface PromptInfo {
   event: string;
   command: string;
   /** Why it is being asked: never approved, or modified since approval. */
-  state: Exclude<ConsentState, 'approved'>;
+  state: Exclude<ConsentState, 'approved' | 'unpinned'>;
   script_path: string | null;
+  /** Why that file stands for the command (e.g. the interpreter is pinned for `python3 -c …`). */
+  script_note?: string | null;
   script_sha256: string | null;
   /** The consent reason (what changed, for a modified hook). */
   reason: string;
@@ -18,6 +21,8 @@ export interface PromptInfo {
   text: string;
 }
 
+// Every value from the config or the disk goes through `inert`: a command carrying terminal
+// escapes must not repaint the lines a person approves.
 export function formatPrompt(info: Omit<PromptInfo, 'text'>): string {
   const lines = [
     '',
@@ -25,14 +30,17 @@ export function formatPrompt(info: Omit<PromptInfo, 'text'>): string {
     '  command on your behalf.',
   ];
   if (info.state === 'modified') {
-    lines.push('  It was approved before, but it has been MODIFIED since:', `    ${info.reason.replace(/^modified since approval: /, '')}`);
+    lines.push('  It was approved before, but it has been MODIFIED since:', `    ${inert(info.reason.replace(/^modified since approval: /, ''))}`);
   }
   lines.push(
     '',
-    `    Event:   ${info.event}`,
-    `    Command: ${info.command}`,
-    `    Script:  ${info.script_path ?? '(none)'}`,
+    `    Event:   ${inert(info.event)}`,
+    `    Command: ${inert(info.command)}`,
+    `    Script:  ${info.script_path === null ? '(none)' : inert(info.script_path)}`,
     `    SHA-256: ${info.script_sha256 ?? '(script missing or unreadable)'}`,
+  );
+  if (info.script_note) lines.push(`    Note:    ${inert(info.script_note)}`);
+  lines.push(
     '',
     '  The command runs with your full user credentials.  Only approve',
     '  commands you trust.',

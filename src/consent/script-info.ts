@@ -1,21 +1,24 @@
 // The current state of a hook's script on disk: where it is, its sha256 and its mtime. The file
-// I/O half of consent; the decision itself (consent-state.ts) stays pure.
+// I/O half of consent; the decision itself (state.ts) stays pure.
 
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import { constants } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { isoFromMtimeNs } from './_timestamps.js';
-import { resolveScriptPath } from './script-path.js';
+import { choosePinTarget, type PinKind, type PinTarget } from './script-path.js';
 
 export interface ScriptInfo {
   command: string;
-  /** The token Hermes would pick (`~` expanded), as written. */
+  /** The word chosen from the argv spawn execs (`~/` expanded), as the program receives it. */
   token: string;
   /** Absolute path of the file that was looked at; null when a bare name is not on PATH. */
   path: string | null;
+  /** What the pinned file is to the command: its script, the program exec runs, or an interpreter. */
+  kind: PinKind;
+  /** Why this file was chosen when it is not the obvious one (e.g. `python3 -c …` pins python3). */
+  note: string | null;
   /** A regular file exists at `path`. */
   found: boolean;
   /** sha256 (hex) of the file's bytes; null when missing or unreadable. */
@@ -35,24 +38,27 @@ export interface InspectOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-export async function inspectScript(command: string, opts: InspectOptions = {}): Promise<ScriptInfo> {
-  const homedir = opts.homedir ?? os.homedir();
+/** Where the pinned file of `command` is, without reading it: the pin target and its absolute path. */
+export async function locatePinned(
+  command: string,
+  opts: InspectOptions = {},
+): Promise<{ target: PinTarget; file: string | null; error: string | null }> {
   const cwd = opts.cwd ?? process.cwd();
-  const chosen = resolveScriptPath(command, { homedir, username: safeUsername() });
-  const token = chosen.path;
-  const base: ScriptInfo = { command, token, path: null, found: false, sha256: null, mtime: null, error: null };
-  if (token === '') return { ...base, error: 'empty command' };
-
-  let file: string;
-  if (!token.includes('/') && chosen.index === 0) {
-    // A bare argv[0] is looked up on PATH by exec, so hash what would actually run.
-    const onPath = await findOnPath(token, opts.env ?? process.env, cwd);
-    if (onPath === null) return { ...base, error: 'not found on PATH' };
-    file = onPath;
-  } else {
-    file = path.resolve(cwd, token);
+  const target = choosePinTarget(command, opts.homedir === undefined ? {} : { homedir: opts.homedir });
+  if (target.error !== null) return { target, file: null, error: target.error };
+  if (target.lookup === 'path') {
+    // A bare program name is looked up on PATH by exec (or by `env PATH=…`), so hash what would run.
+    const env = opts.env ?? process.env;
+    const onPath = await findOnPath(target.token, target.searchPath !== null ? { PATH: target.searchPath } : env, cwd);
+    return onPath === null ? { target, file: null, error: 'not found on PATH' } : { target, file: onPath, error: null };
   }
+  return { target, file: path.resolve(cwd, target.chdir ?? '.', target.token), error: null };
+}
 
+export async function inspectScript(command: string, opts: InspectOptions = {}): Promise<ScriptInfo> {
+  const { target, file, error } = await locatePinned(command, opts);
+  const base: ScriptInfo = { command, token: target.token, path: null, kind: target.kind, note: target.note, found: false, sha256: null, mtime: null, error };
+  if (file === null) return base;
   try {
     const st = await stat(file, { bigint: true });
     const mtime = isoFromMtimeNs(st.mtimeNs);
@@ -96,14 +102,6 @@ export async function findOnPath(name: string, env: NodeJS.ProcessEnv, cwd: stri
     }
   }
   return null;
-}
-
-function safeUsername(): string | undefined {
-  try {
-    return os.userInfo().username;
-  } catch {
-    return undefined;
-  }
 }
 
 function errorText(err: unknown): string {

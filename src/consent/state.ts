@@ -20,8 +20,10 @@ export interface ConsentInfo {
   approved_at: string | null;
   /** The deciding approval recorded a script sha256 (ours); false for Hermes-written approvals. */
   pinned: boolean;
-  /** The script file now (absolute), the bare name when it is not on PATH, null for an empty command. */
+  /** The pinned file now (absolute), the bare name when it is not on PATH, null for an empty command. */
   script_path: string | null;
+  /** Why that file stands for the command when it is not the obvious one (`python3 -c …` pins python3). */
+  script_note: string | null;
   /** sha256 of the script now; null when missing or unreadable. */
   script_sha256: string | null;
   /** sha256 recorded at approval; null when none was recorded. */
@@ -31,29 +33,48 @@ export interface ConsentInfo {
   approved_mtime: string | null;
   /** Hermes' drift verdict: mtime newer than at approval → true, equal → false, unknown/older → null. */
   mtime_drift: boolean | null;
+  /** Why the allowlist file was refused (then no approval in it counts); null when it was usable. */
+  allowlist_error: string | null;
   reason: string;
+}
+
+/** The states under which a hook runs when consent is enforced (Hermes runs unpinned approvals too). */
+export function consentAllowsRun(state: ConsentState): boolean {
+  return state === 'approved' || state === 'unpinned';
+}
+
+/** An entry this tool wrote: it carries our pin keys (even when null). Hermes never writes them. */
+export function isOurEntry(entry: AllowlistEntry): boolean {
+  return Object.hasOwn(entry, 'script_sha256') || Object.hasOwn(entry, 'script_path');
 }
 
 export function consentOf(
   spec: ConsentSubject,
   allowlist: AllowlistDoc | readonly AllowlistEntry[],
   script: ScriptInfo | null,
+  opts: { allowlistError?: string | null } = {},
 ): ConsentInfo {
   const entries = Array.isArray(allowlist) ? allowlist : (allowlist as AllowlistDoc).approvals;
-  const matches = matchingEntries(entries, spec.event, spec.command);
   const current = script?.sha256 ?? null;
   const info: ConsentInfo = {
     state: 'not_approved',
     approved_at: null,
     pinned: false,
     script_path: script ? (script.path ?? (script.token === '' ? null : script.token)) : null,
+    script_note: script?.note ?? null,
     script_sha256: current,
     approved_sha256: null,
     script_mtime: script?.mtime ?? null,
     approved_mtime: null,
     mtime_drift: null,
+    allowlist_error: opts.allowlistError ?? null,
     reason: 'not approved: the allowlist has no entry for this event and command',
   };
+  if (info.allowlist_error !== null) {
+    info.reason = `not approved: ${info.allowlist_error}`;
+    return info;
+  }
+  const matches = matchingEntries(entries, spec.event, spec.command);
   if (matches.length === 0) return info;
 
   const pinnedOf = (e: AllowlistEntry): string | null =>
@@ -61,7 +82,7 @@ export function consentOf(
   // Several entries for one pair only happen by hand; any one that still holds approves.
   const entry =
     (current !== null ? matches.find((e) => pinnedOf(e) === current) : undefined) ??
-    matches.filter((e) => pinnedOf(e) === null).at(-1) ??
+    matches.filter((e) => !isOurEntry(e)).at(-1) ??
     (matches.at(-1) as AllowlistEntry);
 
   const approvedSha = pinnedOf(entry);
@@ -75,10 +96,17 @@ export function consentOf(
   const when = approvedAt ?? '(date unknown)';
   const where = info.script_path ?? spec.command;
 
-  if (approvedSha === null) {
-    info.state = 'approved';
+  if (approvedSha === null && !isOurEntry(entry)) {
+    // Written by Hermes (or by hand): it runs, as Hermes would run it, but nothing pins its bytes.
+    info.state = 'unpinned';
     const drift = info.mtime_drift ? `; ${formatDrift(info)}` : '';
-    info.reason = `approved ${when} without a script hash (an approval written by Hermes or by hand): ${where} is not pinned${drift}`;
+    info.reason = `unpinned: approved ${when} without a script hash (by Hermes or by hand), so any content of ${where} runs — re-approve to pin it${drift}`;
+    return info;
+  }
+  if (approvedSha === null) {
+    // Ours, but nothing was pinned (an old approval of a missing script): whatever appeared there since is unknown.
+    info.state = 'modified';
+    info.reason = `modified since approval: the approval of ${when} pinned no file (the script was missing or unreadable then); ${where} ${current === null ? `is still not a readable file (${script?.error ?? 'not inspected'})` : `is sha256 ${short(current)} now`}`;
     return info;
   }
   if (approvedSha === current) {

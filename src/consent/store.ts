@@ -1,9 +1,13 @@
-// The allowlist of one profile home, on disk and in memory. Reads are tolerant (a broken file
-// approves nothing, with a warning); every write is a read-modify-write under a cross-process
-// lock, written atomically with sorted keys, indent 2 and mode 0600, so concurrent approvals from
-// many processes all survive. An approval that cannot be persisted still holds for this run.
+// The allowlist of one profile home, on disk and in memory. Reads are tolerant of content (a
+// broken file approves nothing, with a warning) but not of ownership: a file that is not the
+// user's own regular file, or that others can write, is refused (_secure-read.ts) and approves
+// nothing. Every write is a read-modify-write under a cross-process lock, written atomically with
+// sorted keys, indent 2 and mode 0600, so concurrent approvals from many processes all survive.
+// `state()` re-reads the file only when its identity changed, so asking before every launch is
+// cheap and approvals or revocations from other processes take effect at once. An approval
+// whose script cannot be pinned is refused; one that cannot be persisted still holds for this run.
 
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir, open } from 'node:fs/promises';
 import path from 'node:path';
 import {
   ALLOWLIST_FILENAME,
@@ -18,10 +22,12 @@ import {
   type AllowlistEntry,
   type NewApproval,
 } from './allowlist.js';
+import { inert } from '../_display.js';
 import { writeFileAtomic } from './_atomic-write.js';
 import { consentOf, type ConsentInfo, type ConsentSubject } from './state.js';
 import { withFileLock, type FileLockOptions } from './_file-lock.js';
 import { inspectScript, type InspectOptions, type ScriptInfo } from './script-info.js';
+import { fileIdentity, readOwnFile } from './_secure-read.js';
 import { isoFromDate } from './_timestamps.js';
 
 /** Our lock, deliberately not Hermes' `shell-hooks-allowlist.json.lock` (see _file-lock.ts). */
@@ -49,12 +55,23 @@ export class ConsentPersistError extends Error {
   override name = 'ConsentPersistError';
 }
 
+/** An approval that cannot be made: a script that cannot be pinned, or a refused allowlist. Nothing was approved. */
+export class ConsentApproveError extends Error {
+  override name = 'ConsentApproveError';
+}
+
+class AllowlistRefusedError extends Error {}
+
 export class ConsentStore {
   readonly home: string;
   /** `<home>/shell-hooks-allowlist.json` */
   readonly path: string;
   readonly lockPath: string;
   private doc: AllowlistDoc = emptyAllowlist();
+  /** Identity of the file as last read (see fileIdentity); undefined before the first read. */
+  private identity: string | null | undefined;
+  private refusal: string | null = null;
+  private lastProblem: string | null = null;
   /** Approvals that failed to persist; they overlay the file for the life of this store. */
   private pending: NewApproval[] = [];
   private readonly opts: ConsentStoreOptions;
@@ -65,7 +82,7 @@ export class ConsentStore {
     this.path = path.join(this.home, ALLOWLIST_FILENAME);
     this.lockPath = this.path + LOCK_SUFFIX;
     this.opts = opts;
-    this.warn = opts.warn ?? ((m) => process.stderr.write(`hermes-hooks: warning: ${m}\n`));
+    this.warn = opts.warn ?? ((m) => process.stderr.write(`hermes-hooks: warning: ${inert(m, { keepNewlines: true })}\n`));
   }
 
   static async open(home: string, opts: ConsentStoreOptions = {}): Promise<ConsentStore> {
@@ -76,14 +93,40 @@ export class ConsentStore {
 
   /** Re-read the file (approvals made by other processes since open). */
   async reload(): Promise<void> {
+    const identity = await fileIdentity(this.path);
     const read = await this.readDisk();
-    if (read.error !== null) this.warn(`Could not read shell hook allowlist ${this.path}: ${read.error}; treating it as empty`);
-    else if (read.problem !== null) this.warn(`Shell hook allowlist ${this.path} ${read.problem}`);
+    this.identity = identity;
+    this.refusal = read.refused === null ? null : `shell hook allowlist ${read.refused}`;
+    const problem =
+      this.refusal ??
+      (read.error !== null ? `Could not read shell hook allowlist ${this.path}: ${read.error}; treating it as empty`
+      : read.problem !== null ? `Shell hook allowlist ${this.path} ${read.problem}`
+      : null);
+    // Said once per distinct problem: a long-lived host re-reads often, and a stat error re-reads every time.
+    if (problem !== null && problem !== this.lastProblem) this.warn(problem);
+    this.lastProblem = problem;
     this.doc = read.doc;
+  }
+
+  /**
+   * Re-read the file only when its identity (device, inode, size, mtime, ctime, mode, owner)
+   * changed since the last read; true when it did. One stat when nothing changed.
+   */
+  async refresh(): Promise<boolean> {
+    const identity = await fileIdentity(this.path);
+    if (identity !== null && identity === this.identity) return false;
+    await this.reload();
+    return true;
+  }
+
+  /** Why the allowlist is refused (no approval in it counts), as of the last read; null when usable. */
+  get refused(): string | null {
+    return this.refusal;
   }
 
   /** Every approval in effect: the file as last read, overlaid with this run's unpersisted ones. */
   entries(): AllowlistEntry[] {
+    if (this.refusal !== null) return [];
     return withApprovals(this.doc, this.pending).approvals;
   }
 
@@ -91,18 +134,34 @@ export class ConsentStore {
     return inspectScript(command, this.opts);
   }
 
+  /** The consent of one hook now: the allowlist re-read if it changed, the script re-hashed if it changed. */
   async state(spec: ConsentSubject): Promise<ConsentInfo> {
-    return consentOf(spec, this.entries(), await this.inspect(spec.command));
+    await this.refresh();
+    return consentOf(spec, this.entries(), await this.inspect(spec.command), { allowlistError: this.refusal });
   }
 
   /**
    * Approve (event, command) pairs: each replaces any entry for the same pair and is appended
-   * with `approved_at` now, the script's mtime and its sha256. Never throws for I/O: a failure
-   * to persist comes back as `warning` and the approvals hold in memory.
+   * with `approved_at` now, the script's mtime and its sha256. All or nothing: when any script
+   * cannot be pinned (missing, not a regular file, unreadable, not on PATH) or the allowlist is
+   * refused, throws ConsentApproveError naming each and approves none. Otherwise never throws
+   * for I/O: a failure to persist comes back as `warning` and the approvals hold in memory.
    */
   async approve(subjects: ConsentSubject | readonly ConsentSubject[]): Promise<ApproveResult> {
     const list = dedupe((Array.isArray(subjects) ? subjects : [subjects]) as readonly ConsentSubject[]);
     const scripts = await Promise.all(list.map((s) => this.inspect(s.command)));
+    const unpinnable = list.flatMap((s, i) => {
+      const script = scripts[i] as ScriptInfo;
+      return script.sha256 === null ? [`[${s.event}] ${s.command}: ${unpinnableWhy(script)}`] : [];
+    });
+    if (unpinnable.length > 0) {
+      throw new ConsentApproveError(
+        `cannot approve ${unpinnable.join('; ')} — an approval pins the file's sha256, and there is no file to pin. ` +
+          `Create the script (or fix the command), then approve again. Nothing was approved.`,
+      );
+    }
+    await this.refresh();
+    if (this.refusal !== null) throw new ConsentApproveError(`${this.refusal}. Nothing was approved.`);
     const approvedAt = isoFromDate((this.opts.now ?? (() => new Date()))());
     const approvals: NewApproval[] = list.map((s, i) => {
       const script = scripts[i] as ScriptInfo;
@@ -123,6 +182,7 @@ export class ConsentStore {
       this.pending = [];
       return { approvals, persisted: true, warning: null };
     } catch (err) {
+      if (err instanceof AllowlistRefusedError) throw new ConsentApproveError(`${err.message}. Nothing was approved.`);
       this.pending = toWrite;
       const warning =
         `Failed to persist shell hook allowlist to ${this.path}: ${errorText(err)}. ` +
@@ -146,6 +206,7 @@ export class ConsentStore {
         return out.doc;
       });
     } catch (err) {
+      if (err instanceof AllowlistRefusedError) throw new ConsentPersistError(`${err.message}. Nothing was revoked.`);
       throw new ConsentPersistError(`Failed to persist shell hook allowlist to ${this.path}: ${errorText(err)}. Nothing was revoked.`);
     }
     this.pending = [];
@@ -159,19 +220,46 @@ export class ConsentStore {
       this.lockPath,
       async () => {
         const read = await this.readDisk();
+        // Never write through (or over) a file we refuse: the user must look at it first.
+        if (read.refused !== null) {
+          this.refusal = `shell hook allowlist ${read.refused}`;
+          throw new AllowlistRefusedError(this.refusal);
+        }
         // Never overwrite a file we could not even read: that would silently drop its approvals.
         if (read.error !== null) throw new Error(`cannot read the existing file: ${read.error}`);
         if (read.brokenRoot && read.text !== null && read.text.trim() !== '') {
-          const backup = `${this.path}.invalid`;
-          await writeFileAtomic(backup, read.text, FILE_MODE);
+          const backup = await this.writeBackup(read.text);
           this.warn(`Shell hook allowlist ${this.path} ${read.problem}; its old content was saved to ${backup} before rewriting it`);
         }
         const next = change(read.doc);
         await writeFileAtomic(this.path, serializeAllowlist(next), FILE_MODE);
         this.doc = next;
+        this.refusal = null;
+        this.identity = await fileIdentity(this.path);
       },
       this.opts.lock,
     );
+  }
+
+  /** `<file>.invalid`, else `.invalid.1`, `.invalid.2` …: each corruption keeps its own copy. */
+  private async writeBackup(text: string): Promise<string> {
+    for (let n = 0; ; n++) {
+      const backup = n === 0 ? `${this.path}.invalid` : `${this.path}.invalid.${n}`;
+      let fh;
+      try {
+        fh = await open(backup, 'wx', FILE_MODE);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'EEXIST' && n < 10_000) continue;
+        throw err;
+      }
+      try {
+        await fh.writeFile(text, 'utf8');
+        await fh.sync();
+      } finally {
+        await fh.close();
+      }
+      return backup;
+    }
   }
 
   private async readDisk(): Promise<{
@@ -180,20 +268,19 @@ export class ConsentStore {
     problem: string | null;
     /** The whole file was unusable (invalid JSON or not an object). */
     brokenRoot: boolean;
+    refused: string | null;
     error: string | null;
   }> {
-    let text: string;
-    try {
-      text = await readFile(this.path, 'utf8');
-    } catch (err) {
-      const missing = (err as NodeJS.ErrnoException).code === 'ENOENT';
-      return { doc: emptyAllowlist(), text: null, problem: null, brokenRoot: false, error: missing ? null : errorText(err) };
+    const read = await readOwnFile(this.path);
+    if (read.text === null) {
+      return { doc: emptyAllowlist(), text: null, problem: null, brokenRoot: false, refused: read.refused, error: read.error };
     }
+    const text = read.text;
     const parsed = parseAllowlist(text);
     const brokenRoot = parsed.problem === 'invalid_json' || parsed.problem === 'not_an_object';
     let problem = parsed.problem === null ? null : describeProblem(parsed.problem);
     if (problem === null && parsed.ignoredEntries > 0) problem = `has ${parsed.ignoredEntries} approval(s) that are not objects; ignoring them`;
-    return { doc: parsed.doc, text, problem, brokenRoot, error: null };
+    return { doc: parsed.doc, text, problem, brokenRoot, refused: null, error: null };
   }
 }
 
@@ -209,6 +296,15 @@ function dedupe(subjects: readonly ConsentSubject[]): ConsentSubject[] {
     out.push(subject);
   }
   return out;
+}
+
+function unpinnableWhy(script: ScriptInfo): string {
+  const where = script.path ?? script.token;
+  if (script.error === 'not found on PATH') return `${where} is not found on PATH`;
+  if (script.error === 'not a regular file') return `${where} is not a regular file`;
+  if (script.error?.startsWith('ENOENT')) return `${where} does not exist`;
+  if (script.path === null) return `the command has no file to pin (${script.error ?? 'unknown'})`;
+  return `${where} cannot be read (${script.error ?? 'unknown'})`;
 }
 
 function errorText(err: unknown): string {

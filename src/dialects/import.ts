@@ -11,7 +11,7 @@ import { parseConfigText, diagnosticAt, type ConfigPath, type ConfigSource } fro
 import { EVENTS, type EventName } from '../events.js';
 import type { Diagnostic, DiagnosticLevel, Dialect } from '../types.js';
 import { blankJsonComments, lineColumnAt } from './_jsonc.js';
-import { shellQuote } from '../consent/_shlex.js';
+import { shellQuote } from '../spawn/argv.js';
 import { needsShell, wrapInShell } from './_shell.js';
 import { isPlainObject } from '../_json.js';
 import { convertClaudeMatcher, convertRegexMatcher, isValidRegex, matchesEverything } from './matchers.js';

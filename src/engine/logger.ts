@@ -1,5 +1,8 @@
 // The engine reports through a host-supplied logger; the default writes warnings to stderr,
-// because a skipped or failing hook must never be silent.
+// because a skipped or failing hook must never be silent. Messages carry commands, paths and hook
+// output: the terminal gets them inert (control characters escaped), a host logger gets them raw.
+
+import { inert } from '../_display.js';
 
 export interface Logger {
   warn(message: string): void;
@@ -9,7 +12,7 @@ export interface Logger {
 
 export function stderrLogger(opts: { verbose?: boolean; stream?: NodeJS.WritableStream } = {}): Logger {
   const write = (level: string, message: string): void => {
-    (opts.stream ?? process.stderr).write(`hermes-hooks: ${level}${message}\n`);
+    (opts.stream ?? process.stderr).write(`hermes-hooks: ${level}${inert(message, { keepNewlines: true })}\n`);
   };
   return {
     warn: (m) => write('warning: ', m),

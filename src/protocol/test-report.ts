@@ -36,7 +36,7 @@ export const HookReportSchema = z
     timeout: z.number().nullable().describe('Seconds; null for in-process hooks without a bound.'),
     fail_closed: z.boolean(),
     consent: z
-      .enum(['approved', 'not_approved', 'modified'])
+      .enum(['approved', 'unpinned', 'not_approved', 'modified'])
       .nullable()
       .describe('Reported, not enforced, by `test`. null for hooks that need no consent (plugins).'),
     status: HookReportStatusSchema,

@@ -103,3 +103,13 @@ export function splitCommand(command: string, opts: SplitOptions = {}): SplitRes
   if (argv.length === 0) return { ok: false, error: 'empty command' };
   return { ok: true, argv };
 }
+
+/**
+ * Quote a word for a POSIX shell (Python's `shlex.quote`): the word as is when it is only
+ * `[A-Za-z0-9_@%+=:,./-]`, else in single quotes (an inner `'` as `'\''`). Safe to paste into a
+ * shell, and split back into the same word by splitCommand.
+ */
+export function shellQuote(word: string): string {
+  if (word !== '' && /^[A-Za-z0-9_@%+=:,./-]+$/.test(word)) return word;
+  return `'${word.replace(/'/g, `'\\''`)}'`;
+}

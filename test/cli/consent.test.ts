@@ -240,7 +240,7 @@ describe("an allowlist written by Hermes", () => {
     return `${JSON.stringify(doc, null, 2).replace('café', 'caf\\u00e9')}\n`;
   }
 
-  it('approves by (event, command) without a hash, runs the hook, and list/doctor say it is not pinned', async () => {
+  it('approves by (event, command) without a hash, runs the hook, and list/doctor/test call it exactly unpinned', async () => {
     const f = guardHome();
     const text = hermesAllowlist(f.guard);
     writeFileSync(f.allowlist, text, { mode: 0o600 });
@@ -248,10 +248,15 @@ describe("an allowlist written by Hermes", () => {
     expect(r.code).toBe(2);
     expect(f.runs()).toBe(1);
     const listed = JSON.parse((await runMain(['list', '--json'], { env: f.env })).stdout);
-    expect(listed.hooks[0].consent).toMatchObject({ state: 'approved', pinned: false, approved_at: '2025-05-01T12:00:00.123456Z', approved_sha256: null });
+    expect(listed.hooks[0].consent).toMatchObject({ state: 'unpinned', pinned: false, approved_at: '2025-05-01T12:00:00.123456Z', approved_sha256: null });
     const human = (await runMain(['list'], { env: f.env })).stdout;
-    expect(human).toContain('approved_at: 2025-05-01T12:00:00.123456Z  (hash not pinned: approved by Hermes or before hashing)');
-    expect((await runMain(['doctor'], { env: f.env })).stdout).toContain('hash not pinned: re-approve to pin it');
+    expect(human).toContain(`    - ${f.guard} (timeout=60s, unpinned)\n      approved_at: 2025-05-01T12:00:00.123456Z  (no hash: approved by Hermes or by hand — re-approve to pin)\n`);
+    expect((await runMain(['doctor'], { env: f.env })).stdout).toContain(
+      'ℹ unpinned (approved 2025-05-01T12:00:00.123456Z without a script hash, by Hermes or by hand: it runs whatever the file holds) — re-approve to pin it',
+    );
+    const tested = JSON.parse((await runMain(['test', 'pre_tool_call', '--json'], { stdin: PAYLOAD, env: f.env })).stdout);
+    expect(tested.hooks[0].consent).toBe('unpinned');
+    expect((await runMain(['test', 'pre_tool_call'], { stdin: PAYLOAD, env: f.env })).stdout).toContain(`${f.guard} [unpinned]`);
     // Reading never rewrites the file.
     expect(readFileSync(f.allowlist, 'utf8')).toBe(text);
   });

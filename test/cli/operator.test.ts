@@ -33,7 +33,15 @@ describe('list', () => {
     const r = await runMain(['list'], { env: h.env });
     expect(r).toEqual({ code: 0, stdout: `No shell hooks or outbound webhooks configured in ${h.config}.\n`, stderr: '' });
     const json = JSON.parse((await runMain(['list', '--json'], { env: h.env })).stdout);
-    expect(json).toEqual({ config: h.config, home: h.home, profile: 'default', hooks: [], outbound: [], diagnostics: [] });
+    expect(json).toEqual({
+      config: h.config,
+      home: h.home,
+      profile: 'default',
+      allowlist: { path: join(h.home, 'shell-hooks-allowlist.json'), refused: null },
+      hooks: [],
+      outbound: [],
+      diagnostics: [],
+    });
   });
 
   it('shows hooks per event (sorted) in config order with matcher, timeout, fail_closed and consent', async () => {
@@ -296,13 +304,21 @@ describe('approve', () => {
     expect(h.allowlist().approvals.map((e) => `${e.event} ${e.command}`).sort()).toEqual([`post_tool_call ${h.a}`, `pre_tool_call ${h.a}`, `pre_tool_call ${h.b}`]);
   });
 
-  it('--event narrows it, and approves a pair that is not configured yet', async () => {
+  it('--event only narrows: a command not configured for that event is an error, never an approval of nothing', async () => {
     const h = twoEvents();
     expect((await runMain(['approve', h.a, '--event', 'post_tool_call'], { env: h.env })).stdout).toMatch(/^Approved \[post_tool_call\] \S+a\.sh {2}\(sha256 /);
     expect(h.allowlist().approvals).toHaveLength(1);
     const later = await runMain(['approve', '/opt/hooks/later.sh', '-e', 'pre_llm_call'], { env: h.env });
-    expect(later).toEqual({ code: 0, stdout: 'Approved [pre_llm_call] /opt/hooks/later.sh\n', stderr: '' });
-    expect(h.allowlist().approvals[1]).toMatchObject({ event: 'pre_llm_call', command: '/opt/hooks/later.sh', script_sha256: null });
+    expect(later).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `hermes-hooks: approve: no configured hook matches '/opt/hooks/later.sh' in ${h.config} for pre_llm_call\nno shell hooks are configured there\nNothing was approved.\n`,
+    });
+    const wrongEvent = await runMain(['approve', h.b, '-e', 'post_tool_call'], { env: h.env });
+    expect(wrongEvent.stderr).toBe(
+      `hermes-hooks: approve: no configured hook matches '${h.b}' in ${h.config} for post_tool_call\nclosest configured commands: '${h.a}'\nNothing was approved.\n`,
+    );
+    expect(h.allowlist().approvals).toHaveLength(1);
   });
 
   it('--all [--event E] approves every configured hook (of E); --json lists them', async () => {
@@ -321,7 +337,9 @@ describe('approve', () => {
     expect(none.stderr).toContain('approve: give a <command> or --all');
     const unconfigured = await runMain(['approve', '/nope.sh'], { env: h.env });
     expect(unconfigured.code).toBe(1);
-    expect(unconfigured.stderr).toContain("approve: no configured hook has the command '/nope.sh' in");
+    expect(unconfigured.stderr).toBe(
+      `hermes-hooks: approve: no configured hook matches '/nope.sh' in ${h.config}\nclosest configured commands: '${h.b}', '${h.a}'\nNothing was approved.\n`,
+    );
     const badEvent = await runMain(['approve', h.a, '--event', 'pre_tool'], { env: h.env });
     expect(badEvent.code).toBe(1);
     expect(badEvent.stderr).toContain("Unknown event: 'pre_tool'");

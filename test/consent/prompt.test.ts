@@ -174,6 +174,23 @@ describe('formatPrompt / isYes', () => {
     const text = formatPrompt({ event: 'e', command: 'jq .', state: 'not_approved', script_path: 'jq', script_sha256: null, reason: '' });
     expect(text).toContain('    Script:  jq\n    SHA-256: (script missing or unreadable)\n');
   });
+  it('says when the interpreter is what is pinned, and shows every field inert', () => {
+    const text = formatPrompt({
+      event: 'pre_tool_call',
+      command: "python3 -c 'x'\u001b[1A\u001b[2K\r    Command: /bin/true",
+      state: 'modified',
+      script_path: '/usr/bin/python3',
+      script_note: 'python3 -c runs code from the command line: the python3 binary is pinned, not the code it runs',
+      script_sha256: 'a'.repeat(64),
+      reason: 'modified since approval: /usr/bin/python3 changed\u202e',
+    });
+    expect(text).toContain('    /usr/bin/python3 changed\\u202e\n');
+    expect(text).toContain("    Command: python3 -c 'x'\\e[1A\\e[2K\\r    Command: /bin/true\n");
+    expect(text).toContain(
+      `    Script:  /usr/bin/python3\n    SHA-256: ${'a'.repeat(64)}\n    Note:    python3 -c runs code from the command line: the python3 binary is pinned, not the code it runs\n`,
+    );
+    expect(text).not.toMatch(/[\u001b\r\u202e]/);
+  });
   it.each([
     ['y', true],
     ['Y', true],

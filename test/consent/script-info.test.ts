@@ -53,6 +53,8 @@ describe('inspectScript: the file behind a hook command, now', () => {
       command: 'no-such-tool-xyz --x',
       token: 'no-such-tool-xyz',
       path: null,
+      kind: 'program',
+      note: null,
       found: false,
       sha256: null,
       mtime: null,
@@ -92,5 +94,35 @@ describe('findOnPath', () => {
     const env = { PATH: `${path.join(dir, 'nope')}:${path.join(dir, 'bin')}` };
     expect(await findOnPath('not-exec', env, dir)).toBeNull();
     expect(await findOnPath('my-binary', env, dir)).toBe(path.join(dir, 'bin', 'my-binary'));
+  });
+});
+
+describe('inspectScript: the file hashed is the file spawn runs (issue 15 §3, §4)', () => {
+  it('`node -r ./setup.js ./hook.js` pins hook.js, relative to the hook\'s working directory', async () => {
+    const cwd = mkdtempSync(path.join(os.tmpdir(), 'pin-node-'));
+    writeFileSync(path.join(cwd, 'setup.js'), '// setup\n');
+    writeFileSync(path.join(cwd, 'hook.js'), '// hook\n');
+    const info = await inspectScript('node -r ./setup.js ./hook.js', { cwd });
+    expect([info.path, info.kind, info.sha256]).toEqual([path.join(cwd, 'hook.js'), 'script', createHash('sha256').update('// hook\n').digest('hex')]);
+    rmSync(cwd, { recursive: true, force: true });
+  });
+
+  it("`\"h\\$.sh\"` pins h$.sh; `'~'/g.sh` and `~root/g2.sh` pin <cwd>/~/g.sh and <cwd>/~root/g2.sh, never $HOME", async () => {
+    const cwd = mkdtempSync(path.join(os.tmpdir(), 'pin-quote-'));
+    const home = mkdtempSync(path.join(os.tmpdir(), 'pin-home-'));
+    expect((await inspectScript(`bash "${cwd}/h\\$.sh"`, { cwd, homedir: home })).path).toBe(`${cwd}/h$.sh`);
+    expect((await inspectScript(`bash '~'/g.sh`, { cwd, homedir: home })).path).toBe(`${cwd}/~/g.sh`);
+    expect((await inspectScript('~root/g2.sh', { cwd, homedir: home })).path).toBe(`${cwd}/~root/g2.sh`);
+    expect((await inspectScript('bash ~/g.sh', { cwd, homedir: home })).path).toBe(`${home}/g.sh`);
+    rmSync(cwd, { recursive: true, force: true });
+    rmSync(home, { recursive: true, force: true });
+  });
+
+  it('`python3 -c …` pins the python3 found on PATH and says so', async () => {
+    const info = await inspectScript("python3 -c 'print(1)'");
+    expect(info.kind).toBe('interpreter');
+    expect(info.note).toBe('python3 -c runs code from the command line: the python3 binary is pinned, not the code it runs');
+    expect(info.path).toMatch(/\/python3$/);
+    expect(info.sha256).toMatch(/^[0-9a-f]{64}$/);
   });
 });

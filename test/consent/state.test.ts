@@ -9,6 +9,8 @@ const script = (over: Partial<ScriptInfo> = {}): ScriptInfo => ({
   command: spec.command,
   token: '/p/h.sh',
   path: '/p/h.sh',
+  kind: 'script',
+  note: null,
   found: true,
   sha256: A,
   mtime: '2025-05-01T00:00:00Z',
@@ -33,11 +35,13 @@ describe('consentOf', () => {
       approved_at: null,
       pinned: false,
       script_path: '/p/h.sh',
+      script_note: null,
       script_sha256: A,
       approved_sha256: null,
       script_mtime: '2025-05-01T00:00:00Z',
       approved_mtime: null,
       mtime_drift: null,
+      allowlist_error: null,
       reason: 'not approved: the allowlist has no entry for this event and command',
     });
   });
@@ -72,21 +76,30 @@ describe('consentOf', () => {
     expect(info.reason).toMatch(/; it was \/old\/h\.sh when approved$/);
   });
 
-  it('a Hermes approval without a hash stays approved, unpinned, even when the script changed or vanished', () => {
+  it('a Hermes approval (no script_sha256 key) is unpinned — it runs as under Hermes — even when the script changed or vanished', () => {
     const hermes = { event: spec.event, command: spec.command, approved_at: '2025-05-02T00:00:00Z', script_mtime_at_approval: '2025-05-01T00:00:00Z' };
     const changed = consentOf(spec, [hermes], script({ sha256: B, mtime: '2025-05-03T00:00:00Z' }));
-    expect(changed).toMatchObject({ state: 'approved', pinned: false, approved_sha256: null, mtime_drift: true });
-    expect(changed.reason).toContain('without a script hash');
-    expect(changed.reason).toContain('script modified since approval (was 2025-05-01T00:00:00Z, now 2025-05-03T00:00:00Z)');
+    expect(changed).toMatchObject({ state: 'unpinned', pinned: false, approved_sha256: null, mtime_drift: true });
+    expect(changed.reason).toBe(
+      'unpinned: approved 2025-05-02T00:00:00Z without a script hash (by Hermes or by hand), so any content of /p/h.sh runs — re-approve to pin it; ' +
+        'script modified since approval (was 2025-05-01T00:00:00Z, now 2025-05-03T00:00:00Z)',
+    );
     const gone = consentOf(spec, [hermes], script({ found: false, sha256: null, mtime: null }));
-    expect(gone).toMatchObject({ state: 'approved', pinned: false, mtime_drift: null });
+    expect(gone).toMatchObject({ state: 'unpinned', pinned: false, mtime_drift: null });
     const bare = consentOf(spec, [{ event: spec.event, command: spec.command }], script());
-    expect(bare).toMatchObject({ state: 'approved', pinned: false, approved_at: null });
+    expect(bare).toMatchObject({ state: 'unpinned', pinned: false, approved_at: null });
   });
 
-  it('a null or empty recorded hash counts as unpinned', () => {
-    expect(consentOf(spec, [entry({ script_sha256: null })], script({ sha256: B })).state).toBe('approved');
-    expect(consentOf(spec, [entry({ script_sha256: '' })], script({ sha256: B })).state).toBe('approved');
+  it('a null or empty hash in an entry this tool wrote (it has script_sha256 / script_path keys) is modified', () => {
+    expect(consentOf(spec, [entry({ script_sha256: null })], script({ sha256: B })).state).toBe('modified');
+    expect(consentOf(spec, [entry({ script_sha256: '' })], script({ sha256: B })).state).toBe('modified');
+    const pathOnly = { event: spec.event, command: spec.command, script_path: '/p/h.sh' };
+    expect(consentOf(spec, [pathOnly], script()).state).toBe('modified');
+  });
+
+  it('a refused allowlist approves nothing, and says why', () => {
+    const info = consentOf(spec, [entry()], script(), { allowlistError: 'shell hook allowlist /h/a.json is refused: it is a FIFO' });
+    expect(info).toMatchObject({ state: 'not_approved', allowlist_error: 'shell hook allowlist /h/a.json is refused: it is a FIFO', reason: 'not approved: shell hook allowlist /h/a.json is refused: it is a FIFO' });
   });
 
   it('hash comparison ignores hex case', () => {

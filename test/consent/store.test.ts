@@ -1,6 +1,6 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, copyFileSync, existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -22,8 +22,21 @@ const script = (name: string, body: string): string => {
   return f;
 };
 
+// Real scripts to approve (no pin, no approval): `/x.sh` in a test stands for `<scripts>/x.sh`.
+let scripts: string;
+const S = (name: string): string => {
+  const f = path.join(scripts, name);
+  if (!existsSync(f)) {
+    writeFileSync(f, `#!/bin/sh\n# ${name}\n`);
+    chmodSync(f, 0o755);
+  }
+  return f;
+};
+
 beforeEach(() => {
   home = mkdtempSync(path.join(os.tmpdir(), 'consent-store-'));
+  scripts = mkdtempSync(path.join(os.tmpdir(), 'consent-scripts-'));
+  cleanups.push(() => rmSync(scripts, { recursive: true, force: true }));
   warnings = [];
 });
 afterEach(() => {
@@ -50,18 +63,18 @@ describe('ConsentStore: reading', () => {
     expect(warnings).toEqual([]);
   });
 
-  it('reads a Hermes-written allowlist: unpinned approvals are approved', async () => {
+  it('reads a Hermes-written allowlist: its approvals (no hash) are unpinned — they run, nothing is pinned', async () => {
     copyFileSync(FIXTURE, allowlistPath());
     const store = await open();
     const info = await store.state({ event: 'pre_tool_call', command: '/opt/hooks/guard.sh' });
-    expect(info).toMatchObject({ state: 'approved', pinned: false, approved_at: '2025-05-01T12:00:00.123456Z' });
+    expect(info).toMatchObject({ state: 'unpinned', pinned: false, approved_at: '2025-05-01T12:00:00.123456Z', allowlist_error: null });
     expect((await store.state({ event: 'post_tool_call', command: '/opt/hooks/guard.sh' })).state).toBe('not_approved');
   });
 
   it('a BOM-prefixed file is read', async () => {
     writeFileSync(allowlistPath(), '\uFEFF{"approvals": [{"event": "pre_tool_call", "command": "/x.sh"}]}');
     const store = await open();
-    expect((await store.state({ event: 'pre_tool_call', command: '/x.sh' })).state).toBe('approved');
+    expect((await store.state({ event: 'pre_tool_call', command: '/x.sh' })).state).toBe('unpinned');
     expect(warnings).toEqual([]);
   });
 
@@ -72,11 +85,14 @@ describe('ConsentStore: reading', () => {
     expect(warnings).toEqual([`Shell hook allowlist ${allowlistPath()} is not valid JSON; treating it as empty (no hook is approved by it)`]);
   });
 
-  it('an unreadable allowlist (a directory) is empty, with a warning', async () => {
+  it('an allowlist that is a directory is refused: nothing approved, and it says why', async () => {
     execFileSync('mkdir', [allowlistPath()]);
     const store = await open();
     expect(store.entries()).toEqual([]);
-    expect(warnings[0]).toMatch(/^Could not read shell hook allowlist .*EISDIR/);
+    const refusal = `shell hook allowlist ${allowlistPath()} is refused: it is a directory, not a regular file, so no approval in it counts — replace it with a regular file (or remove it and approve again)`;
+    expect(warnings).toEqual([refusal]);
+    expect(store.refused).toBe(refusal);
+    expect((await store.state({ event: 'pre_tool_call', command: '/x.sh' })).allowlist_error).toBe(refusal);
   });
 });
 
@@ -116,7 +132,7 @@ describe('ConsentStore: approve / state / revoke', () => {
     writeFileSync(allowlistPath(), '{"approvals": []}', { mode: 0o644 });
     chmodSync(allowlistPath(), 0o644);
     const store = await open();
-    await store.approve({ event: 'pre_tool_call', command: '/x.sh' });
+    await store.approve({ event: 'pre_tool_call', command: S('x.sh') });
     expect(statSync(allowlistPath()).mode & 0o777).toBe(0o600);
   });
 
@@ -124,12 +140,12 @@ describe('ConsentStore: approve / state / revoke', () => {
     copyFileSync(FIXTURE, allowlistPath());
     const original = JSON.parse(readFileSync(FIXTURE, 'utf8'));
     const store = await open();
-    await store.approve({ event: 'post_tool_call', command: '/new.sh' });
+    await store.approve({ event: 'post_tool_call', command: S('new.sh') });
     const after = readJson();
     expect(after.meta).toEqual(original.meta);
     expect(after.version).toBe(1);
     expect(after.approvals.slice(0, 2)).toEqual(original.approvals);
-    expect(after.approvals[2]).toMatchObject({ event: 'post_tool_call', command: '/new.sh', script_sha256: null });
+    expect(after.approvals[2]).toMatchObject({ event: 'post_tool_call', command: S('new.sh'), script_sha256: sha('#!/bin/sh\n# new.sh\n') });
     // Hermes' own matching still finds its entries.
     expect(after.approvals.filter((e: any) => e.event === 'pre_tool_call' && e.command === '/opt/hooks/guard.sh')).toHaveLength(1);
   });
@@ -137,9 +153,11 @@ describe('ConsentStore: approve / state / revoke', () => {
   it('re-approving replaces the entry for the pair, at the end', async () => {
     copyFileSync(FIXTURE, allowlistPath());
     const store = await open();
-    await store.approve({ event: 'pre_tool_call', command: '/opt/hooks/guard.sh' });
+    // A hand edit pointing the fixture's command at a real script, which the approval then pins.
+    writeFileSync(allowlistPath(), readFileSync(FIXTURE, 'utf8').replace('/opt/hooks/guard.sh', S('guard.sh')));
+    await store.approve({ event: 'pre_tool_call', command: S('guard.sh') });
     const commands = readJson().approvals.map((e: any) => `${e.event} ${e.command}`);
-    expect(commands).toEqual(['on_session_start python3 ~/hooks/start.py', 'pre_tool_call /opt/hooks/guard.sh']);
+    expect(commands).toEqual(['on_session_start python3 ~/hooks/start.py', `pre_tool_call ${S('guard.sh')}`]);
     expect(readJson().approvals[1].note).toBeUndefined();
   });
 
@@ -174,56 +192,73 @@ describe('ConsentStore: approve / state / revoke', () => {
     expect(info.reason).toContain('is missing or unreadable now (ENOENT');
   });
 
-  it('approving a hook whose script is missing records no pin (and no mtime)', async () => {
+  it('no pin, no approval: a missing script (or a directory) is an error naming the path; nothing of the batch is approved', async () => {
     const store = await open();
-    const r = await store.approve({ event: 'pre_tool_call', command: '/nowhere/h.sh' });
-    expect(r.approvals[0]).toMatchObject({ script_sha256: null, script_mtime_at_approval: null, script_path: '/nowhere/h.sh' });
-    expect(await store.state({ event: 'pre_tool_call', command: '/nowhere/h.sh' })).toMatchObject({ state: 'approved', pinned: false });
+    const dir = path.join(scripts, 'adir.sh');
+    execFileSync('mkdir', [dir]);
+    await expect(store.approve([
+      { event: 'pre_tool_call', command: S('ok.sh') },
+      { event: 'pre_tool_call', command: path.join(scripts, 'later.sh') },
+      { event: 'post_tool_call', command: `bash ${dir}` },
+    ])).rejects.toThrow(
+      `cannot approve [pre_tool_call] ${scripts}/later.sh: ${scripts}/later.sh does not exist; [post_tool_call] bash ${dir}: ${dir} is not a regular file — ` +
+        'an approval pins the file\'s sha256, and there is no file to pin. Create the script (or fix the command), then approve again. Nothing was approved.',
+    );
+    expect(existsSync(allowlistPath())).toBe(false);
+    expect((await store.state({ event: 'pre_tool_call', command: S('ok.sh') })).state).toBe('not_approved');
+  });
+
+  it('a null-hash entry written by this tool (it has our keys) is modified, never approved', async () => {
+    writeFileSync(allowlistPath(), JSON.stringify({ approvals: [{ event: 'pre_tool_call', command: S('late.sh'), approved_at: '2026-01-01T00:00:00Z', script_mtime_at_approval: null, script_sha256: null, script_path: S('late.sh') }] }), { mode: 0o600 });
+    const store = await open();
+    const info = await store.state({ event: 'pre_tool_call', command: S('late.sh') });
+    expect(info.state).toBe('modified');
+    expect(info.reason).toBe(`modified since approval: the approval of 2026-01-01T00:00:00Z pinned no file (the script was missing or unreadable then); ${S('late.sh')} is sha256 ${sha('#!/bin/sh\n# late.sh\n').slice(0, 12)}… now`);
   });
 
   it('approves several pairs in one write, the same pair once', async () => {
     const store = await open();
     await store.approve([
-      { event: 'pre_tool_call', command: '/a.sh' },
-      { event: 'post_tool_call', command: '/a.sh' },
-      { event: 'pre_tool_call', command: '/a.sh ' },
+      { event: 'pre_tool_call', command: S('a.sh') },
+      { event: 'post_tool_call', command: S('a.sh') },
+      { event: 'pre_tool_call', command: `${S('a.sh')} ` },
     ]);
-    expect(readJson().approvals.map((e: any) => `${e.event} ${e.command}`)).toEqual(['pre_tool_call /a.sh', 'post_tool_call /a.sh']);
+    expect(readJson().approvals.map((e: any) => `${e.event} ${e.command}`)).toEqual([`pre_tool_call ${S('a.sh')}`, `post_tool_call ${S('a.sh')}`]);
   });
 
   it('revoke removes the command under every event and returns the count', async () => {
     copyFileSync(FIXTURE, allowlistPath());
     const store = await open();
     await store.approve([
-      { event: 'pre_tool_call', command: '/x.sh' },
-      { event: 'post_tool_call', command: '/x.sh' },
-      { event: 'on_session_start', command: '/x.sh' },
-      { event: 'pre_tool_call', command: '/y.sh' },
+      { event: 'pre_tool_call', command: S('x.sh') },
+      { event: 'post_tool_call', command: S('x.sh') },
+      { event: 'on_session_start', command: S('x.sh') },
+      { event: 'pre_tool_call', command: S('y.sh') },
     ]);
-    expect(await store.revoke('/x.sh')).toBe(3);
-    expect(await store.revoke('/x.sh')).toBe(0);
-    expect(await store.revoke('/y.sh ')).toBe(0); // exact string
+    expect(await store.revoke(S('x.sh'))).toBe(3);
+    expect(await store.revoke(S('x.sh'))).toBe(0);
+    expect(await store.revoke(`${S('y.sh')} `)).toBe(0); // exact string
     const after = readJson();
-    expect(after.approvals.map((e: any) => e.command)).toEqual(['/opt/hooks/guard.sh', 'python3 ~/hooks/start.py', '/y.sh']);
+    expect(after.approvals.map((e: any) => e.command)).toEqual(['/opt/hooks/guard.sh', 'python3 ~/hooks/start.py', S('y.sh')]);
     expect(after.meta).toBeDefined();
-    expect((await store.state({ event: 'pre_tool_call', command: '/x.sh' })).state).toBe('not_approved');
+    expect((await store.state({ event: 'pre_tool_call', command: S('x.sh') })).state).toBe('not_approved');
   });
 
   it('a later write picks up approvals other processes made meanwhile', async () => {
     const a = await open();
     const b = await open();
-    await a.approve({ event: 'pre_tool_call', command: '/a.sh' });
-    await b.approve({ event: 'pre_tool_call', command: '/b.sh' });
-    expect(readJson().approvals.map((e: any) => e.command)).toEqual(['/a.sh', '/b.sh']);
-    expect(b.entries().map((e) => e.command)).toEqual(['/a.sh', '/b.sh']);
-    expect(a.entries().map((e) => e.command)).toEqual(['/a.sh']);
-    await a.reload();
-    expect(a.entries().map((e) => e.command)).toEqual(['/a.sh', '/b.sh']);
+    await a.approve({ event: 'pre_tool_call', command: S('a.sh') });
+    await b.approve({ event: 'pre_tool_call', command: S('b.sh') });
+    expect(readJson().approvals.map((e: any) => e.command)).toEqual([S('a.sh'), S('b.sh')]);
+    expect(b.entries().map((e) => e.command)).toEqual([S('a.sh'), S('b.sh')]);
+    expect(a.entries().map((e) => e.command)).toEqual([S('a.sh')]);
+    await a.refresh();
+    expect(a.entries().map((e) => e.command)).toEqual([S('a.sh'), S('b.sh')]);
   });
 
   it('many approvals at once in one process all land', async () => {
     const stores = await Promise.all(Array.from({ length: 8 }, () => open()));
-    await Promise.all(stores.flatMap((s, i) => [s.approve({ event: 'pre_tool_call', command: `/h${i}.sh` }), s.approve({ event: 'post_tool_call', command: `/h${i}.sh` })]));
+    await Promise.all(stores.flatMap((s, i) => [s.approve({ event: 'pre_tool_call', command: S(`h${i}.sh`) }), s.approve({ event: 'post_tool_call', command: S(`h${i}.sh`) })]));
     expect(readJson().approvals).toHaveLength(16);
     expect(readdirSync(home)).toEqual(['shell-hooks-allowlist.json']);
   });
@@ -231,8 +266,8 @@ describe('ConsentStore: approve / state / revoke', () => {
   it('saves an unparsable file aside before rewriting it', async () => {
     writeFileSync(allowlistPath(), '{"approvals": [{"event": "pre_tool_call", "command": "/hand.sh"},]}');
     const store = await open();
-    await store.approve({ event: 'pre_tool_call', command: '/x.sh' });
-    expect(readJson().approvals.map((e: any) => e.command)).toEqual(['/x.sh']);
+    await store.approve({ event: 'pre_tool_call', command: S('x.sh') });
+    expect(readJson().approvals.map((e: any) => e.command)).toEqual([S('x.sh')]);
     expect(readFileSync(`${allowlistPath()}.invalid`, 'utf8')).toContain('/hand.sh');
     expect(warnings.at(-1)).toBe(
       `Shell hook allowlist ${allowlistPath()} is not valid JSON; treating it as empty (no hook is approved by it); its old content was saved to ${allowlistPath()}.invalid before rewriting it`,
@@ -247,7 +282,7 @@ describe('ConsentStore: locking', () => {
     const store = await open();
     expect(store.lockPath).toBe(`${allowlistPath()}${LOCK_SUFFIX}`);
     expect(LOCK_SUFFIX).toBe('.hermes-hooks.lock');
-    await store.approve({ event: 'pre_tool_call', command: '/x.sh' });
+    await store.approve({ event: 'pre_tool_call', command: S('x.sh') });
     expect(existsSync(store.lockPath)).toBe(false);
     expect(existsSync(`${allowlistPath()}.lock`)).toBe(true);
   });
@@ -256,7 +291,7 @@ describe('ConsentStore: locking', () => {
     const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
     const store = await open();
     writeFileSync(store.lockPath, JSON.stringify({ pid: Number(dead.stdout), hostname: os.hostname(), token: 't', created_at: 'x' }));
-    const r = await store.approve({ event: 'pre_tool_call', command: '/x.sh' });
+    const r = await store.approve({ event: 'pre_tool_call', command: S('x.sh') });
     expect(r.persisted).toBe(true);
     expect(existsSync(store.lockPath)).toBe(false);
   });
@@ -266,18 +301,20 @@ describe('ConsentStore: locking', () => {
     writeFileSync(store.lockPath, '');
     const old = Date.now() / 1000 - 60;
     utimesSync(store.lockPath, old, old);
-    expect((await store.approve({ event: 'pre_tool_call', command: '/x.sh' })).persisted).toBe(true);
+    expect((await store.approve({ event: 'pre_tool_call', command: S('x.sh') })).persisted).toBe(true);
   });
 
   it('waits for a live holder, then gives up with a persist warning naming the holder', async () => {
     const store = await ConsentStore.open(home, { warn: (m) => warnings.push(m), lock: { timeoutMs: 300 } });
-    // Held by this (live) process under another token, as another store instance would.
-    writeFileSync(store.lockPath, JSON.stringify({ pid: process.pid, hostname: os.hostname(), token: 'other', created_at: 'then' }));
-    const r = await store.approve({ event: 'pre_tool_call', command: '/x.sh' });
+    // Held by another live process (one that never lets go).
+    const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)'], { stdio: 'ignore' });
+    cleanups.push(() => holder.kill('SIGKILL'));
+    writeFileSync(store.lockPath, JSON.stringify({ pid: holder.pid, hostname: os.hostname(), token: 'other', created_at: 'then' }));
+    const r = await store.approve({ event: 'pre_tool_call', command: S('x.sh') });
     expect(r.persisted).toBe(false);
-    expect(r.warning).toContain(`timed out after 0.3s waiting for the lock ${store.lockPath} (held by pid ${process.pid}`);
+    expect(r.warning).toContain(`timed out after 0.3s waiting for the lock ${store.lockPath} (held by pid ${holder.pid}`);
     expect(existsSync(store.lockPath)).toBe(true); // not ours to remove
-    expect((await store.state({ event: 'pre_tool_call', command: '/x.sh' })).state).toBe('approved');
+    expect((await store.state({ event: 'pre_tool_call', command: S('x.sh') })).state).toBe('approved');
   });
 });
 
@@ -304,25 +341,129 @@ describe('ConsentStore: when the allowlist cannot be written', () => {
   it('a home under a regular file (ENOTDIR) also just warns', async () => {
     writeFileSync(path.join(home, 'file'), '');
     const store = await ConsentStore.open(path.join(home, 'file', 'profile'), { warn: (m) => warnings.push(m) });
-    const r = await store.approve({ event: 'pre_tool_call', command: '/x.sh' });
+    const r = await store.approve({ event: 'pre_tool_call', command: S('x.sh') });
     expect(r.persisted).toBe(false);
     expect(r.warning).toContain('ENOTDIR');
-    expect((await store.state({ event: 'pre_tool_call', command: '/x.sh' })).state).toBe('approved');
+    expect((await store.state({ event: 'pre_tool_call', command: S('x.sh') })).state).toBe('approved');
   });
 
   it('in-memory approvals are written by the next successful write', async () => {
     makeReadOnly(home);
     const store = await open();
-    expect((await store.approve({ event: 'pre_tool_call', command: '/a.sh' })).persisted).toBe(false);
+    expect((await store.approve({ event: 'pre_tool_call', command: S('a.sh') })).persisted).toBe(false);
     cleanups.pop()?.();
-    expect((await store.approve({ event: 'pre_tool_call', command: '/b.sh' })).persisted).toBe(true);
-    expect(readJson().approvals.map((e: any) => e.command)).toEqual(['/a.sh', '/b.sh']);
+    expect((await store.approve({ event: 'pre_tool_call', command: S('b.sh') })).persisted).toBe(true);
+    expect(readJson().approvals.map((e: any) => e.command)).toEqual([S('a.sh'), S('b.sh')]);
   });
 
   it('creates a missing home directory (mode 0700) on the first approval', async () => {
     const fresh = path.join(home, 'profiles', 'p1');
     const store = await ConsentStore.open(fresh, { warn: (m) => warnings.push(m) });
-    expect((await store.approve({ event: 'pre_tool_call', command: '/x.sh' })).persisted).toBe(true);
+    expect((await store.approve({ event: 'pre_tool_call', command: S('x.sh') })).persisted).toBe(true);
     expect(statSync(fresh).mode & 0o777).toBe(0o700);
+  });
+});
+
+describe('ConsentStore: the allowlist must be the user\'s own file (as ssh treats authorized_keys)', () => {
+  const approvedBy = (command: string): string =>
+    JSON.stringify({ approvals: [{ event: 'pre_tool_call', command, approved_at: '2026-01-01T00:00:00Z', script_sha256: sha('#!/bin/sh\n# g.sh\n'), script_path: command }] });
+
+  it('a symlink to a world-writable file is refused (the target is checked), and approve/revoke refuse to write through it', async () => {
+    const elsewhere = path.join(scripts, 'planted.json');
+    writeFileSync(elsewhere, approvedBy(S('g.sh')));
+    chmodSync(elsewhere, 0o666);
+    symlinkSync(elsewhere, allowlistPath());
+    const store = await open();
+    const info = await store.state({ event: 'pre_tool_call', command: S('g.sh') });
+    const refusal = `shell hook allowlist ${allowlistPath()} (a symlink to ${elsewhere}) is refused: it is writable by group and others (mode 0666), so no approval in it counts — check its content, then run chmod go-w '${elsewhere}'`;
+    expect(info).toMatchObject({ state: 'not_approved', allowlist_error: refusal, reason: `not approved: ${refusal}` });
+    expect(warnings).toEqual([refusal]);
+    await expect(store.approve({ event: 'pre_tool_call', command: S('g.sh') })).rejects.toThrow(`${refusal}. Nothing was approved.`);
+    await expect(store.revoke(S('g.sh'))).rejects.toThrow(`${refusal}. Nothing was revoked.`);
+    expect(lstatSync(allowlistPath()).isSymbolicLink()).toBe(true);
+    // Fixed by its owner: the same store sees it at the next state(), no restart.
+    chmodSync(elsewhere, 0o600);
+    expect((await store.state({ event: 'pre_tool_call', command: S('g.sh') })).state).toBe('approved');
+  });
+
+  it('a group-writable file is refused; a symlink to the user\'s own 0600 file is followed and used', async () => {
+    writeFileSync(allowlistPath(), approvedBy(S('g.sh')));
+    chmodSync(allowlistPath(), 0o620);
+    expect((await (await open()).state({ event: 'pre_tool_call', command: S('g.sh') })).allowlist_error).toContain('is refused: it is writable by group (mode 0620)');
+    rmSync(allowlistPath());
+    const mine = path.join(scripts, 'mine.json');
+    writeFileSync(mine, approvedBy(S('g.sh')), { mode: 0o600 });
+    symlinkSync(mine, allowlistPath());
+    expect((await (await open()).state({ event: 'pre_tool_call', command: S('g.sh') })).state).toBe('approved');
+  });
+
+  it('a file owned by another user is refused', async () => {
+    // Only root can give a file away; as another user, a root-owned file is accepted like sshd does.
+    if (process.geteuid?.() !== 0) {
+      const { readOwnFile } = await import('../../src/consent/_secure-read.js');
+      writeFileSync(allowlistPath(), '{}', { mode: 0o600 });
+      const r = await readOwnFile(allowlistPath(), (process.geteuid?.() ?? 1000) + 1);
+      expect(r.refused).toBe(`${allowlistPath()} is refused: it is owned by uid ${process.geteuid?.()}, not by you (uid ${(process.geteuid?.() ?? 1000) + 1}), so no approval in it counts — check its content, then take it over (cp it to a new file of yours and mv that over ${allowlistPath()})`);
+      return;
+    }
+    writeFileSync(allowlistPath(), approvedBy(S('g.sh')), { mode: 0o600 });
+    chownSync(allowlistPath(), 65534, 65534);
+    const info = await (await open()).state({ event: 'pre_tool_call', command: S('g.sh') });
+    expect(info.state).toBe('not_approved');
+    expect(info.allowlist_error).toBe(`shell hook allowlist ${allowlistPath()} is refused: it is owned by uid 65534, not by you (uid 0), so no approval in it counts — check its content, then take it over (cp it to a new file of yours and mv that over ${allowlistPath()})`);
+  });
+
+  it('a FIFO at the path does not hang: it is refused at once', async () => {
+    execFileSync('mkfifo', [allowlistPath()]);
+    const started = Date.now();
+    const store = await open();
+    expect((await store.state({ event: 'pre_tool_call', command: S('g.sh') })).allowlist_error).toBe(
+      `shell hook allowlist ${allowlistPath()} is refused: it is a FIFO, not a regular file, so no approval in it counts — replace it with a regular file (or remove it and approve again)`,
+    );
+    expect(Date.now() - started).toBeLessThan(5_000);
+  }, 20_000);
+
+  it('state() re-reads the file only when its identity changed', async () => {
+    writeFileSync(allowlistPath(), approvedBy(S('g.sh')), { mode: 0o600 });
+    const store = await open();
+    expect(await store.refresh()).toBe(false);
+    expect((await store.state({ event: 'pre_tool_call', command: S('g.sh') })).state).toBe('approved');
+    writeFileSync(allowlistPath(), '{"approvals": []}');
+    expect(await store.refresh()).toBe(true);
+    expect(await store.refresh()).toBe(false);
+    expect((await store.state({ event: 'pre_tool_call', command: S('g.sh') })).state).toBe('not_approved');
+  });
+
+  it('each corruption keeps its own numbered backup: .invalid, .invalid.1', async () => {
+    const store = await open();
+    writeFileSync(allowlistPath(), '{first corruption', { mode: 0o600 });
+    await store.approve({ event: 'pre_tool_call', command: S('a.sh') });
+    writeFileSync(allowlistPath(), '["second corruption"]', { mode: 0o600 });
+    await store.approve({ event: 'pre_tool_call', command: S('b.sh') });
+    expect(readFileSync(`${allowlistPath()}.invalid`, 'utf8')).toBe('{first corruption');
+    expect(readFileSync(`${allowlistPath()}.invalid.1`, 'utf8')).toBe('["second corruption"]');
+    expect(warnings.at(-1)).toBe(
+      `Shell hook allowlist ${allowlistPath()} is not a JSON object; treating it as empty (no hook is approved by it); its old content was saved to ${allowlistPath()}.invalid.1 before rewriting it`,
+    );
+  });
+
+  it('a lock claiming pid 1 (always alive in a container) with a future mtime does not block revoke', async () => {
+    const store = await ConsentStore.open(home, { warn: (m) => warnings.push(m), lock: { timeoutMs: 3_000 } });
+    await store.approve({ event: 'pre_tool_call', command: S('x.sh') });
+    writeFileSync(store.lockPath, JSON.stringify({ pid: 1, hostname: os.hostname(), token: 'forged', created_at: '2099-01-01T00:00:00Z' }));
+    const future = Date.now() / 1000 + 3600;
+    utimesSync(store.lockPath, future, future);
+    expect(await store.revoke(S('x.sh'))).toBe(1);
+    expect(existsSync(store.lockPath)).toBe(false);
+  });
+
+  it('a lock claiming a live pid that is not the process that took it (start time differs) is broken', async () => {
+    const store = await ConsentStore.open(home, { warn: (m) => warnings.push(m), lock: { timeoutMs: 3_000 } });
+    writeFileSync(store.lockPath, JSON.stringify({ pid: 1, start: '1', hostname: os.hostname(), token: 'recycled', created_at: 'now' }));
+    // Start time 1 tick after boot is not pid 1's recorded start unless pid 1 really started then.
+    const pid1 = readFileSync('/proc/1/stat', 'utf8');
+    const real = pid1.slice(pid1.lastIndexOf(')') + 2).split(' ')[19];
+    if (real === '1') writeFileSync(store.lockPath, JSON.stringify({ pid: 1, start: '2', hostname: os.hostname(), token: 'recycled', created_at: 'now' }));
+    expect((await store.approve({ event: 'pre_tool_call', command: S('x.sh') })).persisted).toBe(true);
   });
 });

@@ -99,19 +99,28 @@ describe('engine.emit on pre_tool_call', () => {
     expect(decision.decided_by).toBe(0);
   });
 
-  it('a missing command is launch_failed, and blocks only when fail_closed', async () => {
-    const engine = await engineWith(`hooks:
+  it('a missing command is launch_failed (consent not enforced), and blocks only when fail_closed', async () => {
+    const yaml = `hooks:
   pre_tool_call:
     - command: /nonexistent/hook.sh
     - command: /nonexistent/guard.sh
       fail_closed: true
-`);
+`;
+    const engine = await engineWith(yaml, { enforceConsent: false });
     const { hooks, decision } = await engine.emit('pre_tool_call', terminal('ls'));
     expect(hooks.filter((h) => h.kind === 'shell').map((h) => [h.status, h.error])).toEqual([
       ['launch_failed', 'command not found'],
       ['launch_failed', 'command not found'],
     ]);
     expect(decision).toMatchObject({ action: 'block', decided_by: 1, message: 'hook /nonexistent/guard.sh failed closed: command not found' });
+
+    // With consent enforced, even --accept-hooks cannot approve a script that is not there (no pin,
+    // no approval): the plain hook is skipped, the fail_closed guard blocks without running.
+    const enforced = await engineWith(yaml);
+    const run = await enforced.emit('pre_tool_call', terminal('ls'));
+    expect(run.hooks.filter((h) => h.kind === 'shell').map((h) => [h.command, h.status])).toEqual([['/nonexistent/guard.sh', 'awaiting_approval']]);
+    expect(run.decision).toMatchObject({ action: 'block', decided_by: 0 });
+    expect(run.decision.message).toMatch(/^hook \/nonexistent\/guard\.sh awaits approval \(cannot approve \[pre_tool_call\] \/nonexistent\/guard\.sh: \/nonexistent\/guard\.sh does not exist — /);
   });
 
   it('in-process callbacks run before shell hooks and take the first indices', async () => {

@@ -31,12 +31,19 @@ describe('32 processes approving at once', () => {
   it('all 32 entries land in a valid 0600 allowlist', async () => {
     const cli = requireBuiltCli();
     const home = tempDir('approve');
-    // A profile that already has a config (and one hook) and an approval: both must survive too.
-    writeFileSync(join(home, 'config.yaml'), 'hooks:\n  pre_tool_call:\n    - command: /hooks/configured.sh\n');
-    const first = await approve(cli, home, '/hooks/configured.sh');
+    // Every approved command is configured and its script exists (no pin, no approval).
+    const hooks = tempDir('approve-hooks');
+    const script = (name: string): string => {
+      writeFileSync(join(hooks, name), `#!/bin/sh\n# ${name}\n`, { mode: 0o755 });
+      return join(hooks, name);
+    };
+    const configured = script('configured.sh');
+    const commands = Array.from({ length: N }, (_, i) => `${script(`cmd-${i}.sh`)} --flag ${i}`);
+    writeFileSync(join(home, 'config.yaml'), `hooks:\n  pre_tool_call:\n${[configured, ...commands].map((c) => `    - command: ${c}\n`).join('')}`);
+    // A profile that already has an approval: it must survive too.
+    const first = await approve(cli, home, configured);
     expect(first).toMatchObject({ code: 0, stderr: '' });
 
-    const commands = Array.from({ length: N }, (_, i) => `/hooks/cmd-${i}.sh --flag ${i}`);
     const results = await Promise.all(commands.map((c) => approve(cli, home, c)));
     results.forEach((r, i) => {
       expect({ i, code: r.code, stderr: r.stderr }).toEqual({ i, code: 0, stderr: '' });
@@ -46,7 +53,7 @@ describe('32 processes approving at once', () => {
     const file = join(home, 'shell-hooks-allowlist.json');
     const parsed = JSON.parse(readFileSync(file, 'utf8')) as { approvals: { event: string; command: string }[] };
     const got = parsed.approvals.map((a) => `${a.event} ${a.command}`).sort();
-    expect(got).toEqual([...commands, '/hooks/configured.sh'].map((c) => `pre_tool_call ${c}`).sort());
+    expect(got).toEqual([...commands, configured].map((c) => `pre_tool_call ${c}`).sort());
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(readdirSync(home).sort()).toEqual(['config.yaml', 'shell-hooks-allowlist.json']);
   }, 120_000);
