@@ -20,7 +20,6 @@ export * from './resolve/index.js';
 
 export { spawnHook, type SpawnHookOptions } from './spawn/run-hook.js';
 export { splitCommand } from './spawn/argv.js';
-export { prepareStdin, type PreparedStdin } from './spawn/stdin-file.js';
 export { killLiveHooks, installExitCleanup } from './spawn/live-hooks.js';
 
 export { ConsentStore, ConsentApproveError, ConsentPersistError } from './consent/store.js';

@@ -5,7 +5,7 @@
 // checked with fstat on the open descriptor before a byte is read, so a FIFO at the path cannot
 // hang the host and a swap between check and read cannot slip in another file.
 
-import { constants } from 'node:fs';
+import { constants, statSync, type BigIntStats } from 'node:fs';
 import { open, realpath, stat } from 'node:fs/promises';
 
 export interface SecureRead {
@@ -23,11 +23,23 @@ export interface SecureRead {
  */
 export async function fileIdentity(file: string): Promise<string | null> {
   try {
-    const st = await stat(file, { bigint: true });
-    return `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}:${st.mode}:${st.uid}`;
+    return identityKey(await stat(file, { bigint: true }));
   } catch (err) {
     return codeOf(err) === 'ENOENT' ? 'missing' : null;
   }
+}
+
+/** fileIdentity, synchronously: for the last check right before a hook starts. */
+export function fileIdentitySync(file: string): string | null {
+  try {
+    return identityKey(statSync(file, { bigint: true }));
+  } catch (err) {
+    return codeOf(err) === 'ENOENT' ? 'missing' : null;
+  }
+}
+
+function identityKey(st: BigIntStats): string {
+  return `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}:${st.mode}:${st.uid}`;
 }
 
 export async function readOwnFile(file: string, euid: number | undefined = process.geteuid?.()): Promise<SecureRead> {

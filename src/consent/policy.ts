@@ -133,6 +133,28 @@ export async function applyConsentPolicy<S extends PolicySpec>(
   return outcomes;
 }
 
+/**
+ * What happens at launch to a hook that is not approved (or no longer): a fail_closed pre_tool_call
+ * hook blocks the calls it guards, any other is skipped; the message says why and how to approve
+ * it. `revoked`: it was approved earlier in this engine's life and its approval is gone now.
+ */
+export function consentRefusal(
+  spec: PolicySpec,
+  consent: ConsentInfo,
+  opts: { revoked?: boolean; hint?: (event: string, command: string) => string; promptable?: boolean } = {},
+): { block: boolean; message: string } {
+  const fix = (opts.hint ?? defaultApproveHint)(spec.event, spec.command);
+  const revoked = opts.revoked === true && consent.state === 'not_approved' && !consent.allowlist_error;
+  if (spec.fail_closed === true && spec.event === 'pre_tool_call') {
+    return { block: true, message: awaitingApprovalMessage(spec, consent, fix, revoked ? 'its approval was revoked' : undefined) };
+  }
+  if (revoked) {
+    const who = `shell hook for ${spec.event} (${spec.command})`;
+    return { block: false, message: `${who} is no longer approved (its approval was revoked) — skipped. Approve it again with \`${fix}\`, or use ${AUTO_ACCEPT}.` };
+  }
+  return { block: false, message: skipMessage(spec, consent, false, fix, opts.promptable ?? true) };
+}
+
 async function ask(spec: PolicySpec, consent: ConsentInfo, options: ConsentPolicyOptions): Promise<boolean> {
   const base = {
     event: spec.event,

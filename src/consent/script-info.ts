@@ -6,6 +6,7 @@ import { createReadStream } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import { constants } from 'node:fs';
 import path from 'node:path';
+import { identityOf, settledAt, type FileIdentity } from './_file-identity.js';
 import { isoFromMtimeNs } from './_timestamps.js';
 import { choosePinTarget, type PinKind, type PinTarget } from './script-path.js';
 
@@ -27,6 +28,13 @@ export interface ScriptInfo {
   mtime: string | null;
   /** Why `sha256` is null (`not found on PATH`, `ENOENT: …`, `not a regular file`); null otherwise. */
   error: string | null;
+  /** The file's identity, stat'ed just before its bytes were hashed; null when it was not stat'ed. */
+  identity: FileIdentity | null;
+  /**
+   * The file had been quiet for SETTLE_MS when it was stat'ed, so `sha256` belongs to `identity`:
+   * while a later stat shows the same identity, the file still holds the hashed bytes.
+   */
+  settled: boolean;
 }
 
 export interface InspectOptions {
@@ -57,25 +65,42 @@ export async function locatePinned(
 
 export async function inspectScript(command: string, opts: InspectOptions = {}): Promise<ScriptInfo> {
   const { target, file, error } = await locatePinned(command, opts);
-  const base: ScriptInfo = { command, token: target.token, path: null, kind: target.kind, note: target.note, found: false, sha256: null, mtime: null, error };
+  const base: ScriptInfo = {
+    command,
+    token: target.token,
+    path: null,
+    kind: target.kind,
+    note: target.note,
+    found: false,
+    sha256: null,
+    mtime: null,
+    error,
+    identity: null,
+    settled: false,
+  };
   if (file === null) return base;
   try {
+    const statAt = Date.now();
     const st = await stat(file, { bigint: true });
     const mtime = isoFromMtimeNs(st.mtimeNs);
-    if (!st.isFile()) return { ...base, path: file, mtime, error: 'not a regular file' };
+    const identity = identityOf(st);
+    if (!st.isFile()) return { ...base, path: file, mtime, error: 'not a regular file', identity };
+    const settled = settledAt(identity, statAt);
     const key = `${file}\0${st.dev}\0${st.ino}\0${st.size}\0${st.mtimeNs}\0${st.ctimeNs}`;
     let sha256 = hashCache.get(key);
     if (sha256 === undefined) {
       sha256 = await sha256File(file);
-      hashCache.set(key, sha256);
+      // Only a settled file's hash can be trusted for its identity (see _file-identity.ts).
+      if (settled) hashCache.set(key, sha256);
     }
-    return { ...base, path: file, found: true, sha256, mtime };
+    return { ...base, path: file, found: true, sha256, mtime, identity, settled };
   } catch (err) {
     return { ...base, path: file, error: errorText(err) };
   }
 }
 
 // A big binary (a bare `my-binary`) is hashed once per process while its inode and times stay put.
+// Every entry was settled when hashed (see above); a hit is the same identity, so the same bytes.
 const hashCache = new Map<string, string>();
 
 /** Streamed sha256 of a file, hex. Rejects when the file cannot be read. */

@@ -27,7 +27,8 @@ import { writeFileAtomic } from './_atomic-write.js';
 import { consentOf, type ConsentInfo, type ConsentSubject } from './state.js';
 import { withFileLock, type FileLockOptions } from './_file-lock.js';
 import { inspectScript, type InspectOptions, type ScriptInfo } from './script-info.js';
-import { fileIdentity, readOwnFile } from './_secure-read.js';
+import { settledAt, statIdentitySync } from './_file-identity.js';
+import { fileIdentity, fileIdentitySync, readOwnFile } from './_secure-read.js';
 import { isoFromDate } from './_timestamps.js';
 
 /** Our lock, deliberately not Hermes' `shell-hooks-allowlist.json.lock` (see _file-lock.ts). */
@@ -70,6 +71,8 @@ export class ConsentStore {
   private doc: AllowlistDoc = emptyAllowlist();
   /** Identity of the file as last read (see fileIdentity); undefined before the first read. */
   private identity: string | null | undefined;
+  /** The file had been quiet for SETTLE_MS when it was last read (see _file-identity.ts). */
+  private readSettled = false;
   private refusal: string | null = null;
   private lastProblem: string | null = null;
   /** Approvals that failed to persist; they overlay the file for the life of this store. */
@@ -93,9 +96,12 @@ export class ConsentStore {
 
   /** Re-read the file (approvals made by other processes since open). */
   async reload(): Promise<void> {
+    const statAt = Date.now();
+    const quiet = statIdentitySync(this.path);
     const identity = await fileIdentity(this.path);
     const read = await this.readDisk();
     this.identity = identity;
+    this.readSettled = quiet === null || settledAt(quiet, statAt);
     this.refusal = read.refused === null ? null : `shell hook allowlist ${read.refused}`;
     const problem =
       this.refusal ??
@@ -114,7 +120,9 @@ export class ConsentStore {
    */
   async refresh(): Promise<boolean> {
     const identity = await fileIdentity(this.path);
-    if (identity !== null && identity === this.identity) return false;
+    // A file read moments after it was written is read again until it has settled: a same-size
+    // rewrite within the timestamps' granularity would not move its identity.
+    if (identity !== null && identity === this.identity && this.readSettled) return false;
     await this.reload();
     return true;
   }
@@ -122,6 +130,15 @@ export class ConsentStore {
   /** Why the allowlist is refused (no approval in it counts), as of the last read; null when usable. */
   get refused(): string | null {
     return this.refusal;
+  }
+
+  /**
+   * The file on disk is still the one last read: one synchronous stat, for the check right before a
+   * hook starts. `settled` also asks that it had been quiet for SETTLE_MS when it was read.
+   */
+  matchesDisk(settled = false): boolean {
+    if (this.identity === undefined || this.identity === null || (settled && !this.readSettled)) return false;
+    return fileIdentitySync(this.path) === this.identity;
   }
 
   /** Every approval in effect: the file as last read, overlaid with this run's unpersisted ones. */
@@ -236,6 +253,7 @@ export class ConsentStore {
         this.doc = next;
         this.refusal = null;
         this.identity = await fileIdentity(this.path);
+        this.readSettled = false;
       },
       this.opts.lock,
     );

@@ -24,13 +24,10 @@ export interface ShellEntry {
   event: EventName;
   spec: HookSpec;
   matcher: ToolMatcher;
+  /** Consent as decided at start-up (reports); whether it runs is decided again at each launch. */
   consent: ConsentInfo | null;
-  /**
-   * 'run' normally; 'block' = fail_closed hook awaiting approval: it blocks without running;
-   * 'safe_mode' = listed by the dry run under HERMES_SAFE_MODE, never run.
-   */
-  action: 'run' | 'block' | 'safe_mode';
-  blockMessage?: string;
+  /** 'run' normally; 'safe_mode' = listed by the dry run under HERMES_SAFE_MODE, never run. */
+  action: 'run' | 'safe_mode';
 }
 
 export interface BuiltinEntry {

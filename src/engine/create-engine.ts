@@ -10,6 +10,7 @@ import { loadConfig, type LoadedConfig } from '../config/load.js';
 import { locateConfig } from '../config/locate.js';
 import { compileMatcher } from '../config/matcher.js';
 import { ConsentStore } from '../consent/store.js';
+import { LaunchGate } from '../consent/launch.js';
 import { applyConsentPolicy, type PromptInfo } from '../consent/policy.js';
 import { promptOnTty } from '../consent/prompt.js';
 import { defaultDialectMaps, parseDialectsConfig, type DialectMaps } from '../dialects/names.js';
@@ -111,16 +112,20 @@ export async function createHookEngine(options: HookEngineOptions = {}): Promise
 
   if (options.exitCleanup ?? true) installExitCleanup();
 
-  // Consent: decide once per spec at start-up, like Hermes registration (prompts happen here).
+  // Consent: at start-up, like Hermes registration (prompts and --accept-hooks approvals happen
+  // here, safe mode drops every shell hook); then again right before every launch (LaunchGate), so
+  // an edited script, a revoke or an approve from another process counts at the next emit.
   const enforce = options.enforceConsent ?? true;
   const store = await ConsentStore.open(location.home, { warn: (m) => logger.warn(m), cwd, env });
   const shellEntries: ShellEntry[] = [];
   const wanted = options.events ? new Set<EventName>(options.events) : null;
   const specs = wanted ? config.specs.filter((s) => wanted.has(s.event)) : config.specs;
+  let gate: LaunchGate | null = null;
   if (enforce) {
+    const accept = Boolean(options.acceptHooks) || isTruthyEnv(env.HERMES_ACCEPT_HOOKS) || config.autoAccept;
     const outcomes = await applyConsentPolicy(specs, {
       store,
-      accept: Boolean(options.acceptHooks) || isTruthyEnv(env.HERMES_ACCEPT_HOOKS) || config.autoAccept,
+      accept,
       safeMode,
       interactive: options.interactive ?? Boolean(process.stdin.isTTY && process.stderr.isTTY),
       // A host that said "never prompt" is never told to approve at a prompt.
@@ -128,17 +133,13 @@ export async function createHookEngine(options: HookEngineOptions = {}): Promise
       prompt: options.prompt ?? promptOnTty,
       warn: (m) => logger.warn(m),
     });
-    for (const o of outcomes) {
-      if (o.action === 'skip') continue;
-      shellEntries.push({
-        kind: 'shell',
-        event: o.spec.event,
-        spec: o.spec,
-        matcher: compileMatcher(o.spec.matcher),
-        consent: o.consent,
-        action: o.action,
-        ...(o.message !== undefined ? { blockMessage: o.message } : {}),
-      });
+    if (!safeMode) {
+      gate = new LaunchGate({ store, accept, warn: (m) => logger.warn(m), promptable: options.interactive !== false });
+      for (const o of outcomes) {
+        gate.noteStartup(o);
+        const matcher = compileMatcher(o.spec.matcher);
+        shellEntries.push({ kind: 'shell', event: o.spec.event, spec: o.spec, matcher, consent: o.consent, action: 'run' });
+      }
     }
   } else {
     // The dry run: consent reported, not enforced. Safe mode still holds: listed, never run.
@@ -258,6 +259,7 @@ export async function createHookEngine(options: HookEngineOptions = {}): Promise
         signal: abort.signal,
         logger,
         stdoutWarned,
+        gate,
       },
       event,
       args,

@@ -5,12 +5,12 @@ import { performance } from 'node:perf_hooks';
 import { dialectMatchesTool } from '../dialects/render.js';
 import type { DialectMaps } from '../dialects/names.js';
 import { EVENTS } from '../events.js';
+import type { LaunchGate } from '../consent/launch.js';
 import type { GuardrailVerdict, ToolLoopGuardrails } from '../guardrails/guardrails.js';
 import type { CallbackRunner } from '../plugins/callback-runner.js';
 import { buildPayload } from '../protocol/build-payload.js';
 import { serializePayload } from '../protocol/serialize.js';
 import { resolve } from '../resolve/resolve.js';
-import { prepareStdin, type PreparedStdin } from '../spawn/stdin-file.js';
 import type { Decision, Directive, Emission, EventName, HookOutcome, JsonObject } from '../types.js';
 import type { Limiter } from './_pool.js';
 import type { BuiltinEntry, CallbackEntry, RegistryEntry, ShellEntry } from './_registry.js';
@@ -39,6 +39,8 @@ export interface EmitContext {
   logger: Logger;
   /** Hooks already warned about for unreadable stdout (once per hook for the engine's life). */
   stdoutWarned?: Set<string>;
+  /** Consent checked at each shell hook's launch; null = not enforced (the dry run). */
+  gate: LaunchGate | null;
 }
 
 export interface EmitOptions {
@@ -66,8 +68,9 @@ export async function runEmit(
   const toolName = opts.forTool !== undefined ? opts.forTool : kwargs.tool_name;
   const applyMatchers = opts.applyMatchers ?? true;
 
-  let prepared: Promise<PreparedStdin> | null = null;
-  const stdin = (): Promise<PreparedStdin> => (prepared ??= prepareStdin(serializePayload(payload as never)));
+  // Encoded once per emit; every hook gets its own private copy of these bytes (spawn/stdin-file.ts).
+  let stdinBytes: Uint8Array | null = null;
+  const stdin = (): Uint8Array => (stdinBytes ??= Buffer.from(serializePayload(payload as never), 'utf8'));
   const guardNotes: (GuardrailVerdict | null)[] = [];
 
   const tasks = ctx.entries.map((entry, index): Promise<HookOutcome> => {
@@ -83,18 +86,11 @@ export async function runEmit(
         if (entry.action === 'safe_mode') {
           return Promise.resolve({ ...outcomeBase(entry, index), status: 'safe_mode', error: SAFE_MODE_NOT_RUN });
         }
-        if (entry.action === 'block') {
-          return Promise.resolve({
-            ...outcomeBase(entry, index),
-            status: 'awaiting_approval',
-            error: entry.blockMessage ?? null,
-            directive: { action: 'block', message: entry.blockMessage ?? `hook ${entry.spec.command} awaits approval` },
-          });
-        }
         return ctx.limiter(() =>
           runShellHook(entry, index, {
             payload,
             stdin,
+            gate: ctx.gate,
             env: ctx.env,
             extraEnv: ctx.extraEnv,
             cwd: ctx.cwd,
@@ -108,12 +104,7 @@ export async function runEmit(
     }
   });
 
-  let hooks: HookOutcome[];
-  try {
-    hooks = await Promise.all(tasks);
-  } finally {
-    if (prepared) void (prepared as Promise<PreparedStdin>).then((p) => p.dispose(), () => {});
-  }
+  const hooks: HookOutcome[] = await Promise.all(tasks);
   for (const h of hooks) {
     noteStdoutProblem(event, h);
     reportProblems(ctx, event, h);

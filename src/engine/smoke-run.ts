@@ -7,7 +7,6 @@ import { compileMatcher } from '../config/matcher.js';
 import type { DialectMaps } from '../dialects/names.js';
 import { buildPayload } from '../protocol/build-payload.js';
 import { serializePayload } from '../protocol/serialize.js';
-import { prepareStdin } from '../spawn/stdin-file.js';
 import type { HookOutcome, HookSpec, JsonObject } from '../types.js';
 import { outcomeBase, runShellHook } from './_run-shell.js';
 import { noteStdoutProblem, SAFE_MODE_NOT_RUN } from './emit.js';
@@ -20,26 +19,19 @@ export async function smokeRunHook(
   const entry = { kind: 'shell', event: spec.event, spec, matcher: compileMatcher(spec.matcher), consent: null, action: 'run' } as const;
   if (isTruthyEnv(opts.env.HERMES_SAFE_MODE)) return { ...outcomeBase(entry, 0), status: 'safe_mode', error: SAFE_MODE_NOT_RUN };
   const payload = buildPayload(spec.event, kwargs, { cwd: opts.cwd, profile: opts.profile }) as unknown as JsonObject;
-  const prepared = prepareStdin(serializePayload(payload));
-  try {
-    const outcome = await runShellHook(
-      entry,
-      0,
-      {
-        payload,
-        stdin: () => prepared,
-        env: opts.env,
-        extraEnv: { HERMES_HOME: opts.home, HERMES_HOOK_EVENT: spec.event },
-        cwd: opts.cwd,
-        maxOutputBytes: 1024 * 1024,
-        signal: new AbortController().signal,
-        dialectMaps: opts.dialectMaps,
-        emitStart: performance.now(),
-      },
-    );
-    noteStdoutProblem(spec.event, outcome);
-    return outcome;
-  } finally {
-    await (await prepared.catch(() => null))?.dispose();
-  }
+  const bytes = Buffer.from(serializePayload(payload), 'utf8');
+  const outcome = await runShellHook(entry, 0, {
+    payload,
+    stdin: () => bytes,
+    gate: null,
+    env: opts.env,
+    extraEnv: { HERMES_HOME: opts.home, HERMES_HOOK_EVENT: spec.event },
+    cwd: opts.cwd,
+    maxOutputBytes: 1024 * 1024,
+    signal: new AbortController().signal,
+    dialectMaps: opts.dialectMaps,
+    emitStart: performance.now(),
+  });
+  noteStdoutProblem(spec.event, outcome);
+  return outcome;
 }

@@ -1,8 +1,7 @@
 // Registry of hook process groups that may still be running, so a host that exits (or an engine
 // that closes) can kill them. Needed because hooks are spawned detached (their own process
-// group), which also switches off execa's own kill-on-exit cleanup.
-
-import { disposeAllPreparedStdin } from './stdin-file.js';
+// group), which also switches off execa's own kill-on-exit cleanup. (Stdin payload files need no
+// cleanup: each is unlinked before its hook starts, see stdin-file.ts.)
 
 /** One running hook, as registered by spawnHook. */
 export interface LiveHook {
@@ -46,7 +45,6 @@ let installed = false;
 
 function cleanup(): void {
   killLiveHooks('SIGKILL');
-  disposeAllPreparedStdin();
 }
 
 function onSignal(signal: NodeJS.Signals): void {
@@ -62,10 +60,7 @@ function onSignal(signal: NodeJS.Signals): void {
   }
 }
 
-/**
- * On process `exit`, SIGINT and SIGTERM, kill every live hook group (SIGKILL) and remove pending
- * stdin payload files. Idempotent.
- */
+/** On process `exit`, SIGINT and SIGTERM, kill every live hook group (SIGKILL). Idempotent. */
 export function installExitCleanup(): void {
   if (installed) return;
   installed = true;

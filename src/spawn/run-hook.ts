@@ -2,7 +2,9 @@
 // output overflow, cancel, launch failure — becomes one flat HookRun; the promise never rejects.
 //
 // Lifecycle (DESIGN "The wire protocol"): no shell; the child leads its own process group
-// (`detached`); stdin is a private regular file as fd 0. At the deadline the whole group gets
+// (`detached`); stdin is the hook's own private copy of the payload, already unlinked, as fd 0.
+// `beforeLaunch` runs synchronously right before the process starts, with no await in between
+// (consent is checked there, so the check-to-exec window is as small as Node allows). At the deadline the whole group gets
 // SIGTERM, then SIGKILL `killGraceMs` later if any member is left, then the pipes are abandoned
 // `drainMs` after that — so a run settles within timeout + ~1 s even when a `setsid` grandchild
 // holds stdout. execa 9 is used for the spawn only: its timeout, maxBuffer, forceKill and cleanup
@@ -18,13 +20,25 @@ import { execFormatErrorText, launchErrorText } from './_launch-error.js';
 import { OutputCapture } from './_output-capture.js';
 import { groupAlive, signalGroup } from './_process-group.js';
 import { type LiveHook, registerLiveHook, unregisterLiveHook } from './live-hooks.js';
-import { closeQuietly, type PreparedStdin, prepareStdinSync } from './stdin-file.js';
+import { closeQuietly, openStdinCopy, openStdinCopySync, SYNC_WRITE_LIMIT, toStdinBytes } from './stdin-file.js';
 
 export interface SpawnHookOptions {
   /** The configured, trimmed command. */
   command: string;
-  /** Payload text, or a prepared file shared by several hooks (the caller disposes it). */
-  stdin: string | PreparedStdin;
+  /** Payload text or bytes; the hook gets its own private copy (encode once and pass bytes to share the work). */
+  stdin: string | Uint8Array;
+  /**
+   * Called synchronously immediately before the process is started, once everything else is
+   * ready: nothing awaits between it and the spawn. A non-null return is a reason not to start it:
+   * the run then ends `launch_failed` with that reason as its error, and no process is started.
+   */
+  beforeLaunch?: () => string | null;
+  /**
+   * Called synchronously right after the process started (its exec is done, before this tick
+   * ends). A non-null return kills its process group at once (SIGKILL); the run then ends
+   * `launch_failed` with that reason as its error.
+   */
+  afterLaunch?: () => string | null;
   timeoutMs: number;
   /** Base environment, default process.env. */
   env?: NodeJS.ProcessEnv;
@@ -52,7 +66,7 @@ const GROUP_POLL_MS = 20;
 /** Pipe drain once the whole group is gone (only an escaped descendant can hold them then). */
 const EMPTY_GROUP_DRAIN_MS = 100;
 
-type StopReason = 'timeout' | 'cancelled' | 'output_limit';
+type StopReason = 'timeout' | 'cancelled' | 'output_limit' | 'refused';
 
 function isDirectory(path: string): boolean {
   try {
@@ -116,26 +130,33 @@ async function runHook(options: SpawnHookOptions): Promise<HookRun> {
     return finish({ status: 'launch_failed', argv, error: execFormatErrorText(file) });
   }
 
-  // fd 0 for the child. A one-off payload file is unlinked as soon as it is open: the child's
-  // descriptor (and `/dev/stdin`, which reopens it through /proc) keeps working.
+  // fd 0 for the child: its own copy of the payload, unlinked before it starts. Small payloads
+  // are written synchronously (no await); large ones off the event loop.
   let stdinFd: number;
   try {
-    if (typeof options.stdin === 'string') {
-      const own = prepareStdinSync(options.stdin);
-      try {
-        stdinFd = own.open();
-      } finally {
-        own.dispose();
-      }
-    } else {
-      stdinFd = options.stdin.open();
-    }
+    const bytes = toStdinBytes(options.stdin);
+    stdinFd = bytes.byteLength <= SYNC_WRITE_LIMIT ? openStdinCopySync(bytes) : await openStdinCopy(bytes);
   } catch (err) {
     return finish({ status: 'launch_failed', argv, error: `cannot prepare stdin: ${errorText(err)}` });
+  }
+  if (options.signal?.aborted) {
+    closeQuietly(stdinFd);
+    return finish({ status: 'timeout', argv, error: 'cancelled' });
   }
 
   const baseEnv = options.env ?? process.env;
   const env = options.extraEnv ? { ...baseEnv, ...options.extraEnv } : baseEnv;
+  // No await from here to launch(): what beforeLaunch checked is what the spawn starts from.
+  let refused: string | null;
+  try {
+    refused = options.beforeLaunch?.() ?? null;
+  } catch (err) {
+    refused = `launch check failed: ${errorText(err)}`;
+  }
+  if (refused !== null) {
+    closeQuietly(stdinFd);
+    return finish({ status: 'launch_failed', argv, error: refused });
+  }
   const spawnedAt = performance.now();
   let sub: Launched;
   try {
@@ -211,6 +232,13 @@ async function runHook(options: SpawnHookOptions): Promise<HookRun> {
 
   const liveHook: LiveHook = { pgid: pid, cancel: (signal) => stop('cancelled', signal) };
   registerLiveHook(liveHook);
+  let refusedAfter: string | null = null;
+  try {
+    refusedAfter = options.afterLaunch?.() ?? null;
+  } catch (err) {
+    refusedAfter = `launch check failed: ${errorText(err)}`;
+  }
+  if (refusedAfter !== null) stop('refused', 'SIGKILL');
 
   const stdout = new OutputCapture(maxOutputBytes, () => stop('output_limit'));
   const stderr = new OutputCapture(maxOutputBytes, () => stop('output_limit'));
@@ -238,6 +266,7 @@ async function runHook(options: SpawnHookOptions): Promise<HookRun> {
   const signal = outcome?.signal ?? null;
   const common = { argv, pid, started_at: spawnedAt, stdout: stdout.text(), stderr: stderr.text() };
   if (stopReason === 'output_limit') return finish({ ...common, status: 'output_limit', signal });
+  if (stopReason === 'refused') return finish({ ...common, status: 'launch_failed', signal, error: refusedAfter });
   if (stopReason !== null) {
     return finish({ ...common, status: 'timeout', signal, error: stopReason === 'cancelled' ? 'cancelled' : null });
   }

@@ -1,48 +1,46 @@
-// The hook's stdin payload as a private regular file, passed to the child as fd 0.
+// Each hook's stdin: its own private copy of the payload as a regular file, passed as fd 0 and
+// already unlinked when the child starts.
 //
-// Why not a pipe: Node's default 'pipe' stdio on Linux is a socketpair, and hooks that read
-// `/dev/stdin` (`cat /dev/stdin`, `jq … < /dev/stdin`) fail on a socket with ENXIO. A regular
-// file works for every way of reading stdin, never blocks the writer and can never EPIPE when a
-// hook exits without reading. Each `open()` is a new open file description, so several children
-// can share one prepared payload and each reads it from offset 0.
+// Why a regular file, not a pipe: Node's default 'pipe' stdio on Linux is a socketpair, and hooks
+// that read `/dev/stdin` (`cat /dev/stdin`, `jq … < /dev/stdin`) fail on a socket with ENXIO. A
+// regular file works for every way of reading stdin (`/dev/stdin` reopens it through /proc even
+// once unlinked), never blocks the writer and can never EPIPE when a hook exits without reading.
 //
-// Why sync fs calls inside an async API: for the small payloads hooks get, mkdtemp + write + open
-// cost ~0.04 ms synchronously on tmpfs versus ~0.4 ms through the libuv threadpool (measured),
-// and this sits on the hot path of every emit. Large payloads are written asynchronously.
+// Why one copy per hook: a hook can reopen its stdin for writing through /proc/self/fd/0 (same
+// inode). With one file shared by the hooks of an emit, hook A could rewrite what a fail_closed
+// guard reads a moment later. A copy per hook is its own inode: A can only change A's.
+//
+// Why unlinked before spawn: the child's descriptor keeps the inode alive, so nothing of a payload
+// is left on disk when the host dies, even of SIGKILL. The name exists only between two syscalls:
+// create (O_EXCL, O_NOFOLLOW, mode 0400 — nobody can open it for writing by name, not even us)
+// → open a read-only descriptor → unlink → write the bytes through the creating descriptor →
+// close it. The child gets the read-only descriptor, at offset 0.
+//
+// Why sync fs calls: for the small payloads hooks get, the five syscalls cost ~0.03 ms on tmpfs,
+// versus ~0.4 ms through the libuv threadpool (measured), and this sits on the hot path of every
+// hook run. Payloads above SYNC_WRITE_LIMIT are written off the event loop (the file is already
+// unlinked while they are written).
 
-import { closeSync, mkdtempSync, openSync, rmdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { closeSync, constants, fstatSync, openSync, statSync, unlinkSync, write, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-export interface PreparedStdin {
-  /** Path of the payload file (inside a private mode-0700 directory); gone after dispose(). */
-  readonly path: string;
-  /** Payload size in bytes. */
-  readonly size: number;
-  /**
-   * Opens a fresh read-only descriptor with its own offset, for exactly one child. The caller
-   * closes it right after spawning. Throws after dispose().
-   */
-  open(): number;
-  /** Unlinks the file and removes its directory. Idempotent; children that already have it open keep reading. */
-  dispose(): void;
-}
-
 /** Above this, the payload is written off the event loop. */
-const SYNC_WRITE_LIMIT = 256 * 1024;
-const DIR_PREFIX = 'hermes-hooks-stdin-';
+export const SYNC_WRITE_LIMIT = 256 * 1024;
+export const STDIN_FILE_PREFIX = 'hermes-hooks-stdin-';
 
-/** Prepared payloads not yet disposed, so an exiting host can remove them (see live-hooks.ts). */
-const undisposed = new Set<PreparedStdin>();
+const CREATE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
+const READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0);
+const CREATE_ATTEMPTS = 5;
 
 let baseDir: string | undefined;
 
 /**
- * Where payload directories go: `$TMPDIR` when the user set it, else `/dev/shm` on Linux (tmpfs:
- * ~8x cheaper than a disk-backed /tmp, measured), else `os.tmpdir()`.
+ * Where payload files are created (for an instant): `$TMPDIR` when the user set it, else
+ * `/dev/shm` on Linux (tmpfs: ~8x cheaper than a disk-backed /tmp, measured), else `os.tmpdir()`.
  */
-function payloadBaseDir(): string {
+export function stdinFileDir(): string {
   if (baseDir !== undefined) return baseDir;
   baseDir = tmpdir();
   if (process.platform === 'linux' && !process.env.TMPDIR) {
@@ -55,82 +53,112 @@ function payloadBaseDir(): string {
   return baseDir;
 }
 
-/** Creates the private directory; falls back to os.tmpdir() for good if /dev/shm refuses. */
-function makePrivateDir(): string {
-  const base = payloadBaseDir();
-  try {
-    return mkdtempSync(join(base, DIR_PREFIX)); // mkdtemp creates it with mode 0700
-  } catch (err) {
-    if (base === tmpdir()) throw err;
-    baseDir = tmpdir();
-    return mkdtempSync(join(baseDir, DIR_PREFIX));
-  }
-}
-
-function removeQuietly(dir: string, file: string): void {
-  try {
-    unlinkSync(file);
-  } catch {
-    // already gone
-  }
-  try {
-    rmdirSync(dir);
-  } catch {
-    // already gone
-  }
-}
-
-function toBytes(data: string | Uint8Array): Uint8Array {
+export function toStdinBytes(data: string | Uint8Array): Uint8Array {
   return typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
 }
 
-function makePrepared(dir: string, file: string, size: number): PreparedStdin {
-  let disposed = false;
-  const prepared: PreparedStdin = {
-    path: file,
-    size,
-    open(): number {
-      if (disposed) throw new Error('stdin payload was already disposed');
-      return openSync(file, 'r');
-    },
-    dispose(): void {
-      if (disposed) return;
-      disposed = true;
-      undisposed.delete(prepared);
-      removeQuietly(dir, file);
-    },
-  };
-  undisposed.add(prepared);
-  return prepared;
+interface Created {
+  /** Read-only descriptor for the child. */
+  readFd: number;
+  /** The creating (write-only) descriptor; the caller writes the bytes and closes it. */
+  writeFd: number;
 }
 
-/** Synchronous core, also used by spawnHook for a one-off string payload. */
-export function prepareStdinSync(data: string | Uint8Array): PreparedStdin {
-  const bytes = toBytes(data);
-  const dir = makePrivateDir();
-  const file = join(dir, 'stdin');
-  try {
-    writeFileSync(file, bytes, { mode: 0o600, flag: 'wx' });
-  } catch (err) {
-    removeQuietly(dir, file);
-    throw err;
+/** Creates the private file, opens it read-only and unlinks it. Throws with a reason. */
+function createUnlinked(): Created {
+  let lastError: unknown;
+  for (let attempt = 0; attempt < CREATE_ATTEMPTS; attempt++) {
+    let dir = stdinFileDir();
+    const name = `${STDIN_FILE_PREFIX}${process.pid}-${randomBytes(6).toString('hex')}`;
+    let file = join(dir, name);
+    let writeFd: number;
+    try {
+      writeFd = openSync(file, CREATE_FLAGS, 0o400);
+    } catch (err) {
+      lastError = err;
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST') continue;
+      // /dev/shm refused (full, read-only, gone): use os.tmpdir() from now on.
+      if (dir === tmpdir()) throw err;
+      baseDir = dir = tmpdir();
+      file = join(dir, name);
+      try {
+        writeFd = openSync(file, CREATE_FLAGS, 0o400);
+      } catch (err2) {
+        lastError = err2;
+        if ((err2 as NodeJS.ErrnoException).code === 'EEXIST') continue;
+        throw err2;
+      }
+    }
+    let readFd = -1;
+    try {
+      readFd = openSync(file, READ_FLAGS);
+      // The name lives in a shared directory: make sure it still named our file when we opened it.
+      const w = fstatSync(writeFd);
+      const r = fstatSync(readFd);
+      if (w.ino !== r.ino || w.dev !== r.dev) throw new Error(`${file} was replaced while it was being opened`);
+    } catch (err) {
+      closeQuietly(writeFd);
+      if (readFd >= 0) closeQuietly(readFd);
+      unlinkQuietly(file);
+      throw err;
+    }
+    unlinkQuietly(file);
+    return { readFd, writeFd };
   }
-  return makePrepared(dir, file, bytes.byteLength);
+  throw lastError instanceof Error ? lastError : new Error('cannot create a stdin file');
 }
 
-/** Writes the payload once to a private temp file (mode 0600) that children get as fd 0. */
-export async function prepareStdin(data: string | Uint8Array): Promise<PreparedStdin> {
-  const bytes = toBytes(data);
-  if (bytes.byteLength <= SYNC_WRITE_LIMIT) return prepareStdinSync(bytes);
-  const dir = makePrivateDir();
-  const file = join(dir, 'stdin');
+function writeAllSync(fd: number, bytes: Uint8Array): void {
+  let offset = 0;
+  while (offset < bytes.byteLength) offset += writeSync(fd, bytes, offset, bytes.byteLength - offset);
+}
+
+function writeAll(fd: number, bytes: Uint8Array): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const step = (offset: number): void => {
+      if (offset >= bytes.byteLength) {
+        resolve();
+        return;
+      }
+      write(fd, bytes, offset, bytes.byteLength - offset, null, (err, n) => (err ? reject(err) : step(offset + n)));
+    };
+    step(0);
+  });
+}
+
+/**
+ * A read-only descriptor on a fresh private copy of `data`, already unlinked, for exactly one
+ * child. The caller closes it right after spawning. Synchronous: for small payloads.
+ */
+export function openStdinCopySync(data: string | Uint8Array): number {
+  const bytes = toStdinBytes(data);
+  const { readFd, writeFd } = createUnlinked();
   try {
-    await writeFile(file, bytes, { mode: 0o600, flag: 'wx' });
+    writeAllSync(writeFd, bytes);
   } catch (err) {
-    removeQuietly(dir, file);
+    closeQuietly(readFd);
     throw err;
+  } finally {
+    closeQuietly(writeFd);
   }
-  return makePrepared(dir, file, bytes.byteLength);
+  return readFd;
+}
+
+/** As openStdinCopySync; a payload above SYNC_WRITE_LIMIT is written off the event loop. */
+export async function openStdinCopy(data: string | Uint8Array): Promise<number> {
+  const bytes = toStdinBytes(data);
+  if (bytes.byteLength <= SYNC_WRITE_LIMIT) return openStdinCopySync(bytes);
+  const { readFd, writeFd } = createUnlinked();
+  try {
+    await writeAll(writeFd, bytes);
+  } catch (err) {
+    closeQuietly(readFd);
+    throw err;
+  } finally {
+    closeQuietly(writeFd);
+  }
+  return readFd;
 }
 
 /** Closes a descriptor without throwing (the child already has its own copy). */
@@ -142,9 +170,10 @@ export function closeQuietly(fd: number): void {
   }
 }
 
-/** Removes every payload file not yet disposed; returns how many. For host exit. */
-export function disposeAllPreparedStdin(): number {
-  const pending = [...undisposed];
-  for (const prepared of pending) prepared.dispose();
-  return pending.length;
+function unlinkQuietly(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch {
+    // already gone
+  }
 }

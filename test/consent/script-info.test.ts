@@ -59,6 +59,8 @@ describe('inspectScript: the file behind a hook command, now', () => {
       sha256: null,
       mtime: null,
       error: 'not found on PATH',
+      identity: null,
+      settled: false,
     });
   });
 

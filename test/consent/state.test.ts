@@ -15,6 +15,8 @@ const script = (over: Partial<ScriptInfo> = {}): ScriptInfo => ({
   sha256: A,
   mtime: '2025-05-01T00:00:00Z',
   error: null,
+  identity: null,
+  settled: false,
   ...over,
 });
 const entry = (over: Record<string, unknown> = {}) => ({

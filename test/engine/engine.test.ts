@@ -169,17 +169,24 @@ describe('engine.emit on other events', () => {
 });
 
 describe('consent and safe mode in the engine', () => {
-  it('skips unapproved hooks on a non-TTY without accept, naming the fix', async () => {
+  it('skips unapproved hooks on a non-TTY without accept, naming the fix, warning once (not per emit)', async () => {
     const logger = capture();
     const engine = await engineWith(`hooks:\n  pre_tool_call:\n    - command: ${FIX}/block.sh\n`, {
       acceptHooks: false,
       logger,
     });
-    const { hooks, decision } = await engine.emit('pre_tool_call', terminal('ls'));
-    expect(hooks.filter((h) => h.kind === 'shell')).toEqual([]);
-    expect(decision.action).toBe('allow');
-    expect(logger.lines.join('\n')).toMatch(/not (allowlisted|approved)/);
-    expect(logger.lines.join('\n')).toMatch(/accept-hooks|approve/);
+    const message =
+      `shell hook for pre_tool_call (${FIX}/block.sh) is not approved — skipped. Approve it with ` +
+      `\`hermes-hooks approve --event pre_tool_call ${FIX}/block.sh\`, or use --accept-hooks / HERMES_ACCEPT_HOOKS=1 / ` +
+      'hooks_auto_accept: true, or approve at the TTY prompt next run.';
+    for (let i = 0; i < 2; i++) {
+      const { hooks, decision } = await engine.emit('pre_tool_call', terminal('ls'));
+      expect(hooks.filter((h) => h.kind === 'shell').map((h) => [h.status, h.consent, h.error, h.directive])).toEqual([
+        ['skipped', 'not_approved', message, null],
+      ]);
+      expect(decision.action).toBe('allow');
+    }
+    expect(logger.lines).toEqual([message]);
   });
 
   it('an unapproved fail_closed pre_tool_call hook blocks instead of vanishing', async () => {

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { killLiveHooks, liveHookCount } from '../../src/spawn/live-hooks.js';
 import { spawnHook, type SpawnHookOptions } from '../../src/spawn/run-hook.js';
-import { disposeAllPreparedStdin, prepareStdin } from '../../src/spawn/stdin-file.js';
-import { fixture, groupMembers, isRunning, killQuietly, waitFor } from './_helpers.js';
+import { STDIN_FILE_PREFIX, stdinFileDir } from '../../src/spawn/stdin-file.js';
+import { fixture, groupMembers, isRunning, killQuietly, sleep, waitFor } from './_helpers.js';
 
 const PAYLOAD = JSON.stringify({ hook_event_name: 'pre_tool_call', tool_name: 'terminal', tool_input: { command: 'ls' } });
 
@@ -105,33 +105,42 @@ describe('spawnHook: stdin', () => {
     expect(r).toMatchObject({ status: 'ok', stdout: PAYLOAD, stderr: '' });
   });
 
+  it('delivers the payload to `jq . < /dev/stdin`', async () => {
+    const r = await run(fixture('jq-dev-stdin.sh'));
+    expect(r).toMatchObject({ status: 'ok', stderr: '' });
+    expect(r.stdout).toBe(`${JSON.stringify(JSON.parse(PAYLOAD))}\n`);
+  });
+
   it('gives a python hook reading /dev/stdin a regular file', async () => {
     const r = await run(fixture('read-dev-stdin.py'));
     expect(r.status).toBe('ok');
     expect(JSON.parse(r.stdout)).toEqual({ bytes: Buffer.byteLength(PAYLOAD), fd0: 'file', payload: PAYLOAD });
   });
 
-  it('unlinks a one-off payload file once the child has it open', async () => {
+  it('gives the child a payload file that is already unlinked', async () => {
     const r = await run(fixture('show-stdin-link.sh'));
     expect(r.status).toBe('ok');
-    expect(r.stdout).toMatch(/hermes-hooks-stdin-.*\(deleted\)\n$/);
+    expect(r.stdout).toMatch(new RegExp(`/${STDIN_FILE_PREFIX}${process.pid}-[0-9a-f]{12} \\(deleted\\)\\n$`));
   });
 
-  it('lets several hooks share one prepared payload, each from offset 0, and leaves disposal to the owner', async () => {
-    const prepared = await prepareStdin(PAYLOAD);
-    try {
-      const runs = await Promise.all(
-        ['echo-stdin.sh', 'cat-dev-stdin.sh', 'echo-stdin.sh', 'read-dev-stdin.py'].map((name) =>
-          spawnHook({ command: fixture(name), stdin: prepared, timeoutMs: 10_000 }),
-        ),
-      );
-      expect(runs.map((r) => r.status)).toEqual(['ok', 'ok', 'ok', 'ok']);
-      expect(runs.slice(0, 3).map((r) => r.stdout)).toEqual([PAYLOAD, PAYLOAD, PAYLOAD]);
-      expect(JSON.parse(runs[3]!.stdout).payload).toBe(PAYLOAD);
-      expect(existsSync(prepared.path)).toBe(true);
-    } finally {
-      prepared.dispose();
-    }
+  it('gives every hook its own copy: one that rewrites its stdin through /proc/self/fd/0 changes only its own', async () => {
+    const bytes = Buffer.from(PAYLOAD);
+    const [writer, ...readers] = await Promise.all([
+      spawnHook({ command: `bash -c 'printf EVIL > /proc/self/fd/0; cat /dev/stdin'`, stdin: bytes, timeoutMs: 10_000 }),
+      ...['cat-dev-stdin.sh', 'echo-stdin.sh'].map((name) =>
+        spawnHook({ command: `bash -c 'sleep 0.3; exec "$0"' ${fixture(name)}`, stdin: bytes, timeoutMs: 10_000 }),
+      ),
+      spawnHook({ command: `bash -c 'sleep 0.3; exec "$0"' ${fixture('read-dev-stdin.py')}`, stdin: bytes, timeoutMs: 10_000 }),
+    ]);
+    // The writer changed its own copy (root ignores the file's mode 0400; anyone else is refused)…
+    expect(writer.status).toBe('ok');
+    if (process.getuid?.() === 0) expect(writer.stdout).toBe('EVIL');
+    else expect([writer.stdout, writer.stderr.includes('Permission denied')]).toEqual([PAYLOAD, true]);
+    // …and every other hook, reading 0.3 s later, still sees the payload.
+    expect(readers.map((r) => r.status)).toEqual(['ok', 'ok', 'ok']);
+    expect(readers.slice(0, 2).map((r) => r.stdout)).toEqual([PAYLOAD, PAYLOAD]);
+    expect(JSON.parse(readers[2]!.stdout).payload).toBe(PAYLOAD);
+    expect(bytes.toString()).toBe(PAYLOAD);
   });
 
   it('treats a hook that never reads a 5 MB payload as ok (no EPIPE)', async () => {
@@ -259,7 +268,8 @@ describe('spawnHook: launch failures', () => {
       pid: null,
       argv: ['definitely-not-a-command-xyz', '--flag'],
     });
-    expect(disposeAllPreparedStdin()).toBe(0); // the one-off payload file was removed
+    // The payload file was never left behind, not even for a hook that could not start.
+    expect(readdirSync(stdinFileDir()).filter((n) => n.startsWith(`${STDIN_FILE_PREFIX}${process.pid}-`))).toEqual([]);
   });
 
   it('reports a missing script path', async () => {

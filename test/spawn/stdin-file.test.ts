@@ -1,7 +1,6 @@
-import { existsSync, readSync, closeSync, statSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { closeSync, fstatSync, readdirSync, readSync, writeSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { disposeAllPreparedStdin, prepareStdin } from '../../src/spawn/stdin-file.js';
+import { openStdinCopy, openStdinCopySync, STDIN_FILE_PREFIX, stdinFileDir, SYNC_WRITE_LIMIT } from '../../src/spawn/stdin-file.js';
 
 function readAll(fd: number): Buffer {
   const chunks: Buffer[] = [];
@@ -14,62 +13,75 @@ function readAll(fd: number): Buffer {
   return Buffer.concat(chunks);
 }
 
-describe('prepareStdin', () => {
-  it('writes the payload to a private file in a private directory', async () => {
-    const prepared = await prepareStdin('{"hook_event_name": "pre_tool_call", "x": "é"}');
+/** Names this process left in the payload directory. */
+const ours = (): string[] => readdirSync(stdinFileDir()).filter((n) => n.startsWith(`${STDIN_FILE_PREFIX}${process.pid}-`));
+
+describe('openStdinCopySync', () => {
+  it('returns a read-only descriptor at offset 0 on an unlinked private regular file holding the payload', () => {
+    const text = '{"hook_event_name": "pre_tool_call", "x": "é"}';
+    const fd = openStdinCopySync(text);
     try {
-      expect(statSync(prepared.path).mode & 0o777).toBe(0o600);
-      expect(statSync(dirname(prepared.path)).mode & 0o777).toBe(0o700);
-      expect(prepared.size).toBe(Buffer.byteLength('{"hook_event_name": "pre_tool_call", "x": "é"}'));
+      const st = fstatSync(fd);
+      expect(st.isFile()).toBe(true);
+      expect(st.nlink).toBe(0); // unlinked before anyone could be given it
+      expect(st.mode & 0o777).toBe(0o400); // nobody opens it for writing by name
+      expect(st.size).toBe(Buffer.byteLength(text));
+      expect(() => writeSync(fd, 'x')).toThrow(expect.objectContaining({ code: 'EBADF' }));
+      expect(readAll(fd).toString('utf8')).toBe(text);
     } finally {
-      prepared.dispose();
+      closeSync(fd);
     }
+    expect(ours()).toEqual([]);
   });
 
-  it('gives every open() its own offset', async () => {
-    const prepared = await prepareStdin('payload-bytes');
-    const a = prepared.open();
-    const b = prepared.open();
+  it('makes a separate file (inode) per call from the same bytes', () => {
+    const bytes = Buffer.from('payload-bytes');
+    const a = openStdinCopySync(bytes);
+    const b = openStdinCopySync(bytes);
     try {
+      expect(fstatSync(a).ino).not.toBe(fstatSync(b).ino);
       expect(readAll(a).toString()).toBe('payload-bytes');
       expect(readAll(b).toString()).toBe('payload-bytes');
     } finally {
       closeSync(a);
       closeSync(b);
-      prepared.dispose();
     }
   });
 
-  it('keeps an open descriptor readable after dispose, removes file and directory, and is idempotent', async () => {
-    const prepared = await prepareStdin(new Uint8Array([1, 2, 3]));
-    const fd = prepared.open();
-    prepared.dispose();
-    expect(existsSync(prepared.path)).toBe(false);
-    expect(existsSync(dirname(prepared.path))).toBe(false);
-    expect([...readAll(fd)]).toEqual([1, 2, 3]);
-    closeSync(fd);
-    expect(() => prepared.dispose()).not.toThrow();
-    expect(() => prepared.open()).toThrow(/disposed/);
-  });
-
-  it('writes a large payload (async path) completely', async () => {
-    const big = 'x'.repeat(3 * 1024 * 1024);
-    const prepared = await prepareStdin(big);
-    const fd = prepared.open();
+  it('handles an empty payload', () => {
+    const fd = openStdinCopySync('');
     try {
-      expect(readAll(fd).length).toBe(big.length);
+      expect(fstatSync(fd).size).toBe(0);
+      expect(readAll(fd).length).toBe(0);
     } finally {
       closeSync(fd);
-      prepared.dispose();
     }
   });
+});
 
-  it('disposeAllPreparedStdin removes payloads nobody disposed', async () => {
-    const a = await prepareStdin('a');
-    const b = await prepareStdin('b');
-    b.dispose();
-    expect(disposeAllPreparedStdin()).toBeGreaterThanOrEqual(1);
-    expect(existsSync(a.path)).toBe(false);
-    expect(existsSync(dirname(a.path))).toBe(false);
+describe('openStdinCopy', () => {
+  it('writes a large payload off the event loop, completely, into an already unlinked file', async () => {
+    const big = Buffer.alloc(3 * 1024 * 1024, 'x');
+    expect(big.byteLength).toBeGreaterThan(SYNC_WRITE_LIMIT);
+    const pending = openStdinCopy(big);
+    // While the bytes are being written, the file has no name any more.
+    expect(ours()).toEqual([]);
+    const fd = await pending;
+    try {
+      expect(fstatSync(fd).nlink).toBe(0);
+      expect(readAll(fd).equals(big)).toBe(true);
+    } finally {
+      closeSync(fd);
+    }
+    expect(ours()).toEqual([]);
+  });
+
+  it('writes a small payload synchronously', async () => {
+    const fd = await openStdinCopy(new Uint8Array([1, 2, 3]));
+    try {
+      expect([...readAll(fd)]).toEqual([1, 2, 3]);
+    } finally {
+      closeSync(fd);
+    }
   });
 });

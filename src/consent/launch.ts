@@ -1,0 +1,210 @@
+// Consent decided where the hook is launched. Before every spawn of a consent-enforced shell hook:
+// is (event, command) approved in the allowlist as it is on disk NOW, and does the script still
+// have the pinned sha256? So an edited script stops running at once, and an approve or revoke from
+// another process takes effect at the next launch, in a long-lived engine as in a one-shot `run`.
+//
+// Cheap when nothing changed: the allowlist is re-read only when its identity (one stat) changed,
+// the script re-hashed only when its identity changed (script-info.ts caches hashes by identity),
+// and a hook that passed keeps its verdict until either identity moves — two stats per launch.
+//
+// The check that counts is LaunchTicket.verify(): synchronous, called by spawnHook right before it
+// starts the process, with no await in between. It re-stats the allowlist and the script and
+// compares them with the identities that were read and hashed. A script that keeps changing (its
+// ctime within SETTLE_MS, e.g. flipped in a loop) is waited for, up to QUIET_WAIT_MS, and then
+// refused: bytes that are being rewritten are never vouched for.
+//
+// What remains (no OS interface closes it for a path-based exec): a write between that last stat
+// and the moment the interpreter opens the script — fork, exec and the interpreter's start-up,
+// ~1–3 ms — and anything the script sources, imports or execs, which is not pinned at all.
+
+import { quietMs, sameIdentity, SETTLE_MS, statIdentitySync, type FileIdentity } from './_file-identity.js';
+import { consentRefusal, defaultApproveHint, type ConsentOutcome, type PolicySpec } from './policy.js';
+import { consentOf, type ConsentInfo } from './state.js';
+import type { ConsentStore } from './store.js';
+
+/** How long a script that keeps changing is waited for before it is refused. */
+export const QUIET_WAIT_MS = 500;
+
+export interface LaunchGateOptions {
+  store: ConsentStore;
+  /** --accept-hooks / HERMES_ACCEPT_HOOKS / hooks_auto_accept: approve (and record) a changed script at launch. */
+  accept: boolean;
+  warn: (message: string) => void;
+  approveHint?: (event: string, command: string) => string;
+  /** This host could prompt another time (see ConsentPolicyOptions.promptable); default true. */
+  promptable?: boolean;
+}
+
+export interface LaunchGo {
+  run: true;
+  /** The consent checked for this launch (approved). */
+  consent: ConsentInfo;
+  /** Synchronous, right before the spawn: still the allowlist that was read and the script that was hashed? */
+  verify(): boolean;
+  /** Synchronous: the script is still the one that was hashed (after the spawn, and after the run). */
+  scriptUnchanged(): boolean;
+}
+
+export interface LaunchRefusal {
+  run: false;
+  consent: ConsentInfo;
+  /** A fail_closed pre_tool_call hook: block the call (else skip the hook). */
+  block: boolean;
+  /** Why, and how to approve it. */
+  message: string;
+}
+
+export type LaunchTicket = LaunchGo | LaunchRefusal;
+
+interface Verified {
+  consent: ConsentInfo;
+  /** The pinned script and its identity when hashed; null for an approval that pins no script. */
+  script: { path: string; identity: FileIdentity } | null;
+}
+
+interface HookState {
+  /** The last verdict that let it run, reusable while nothing changed; null: check from scratch. */
+  verified: Verified | null;
+  /** It ran (or was approved) earlier in this engine: a missing approval now means revoked. */
+  wasApproved: boolean;
+  /** The refusal last warned about, so each hook warns once per change of state, not per emit. */
+  warned: string | null;
+}
+
+export class LaunchGate {
+  private readonly store: ConsentStore;
+  private readonly opts: LaunchGateOptions;
+  private readonly states = new Map<PolicySpec, HookState>();
+
+  constructor(opts: LaunchGateOptions) {
+    this.store = opts.store;
+    this.opts = opts;
+  }
+
+  /** What start-up decided for a spec (applyConsentPolicy), so a hook it warned about is not warned about again. */
+  noteStartup(outcome: ConsentOutcome): void {
+    const st = this.state(outcome.spec);
+    if (outcome.action === 'run') st.wasApproved = true;
+    else st.warned = refusalKind(outcome.consent, false);
+  }
+
+  /** Decide one launch. `fresh` skips the remembered verdict (the previous ticket failed verify()). */
+  async check(spec: PolicySpec, opts: { fresh?: boolean } = {}): Promise<LaunchTicket> {
+    const st = this.state(spec);
+    if (opts.fresh) st.verified = null;
+    const remembered = st.verified;
+    if (remembered !== null && this.store.matchesDisk(true) && scriptUnchanged(remembered)) {
+      return this.ticket(remembered);
+    }
+    st.verified = null;
+
+    const giveUpAt = Date.now() + QUIET_WAIT_MS;
+    let approvedNow = false;
+    for (;;) {
+      await this.store.refresh();
+      const script = await this.store.inspect(spec.command);
+      const consent = consentOf(spec, this.store.entries(), script);
+      if (consent.state !== 'approved') {
+        if (this.opts.accept && !approvedNow) {
+          // As at start-up: record the approval of what is there now, then check it like any other.
+          approvedNow = true;
+          const result = await this.store.approve({ event: spec.event, command: spec.command });
+          if (result.warning !== null) this.opts.warn(result.warning);
+          continue;
+        }
+        return this.refuse(spec, st, consent);
+      }
+      const pinned = consent.pinned && script.path !== null && script.identity !== null;
+      if (pinned && !script.settled && !this.opts.accept) {
+        // Changed moments ago: wait until it has been quiet long enough to vouch for its bytes.
+        const wait = SETTLE_MS - quietMs(script.identity as FileIdentity, Date.now()) + 1;
+        if (Date.now() + wait > giveUpAt) {
+          return this.refuse(spec, st, changing(spec, consent, `rewritten less than ${SETTLE_MS} ms before every check for ${QUIET_WAIT_MS} ms`));
+        }
+        await sleep(wait);
+        continue;
+      }
+      const verified: Verified = {
+        consent,
+        script: pinned ? { path: script.path as string, identity: script.identity as FileIdentity } : null,
+      };
+      st.wasApproved = true;
+      st.warned = null;
+      // Reused only when the hash is bound to the identity, and never for a bare name looked up on
+      // PATH (a new file earlier on PATH would change what runs without touching this one).
+      if ((script.settled || !pinned) && script.token.includes('/')) st.verified = verified;
+      return this.ticket(verified);
+    }
+  }
+
+  /** The refusal for a hook whose script or allowlist changed between every check and its spawn. */
+  unstable(spec: PolicySpec, last: ConsentInfo): LaunchRefusal {
+    return this.refuse(spec, this.state(spec), changing(spec, last, 'changed between the consent check and the spawn, at every attempt'));
+  }
+
+  /**
+   * The script changed after the check — while its process was being started, or while it ran —
+   * so nobody knows which bytes ran: the process is killed (at launch) and its answer is not
+   * trusted (a fail_closed guard blocks, any other hook's directive is dropped).
+   */
+  changedDuring(spec: PolicySpec, last: ConsentInfo, phase: 'launch' | 'run'): LaunchRefusal {
+    const how = phase === 'launch' ? 'rewritten as it was being started; it was killed at once' : 'rewritten while it ran; its answer is ignored';
+    return this.refuse(spec, this.state(spec), changing(spec, last, how));
+  }
+
+  private ticket(v: Verified): LaunchTicket {
+    return {
+      run: true,
+      consent: v.consent,
+      verify: () => this.store.matchesDisk() && scriptUnchanged(v),
+      scriptUnchanged: () => scriptUnchanged(v),
+    };
+  }
+
+  private refuse(spec: PolicySpec, st: HookState, consent: ConsentInfo): LaunchRefusal {
+    st.verified = null;
+    const revoked = consent.state === 'not_approved' && st.wasApproved;
+    const { block, message } = consentRefusal(spec, consent, {
+      revoked,
+      hint: this.opts.approveHint ?? defaultApproveHint,
+      promptable: this.opts.promptable ?? true,
+    });
+    const kind = refusalKind(consent, revoked);
+    if (st.warned !== kind) {
+      st.warned = kind;
+      this.opts.warn(message);
+    }
+    return { run: false, consent, block, message };
+  }
+
+  private state(spec: PolicySpec): HookState {
+    let st = this.states.get(spec);
+    if (st === undefined) {
+      st = { verified: null, wasApproved: false, warned: null };
+      this.states.set(spec, st);
+    }
+    return st;
+  }
+}
+
+/** A script whose bytes cannot be vouched for because they keep changing counts as modified. */
+function changing(spec: PolicySpec, consent: ConsentInfo, how: string): ConsentInfo {
+  return {
+    ...consent,
+    state: 'modified',
+    reason: `modified since approval: ${consent.script_path ?? spec.command} keeps changing (${how})`,
+  };
+}
+
+function scriptUnchanged(v: Verified): boolean {
+  return v.script === null || sameIdentity(statIdentitySync(v.script.path), v.script.identity);
+}
+
+/** One warning per kind of refusal: a modified script warns again only after it ran in between. */
+function refusalKind(consent: ConsentInfo, revoked: boolean): string {
+  return revoked ? 'revoked' : consent.state;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, Math.max(1, ms)));
+}
