@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SETTLE_MS } from '../../src/consent/_file-identity.js';
 import { findOnPath, inspectScript } from '../../src/consent/script-info.js';
 
 let dir: string;
@@ -126,5 +127,20 @@ describe('inspectScript: the file hashed is the file spawn runs (issue 15 ยง3, ย
     expect(info.note).toBe('python3 -c runs code from the command line: the python3 binary is pinned, not the code it runs');
     expect(info.path).toMatch(/\/python3$/);
     expect(info.sha256).toMatch(/^[0-9a-f]{64}$/);
+  });
+});
+
+describe('inspectScript: the identity it hashed', () => {
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+  it('reports the identity it hashed, settled only once the file has been quiet for SETTLE_MS', async () => {
+    const f = path.join(dir, 'fresh.sh');
+    writeFileSync(f, 'echo 1\n');
+    const fresh = await inspectScript(`bash ${f}`);
+    const st = statSync(f, { bigint: true });
+    expect(fresh.identity).toEqual({ dev: st.dev, ino: st.ino, size: st.size, mtimeNs: st.mtimeNs, ctimeNs: st.ctimeNs });
+    expect(fresh.settled).toBe(false);
+    await sleep(SETTLE_MS + 20);
+    expect((await inspectScript(`bash ${f}`)).settled).toBe(true);
   });
 });

@@ -257,6 +257,43 @@ describe('spawnHook: output cap', () => {
   });
 });
 
+describe('spawnHook: the launch checks', () => {
+  it('beforeLaunch runs once, right before the start: a refusal starts nothing and leaks no descriptor', async () => {
+    const marker = join(tmp, 'before-marker');
+    const cmd = `bash -c 'touch ${marker}'`;
+    await run(cmd, { beforeLaunch: () => 'no' }); // warm-up: fds opened lazily by the first spawn
+    const fds = readdirSync('/proc/self/fd').length;
+    let calls = 0;
+    const r = await run(cmd, { beforeLaunch: () => (calls++, 'consent changed') });
+    expect(r).toMatchObject({ status: 'launch_failed', error: 'consent changed', pid: null, exit_code: null });
+    expect(calls).toBe(1);
+    expect(existsSync(marker)).toBe(false);
+    expect(readdirSync('/proc/self/fd').length).toBeLessThanOrEqual(fds);
+  });
+
+  it('beforeLaunch sees the world as the process will: what it writes, the process runs', async () => {
+    const script = join(tmp, 'rewritten-before.sh');
+    writeFileSync(script, '#!/bin/bash\necho old\n', { mode: 0o755 });
+    const r = await run(script, { beforeLaunch: () => (writeFileSync(script, '#!/bin/bash\necho new\n'), null) });
+    expect(r).toMatchObject({ status: 'ok', stdout: 'new\n' });
+  });
+
+  it('afterLaunch refusing kills the process group at once', async () => {
+    const marker = join(tmp, 'after-marker');
+    const r = await run(`bash -c 'sleep 0.5; touch ${marker}'`, { afterLaunch: () => 'script changed as it was started' });
+    expect(r).toMatchObject({ status: 'launch_failed', error: 'script changed as it was started', signal: 'SIGKILL' });
+    expect(r.pid).toBeGreaterThan(0);
+    await sleep(700);
+    expect(existsSync(marker)).toBe(false);
+    expect(liveHookCount()).toBe(0);
+  });
+
+  it('a check that throws is a refusal, never a crash', async () => {
+    const r = await run('true', { beforeLaunch: () => { throw new Error('boom'); } });
+    expect(r).toMatchObject({ status: 'launch_failed', error: 'launch check failed: boom' });
+  });
+});
+
 describe('spawnHook: launch failures', () => {
   it('reports a missing command', async () => {
     const r = await run('definitely-not-a-command-xyz --flag');
