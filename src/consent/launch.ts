@@ -63,7 +63,7 @@ interface Verified {
 }
 
 interface HookState {
-  /** The last verdict that let it run, reusable while nothing changed; null: check from scratch. */
+  /** The last verdict that let it run (settled script and allowlist), reused until a verify() fails. */
   verified: Verified | null;
   /** It ran (or was approved) earlier in this engine: a missing approval now means revoked. */
   wasApproved: boolean;
@@ -92,11 +92,9 @@ export class LaunchGate {
   async check(spec: PolicySpec, opts: { fresh?: boolean } = {}): Promise<LaunchTicket> {
     const st = this.state(spec);
     if (opts.fresh) st.verified = null;
-    const remembered = st.verified;
-    if (remembered !== null && this.store.matchesDisk(true) && scriptUnchanged(remembered)) {
-      return this.ticket(remembered);
-    }
-    st.verified = null;
+    // The last verdict stands while nothing moved; the ticket's verify() (re-stats right before
+    // the spawn) is what finds out, and a failed verify comes back here with `fresh`.
+    if (st.verified !== null) return this.ticket(st.verified);
 
     const giveUpAt = Date.now() + QUIET_WAIT_MS;
     let approvedNow = false;
@@ -132,7 +130,8 @@ export class LaunchGate {
       st.warned = null;
       // Reused only when the hash is bound to the identity, and never for a bare name looked up on
       // PATH (a new file earlier on PATH would change what runs without touching this one).
-      if ((script.settled || !pinned) && script.token.includes('/')) st.verified = verified;
+      // The allowlist too must have been read settled, for the same reason as the script.
+      if ((script.settled || !pinned) && script.token.includes('/') && this.store.matchesDisk(true)) st.verified = verified;
       return this.ticket(verified);
     }
   }

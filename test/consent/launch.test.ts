@@ -1,6 +1,7 @@
 // LaunchGate with a real allowlist and real scripts: what check() decides, and what the
 // synchronous verify() (run right before the spawn) catches.
 
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -48,18 +49,26 @@ describe('LaunchGate.check', () => {
   it('refuses a script that keeps being rewritten (even with its approved bytes), after QUIET_WAIT_MS, as modified', async () => {
     const { store, gate: g, warnings } = await gate();
     await store.approve(spec());
-    const flipper = setInterval(() => writeFileSync(script, A), 20);
+    // Two separate writer processes (a busy machine may stall one of them), each replacing the
+    // script atomically every 5 ms, so its bytes are always the approved ones.
+    const code =
+      `const fs=require('fs');const [f,t,a]=process.argv.slice(1);const b=new Int32Array(new SharedArrayBuffer(4));` +
+      `process.stdout.write('go');for(;;){fs.writeFileSync(t,a);fs.renameSync(t,f);Atomics.wait(b,0,0,5)}`;
+    const writers = [0, 1].map((i) =>
+      spawn(process.execPath, ['-e', code, script, `${script}.tmp${i}`, A], { stdio: ['ignore', 'pipe', 'ignore'] }),
+    );
     try {
+      await Promise.all(writers.map((w) => new Promise((r) => w.stdout!.once('data', r))));
       const started = Date.now();
       const t = await g.check({ ...spec(), fail_closed: true });
-      expect(Date.now() - started).toBeGreaterThanOrEqual(QUIET_WAIT_MS - SETTLE_MS);
       expect(t).toMatchObject({ run: false, block: true, consent: { state: 'modified' } });
+      expect(Date.now() - started).toBeGreaterThanOrEqual(QUIET_WAIT_MS - SETTLE_MS);
       expect(t.consent.reason).toBe(
         `modified since approval: ${script} keeps changing (rewritten less than ${SETTLE_MS} ms before every check for ${QUIET_WAIT_MS} ms)`,
       );
       expect(warnings).toEqual([(t as { message: string }).message]);
     } finally {
-      clearInterval(flipper);
+      for (const w of writers) w.kill('SIGKILL');
     }
   });
 
