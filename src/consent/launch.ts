@@ -5,17 +5,21 @@
 //
 // Cheap when nothing changed: the allowlist is re-read only when its identity (one stat) changed,
 // the script re-hashed only when its identity changed (script-info.ts caches hashes by identity),
-// and a hook that passed keeps its verdict until either identity moves — two stats per launch.
+// and a hook that passed keeps its verdict until a re-stat shows a change.
 //
 // The check that counts is LaunchTicket.verify(): synchronous, called by spawnHook right before it
 // starts the process, with no await in between. It re-stats the allowlist and the script and
-// compares them with the identities that were read and hashed. A script that keeps changing (its
-// ctime within SETTLE_MS, e.g. flipped in a loop) is waited for, up to QUIET_WAIT_MS, and then
-// refused: bytes that are being rewritten are never vouched for.
+// compares them with the identities that were read and hashed. The script is stat'ed once more
+// right after the spawn (changed: the process is killed at once) and after the exit (changed:
+// its answer is not trusted). A script that keeps changing (ctime within SETTLE_MS, e.g. flipped
+// in a loop) is waited for, up to QUIET_WAIT_MS, then refused: bytes being rewritten are never
+// vouched for.
 //
-// What remains (no OS interface closes it for a path-based exec): a write between that last stat
-// and the moment the interpreter opens the script — fork, exec and the interpreter's start-up,
-// ~1–3 ms — and anything the script sources, imports or execs, which is not pinned at all.
+// What remains (no OS interface closes it for an interpreter that opens its script by path): a
+// write landing between that last stat and the moment the interpreter opens and reads the script
+// — fork, exec and the interpreter's start-up: ~1–3 ms idle, tens of ms on a loaded machine —
+// runs unapproved bytes (its answer is then discarded, but its side effects happened); bash also
+// reads its script as it goes. And anything the script sources, imports or execs is not pinned.
 
 import { quietMs, sameIdentity, SETTLE_MS, statIdentitySync, type FileIdentity } from './_file-identity.js';
 import { consentRefusal, defaultApproveHint, type ConsentOutcome, type PolicySpec } from './policy.js';

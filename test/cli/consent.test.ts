@@ -319,7 +319,7 @@ describe('the TTY consent prompt, through a host under a real pseudo-terminal', 
     const declined = await runUnderPty(host(f.home), { env: f.env, waitFor: QUESTION, input: 'n\n' });
     expect(declined.output).toContain('It was approved before, but it has been MODIFIED since:');
     const no = result(declined.output);
-    expect(no).toMatchObject({ tty: true, statuses: [], decision: 'allow' });
+    expect(no).toMatchObject({ tty: true, statuses: ['skipped'], decision: 'allow' });
     expect(no.warnings.join('\n')).toContain('was modified since approval — skipped');
     expect(f.runs()).toBe(2);
 
