@@ -59,11 +59,18 @@ describe('LaunchGate.check', () => {
     );
     try {
       await Promise.all(writers.map((w) => new Promise((r) => w.stdout!.once('data', r))));
-      const started = Date.now();
-      const t = await g.check({ ...spec(), fail_closed: true });
+      // A machine busy enough to stall both writers for SETTLE_MS lets the script be quiet for
+      // that long, and then the gate rightly lets it run: try up to three times.
+      let t: LaunchTicket | null = null;
+      let elapsed = 0;
+      for (let attempt = 0; attempt < 3 && (t === null || t.run); attempt++) {
+        const started = Date.now();
+        t = await g.check({ ...spec(), fail_closed: true }, { fresh: true });
+        elapsed = Date.now() - started;
+      }
       expect(t).toMatchObject({ run: false, block: true, consent: { state: 'modified' } });
-      expect(Date.now() - started).toBeGreaterThanOrEqual(QUIET_WAIT_MS - SETTLE_MS);
-      expect(t.consent.reason).toBe(
+      expect(elapsed).toBeGreaterThanOrEqual(QUIET_WAIT_MS - SETTLE_MS);
+      expect(t!.consent.reason).toBe(
         `modified since approval: ${script} keeps changing (rewritten less than ${SETTLE_MS} ms before every check for ${QUIET_WAIT_MS} ms)`,
       );
       expect(warnings).toEqual([(t as { message: string }).message]);

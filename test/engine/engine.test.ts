@@ -178,7 +178,7 @@ describe('consent and safe mode in the engine', () => {
     const message =
       `shell hook for pre_tool_call (${FIX}/block.sh) is not approved — skipped. Approve it with ` +
       `\`hermes-hooks approve --event pre_tool_call ${FIX}/block.sh\`, or use --accept-hooks / HERMES_ACCEPT_HOOKS=1 / ` +
-      'hooks_auto_accept: true, or approve at the TTY prompt next run.';
+      'hooks_auto_accept: true.'; // the engine never prompts (interactive: false), so it does not suggest the prompt
     for (let i = 0; i < 2; i++) {
       const { hooks, decision } = await engine.emit('pre_tool_call', terminal('ls'));
       expect(hooks.filter((h) => h.kind === 'shell').map((h) => [h.status, h.consent, h.error, h.directive])).toEqual([
