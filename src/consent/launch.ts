@@ -105,13 +105,18 @@ export class LaunchGate {
     for (;;) {
       await this.store.refresh();
       const script = await this.store.inspect(spec.command);
-      const consent = consentOf(spec, this.store.entries(), script);
+      const consent = consentOf(spec, this.store.entries(), script, { allowlistError: this.store.refused });
       if (consent.state !== 'approved') {
         if (this.opts.accept && !approvedNow) {
           // As at start-up: record the approval of what is there now, then check it like any other.
           approvedNow = true;
-          const result = await this.store.approve({ event: spec.event, command: spec.command });
-          if (result.warning !== null) this.opts.warn(result.warning);
+          try {
+            const result = await this.store.approve({ event: spec.event, command: spec.command });
+            if (result.warning !== null) this.opts.warn(result.warning);
+          } catch (err) {
+            // Nothing to pin, or a refused allowlist: it cannot be approved, so it does not run.
+            return this.refuse(spec, st, { ...consent, reason: `${consent.reason}; it cannot be approved: ${errorText(err)}` });
+          }
           continue;
         }
         return this.refuse(spec, st, consent);
@@ -206,6 +211,10 @@ function scriptUnchanged(v: Verified): boolean {
 /** One warning per kind of refusal: a modified script warns again only after it ran in between. */
 function refusalKind(consent: ConsentInfo, revoked: boolean): string {
   return revoked ? 'revoked' : consent.state;
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
 }
 
 function sleep(ms: number): Promise<void> {
