@@ -23,7 +23,7 @@
 
 import { quietMs, sameIdentity, SETTLE_MS, statIdentitySync, type FileIdentity } from './_file-identity.js';
 import { consentRefusal, defaultApproveHint, type ConsentOutcome, type PolicySpec } from './policy.js';
-import { consentOf, type ConsentInfo } from './state.js';
+import { consentAllowsRun, consentOf, type ConsentInfo } from './state.js';
 import type { ConsentStore } from './store.js';
 
 /** How long a script that keeps changing is waited for before it is refused. */
@@ -41,7 +41,7 @@ export interface LaunchGateOptions {
 
 export interface LaunchGo {
   run: true;
-  /** The consent checked for this launch (approved). */
+  /** The consent checked for this launch (approved, or unpinned: a Hermes-written approval). */
   consent: ConsentInfo;
   /** Synchronous, right before the spawn: still the allowlist that was read and the script that was hashed? */
   verify(): boolean;
@@ -103,10 +103,10 @@ export class LaunchGate {
     const giveUpAt = Date.now() + QUIET_WAIT_MS;
     let approvedNow = false;
     for (;;) {
-      await this.store.refresh();
+      if (!this.store.matchesDisk(true)) await this.store.reload();
       const script = await this.store.inspect(spec.command);
       const consent = consentOf(spec, this.store.entries(), script, { allowlistError: this.store.refused });
-      if (consent.state !== 'approved') {
+      if (!consentAllowsRun(consent.state)) {
         if (this.opts.accept && !approvedNow) {
           // As at start-up: record the approval of what is there now, then check it like any other.
           approvedNow = true;
@@ -115,7 +115,7 @@ export class LaunchGate {
             if (result.warning !== null) this.opts.warn(result.warning);
           } catch (err) {
             // Nothing to pin, or a refused allowlist: it cannot be approved, so it does not run.
-            return this.refuse(spec, st, { ...consent, reason: `${consent.reason}; it cannot be approved: ${errorText(err)}` });
+            return this.refuse(spec, st, consent, errorText(err));
           }
           continue;
         }
@@ -169,11 +169,12 @@ export class LaunchGate {
     };
   }
 
-  private refuse(spec: PolicySpec, st: HookState, consent: ConsentInfo): LaunchRefusal {
+  private refuse(spec: PolicySpec, st: HookState, consent: ConsentInfo, cannotApprove?: string): LaunchRefusal {
     st.verified = null;
     const revoked = consent.state === 'not_approved' && st.wasApproved;
     const { block, message } = consentRefusal(spec, consent, {
       revoked,
+      ...(cannotApprove !== undefined ? { cannotApprove } : {}),
       hint: this.opts.approveHint ?? defaultApproveHint,
       promptable: this.opts.promptable ?? true,
     });

@@ -141,15 +141,23 @@ export async function applyConsentPolicy<S extends PolicySpec>(
 export function consentRefusal(
   spec: PolicySpec,
   consent: ConsentInfo,
-  opts: { revoked?: boolean; hint?: (event: string, command: string) => string; promptable?: boolean } = {},
+  opts: {
+    revoked?: boolean;
+    /** Why it could not be approved at launch (--accept-hooks with nothing to pin). */
+    cannotApprove?: string;
+    hint?: (event: string, command: string) => string;
+    promptable?: boolean;
+  } = {},
 ): { block: boolean; message: string } {
   const fix = (opts.hint ?? defaultApproveHint)(spec.event, spec.command);
   const revoked = opts.revoked === true && consent.state === 'not_approved' && !consent.allowlist_error;
   if (spec.fail_closed === true && spec.event === 'pre_tool_call') {
-    return { block: true, message: awaitingApprovalMessage(spec, consent, fix, revoked ? 'its approval was revoked' : undefined) };
+    const why = opts.cannotApprove ?? (revoked ? 'its approval was revoked' : undefined);
+    return { block: true, message: awaitingApprovalMessage(spec, consent, fix, why) };
   }
+  const who = `shell hook for ${spec.event} (${spec.command})`;
+  if (opts.cannotApprove !== undefined) return { block: false, message: `${who} is not approved — skipped: ${opts.cannotApprove}` };
   if (revoked) {
-    const who = `shell hook for ${spec.event} (${spec.command})`;
     return { block: false, message: `${who} is no longer approved (its approval was revoked) — skipped. Approve it again with \`${fix}\`, or use ${AUTO_ACCEPT}.` };
   }
   return { block: false, message: skipMessage(spec, consent, false, fix, opts.promptable ?? true) };

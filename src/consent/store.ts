@@ -120,9 +120,7 @@ export class ConsentStore {
    */
   async refresh(): Promise<boolean> {
     const identity = await fileIdentity(this.path);
-    // A file read moments after it was written is read again until it has settled: a same-size
-    // rewrite within the timestamps' granularity would not move its identity.
-    if (identity !== null && identity === this.identity && this.readSettled) return false;
+    if (identity !== null && identity === this.identity) return false;
     await this.reload();
     return true;
   }

@@ -60,10 +60,10 @@ describe('LaunchGate.check', () => {
     try {
       await Promise.all(writers.map((w) => new Promise((r) => w.stdout!.once('data', r))));
       // A machine busy enough to stall both writers for SETTLE_MS lets the script be quiet for
-      // that long, and then the gate rightly lets it run: try up to three times.
+      // that long, and then the gate rightly lets it run: try up to eight times.
       let t: LaunchTicket | null = null;
       let elapsed = 0;
-      for (let attempt = 0; attempt < 3 && (t === null || t.run); attempt++) {
+      for (let attempt = 0; attempt < 8 && (t === null || t.run); attempt++) {
         const started = Date.now();
         t = await g.check({ ...spec(), fail_closed: true }, { fresh: true });
         elapsed = Date.now() - started;
@@ -106,7 +106,8 @@ describe('LaunchTicket.verify: the last check before the spawn', () => {
     await store.approve(spec());
     const t = go(await g.check(spec()));
     const other = await ConsentStore.open(dir);
-    await other.approve({ event: 'post_tool_call', command: 'other.sh' });
+    writeFileSync(join(dir, 'other.sh'), '#!/bin/sh\n');
+    await other.approve({ event: 'post_tool_call', command: `bash ${join(dir, 'other.sh')}` });
     expect(t.verify()).toBe(false);
     expect(t.scriptUnchanged()).toBe(true);
     expect(go(await g.check(spec())).verify()).toBe(true);

@@ -118,8 +118,11 @@ describe('engine.emit on pre_tool_call', () => {
     // no approval): the plain hook is skipped, the fail_closed guard blocks without running.
     const enforced = await engineWith(yaml);
     const run = await enforced.emit('pre_tool_call', terminal('ls'));
-    expect(run.hooks.filter((h) => h.kind === 'shell').map((h) => [h.command, h.status])).toEqual([['/nonexistent/guard.sh', 'awaiting_approval']]);
-    expect(run.decision).toMatchObject({ action: 'block', decided_by: 0 });
+    expect(run.hooks.filter((h) => h.kind === 'shell').map((h) => [h.command, h.status])).toEqual([
+      ['/nonexistent/hook.sh', 'skipped'],
+      ['/nonexistent/guard.sh', 'awaiting_approval'],
+    ]);
+    expect(run.decision).toMatchObject({ action: 'block', decided_by: 1 });
     expect(run.decision.message).toMatch(/^hook \/nonexistent\/guard\.sh awaits approval \(cannot approve \[pre_tool_call\] \/nonexistent\/guard\.sh: \/nonexistent\/guard\.sh does not exist — /);
   });
 
