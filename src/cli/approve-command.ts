@@ -145,7 +145,8 @@ export async function revokeCommand(args: string[], io: CliIO): Promise<number> 
       writeLine(io.stdout, `Removed ${r.removed} allowlist ${r.removed === 1 ? 'entry' : 'entries'} for: ${inert(r.command)}`);
     }
   }
-  if (any) writeLine(io.stdout, 'Note: running hosts keep hooks they already registered until they restart.');
+  // Consent is re-checked at every launch, so a running host (or serve) stops at its next call.
+  if (any) writeLine(io.stdout, 'Hosts already running see this at their next call: the hook stops running (a fail_closed guard blocks the calls it guards).');
   return 0;
 }
 

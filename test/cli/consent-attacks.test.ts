@@ -174,7 +174,7 @@ describe('the allowlist must be the user\'s own regular file', () => {
     const r = await runMain(['revoke', f.guard], { env: f.env });
     expect(r).toEqual({
       code: 0,
-      stdout: `Removed 1 allowlist entry for: ${f.guard}\nNote: running hosts keep hooks they already registered until they restart.\n`,
+      stdout: `Removed 1 allowlist entry for: ${f.guard}\nHosts already running see this at their next call: the hook stops running (a fail_closed guard blocks the calls it guards).\n`,
       stderr: '',
     });
     expect(existsSync(lock)).toBe(false);

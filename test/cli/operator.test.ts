@@ -361,7 +361,7 @@ describe('revoke', () => {
     const r = await runMain(['revoke', a], { env: h.env });
     expect(r).toEqual({
       code: 0,
-      stdout: `Removed 2 allowlist entries for: ${a}\nNote: running hosts keep hooks they already registered until they restart.\n`,
+      stdout: `Removed 2 allowlist entries for: ${a}\nHosts already running see this at their next call: the hook stops running (a fail_closed guard blocks the calls it guards).\n`,
       stderr: '',
     });
     expect(h.allowlist().approvals.map((e) => e.command)).toEqual([b]);
