@@ -393,7 +393,10 @@ describe('consent, safe mode and bad input on run --dialect', () => {
     const guarded = makeHome(`hooks:\n  pre_tool_call:\n    - command: ${q(POLICY)}\n      fail_closed: true\n`);
     const v = run('codex', withInput('codex-PreToolUse', { command: 'ls' }), guarded).verdict;
     expect(v.kind).toBe('block');
-    expect((v as { reason: string }).reason).toMatch(/approv/);
+    expect((v as { reason: string }).reason).toBe(
+      `hook ${POLICY} awaits approval (not approved yet): tool calls it guards are blocked until it is approved — ` +
+        `run \`hermes-hooks approve --event pre_tool_call ${POLICY}\` (or use --accept-hooks / HERMES_ACCEPT_HOOKS=1 / hooks_auto_accept: true)`,
+    );
   });
 
   it('a script changed after approval is modified and does not run', () => {

@@ -200,7 +200,10 @@ describe('consent and safe mode in the engine', () => {
     const { hooks, decision } = await engine.emit('pre_tool_call', terminal('ls'));
     expect(hooks[0]!.status).toBe('awaiting_approval');
     expect(decision.action).toBe('block');
-    expect(decision.message).toMatch(/approv/);
+    expect(decision.message).toBe(
+      `hook ${FIX}/approve.sh awaits approval (not approved yet): tool calls it guards are blocked until it is approved — ` +
+        `run \`hermes-hooks approve --event pre_tool_call ${FIX}/approve.sh\` (or use --accept-hooks / HERMES_ACCEPT_HOOKS=1 / hooks_auto_accept: true)`,
+    );
   });
 
   it('HERMES_SAFE_MODE runs no user hooks', async () => {
