@@ -48,7 +48,7 @@ json_value() {
 
 # wire_payload EVENT TOOL ARGS_JSON [EXTRA_JSON] [CWD] — a stdin payload like the engine sends.
 wire_payload() {
-  jq -nc --arg event "$1" --arg tool "${2-}" --arg args "${3-}" --arg extra "${4-}" --arg cwd "${5:-/tmp}" '
+  jq -nc --arg event "$1" --arg tool "${2-}" --arg args "${3-}" --arg extra "${4-}" --arg cwd "${5-/tmp}" '
     {hook_event_name: $event, tool_name: (if $tool == "" then null else $tool end),
      tool_input: (if $args == "" then null else ($args | fromjson) end),
      session_id: "bats-session", cwd: $cwd, profile: "default",
