@@ -12,7 +12,7 @@ import { ConsentApproveError, ConsentPersistError } from '../consent/store.js';
 import { discoveryOf, parseCommandArgs } from './_args.js';
 import { unknownEventError } from './_events.js';
 import { CliError, writeLine, type CliIO } from './_io.js';
-import { openProfile, openStore } from './_profile.js';
+import { missingConfigNote, openProfile, openStore } from './_profile.js';
 
 const APPROVE_HELP = `Usage: hermes-hooks approve <command>... [--event EVENT] [--json] [discovery options]
        hermes-hooks approve --all [--event EVENT] [--json] [discovery options]
@@ -56,6 +56,9 @@ export async function approveCommand(args: string[], io: CliIO): Promise<number>
   if (typed.some((t) => t === '')) throw new CliError('approve: an empty <command> matches no hook');
 
   const profile = await openProfile(discoveryOf(values), io);
+  // No config file at all: say so (a named home without one is most likely the wrong path).
+  const missing = missingConfigNote(profile);
+  if (missing !== null) throw new CliError(`approve: ${missing}`);
   const inScope = profile.config.specs.filter((s) => event === undefined || s.event === event);
   const where = `${inert(profile.configFile)}${event ? ` for ${event}` : ''}`;
   let specs = inScope;

@@ -9,7 +9,7 @@ import type { HookSpec } from '../types.js';
 import { discoveryOf, parseCommandArgs } from './_args.js';
 import { painter } from './_color.js';
 import { writeLine, type CliIO } from './_io.js';
-import { openProfile, openStore } from './_profile.js';
+import { missingConfigNote, openProfile, openStore } from './_profile.js';
 
 const HELP = `Usage: hermes-hooks list [--json] [discovery options]
 
@@ -33,6 +33,7 @@ export async function listCommand(args: string[], io: CliIO): Promise<number> {
       io.stdout,
       JSON.stringify({
         config: profile.configFile,
+        config_exists: profile.config.exists,
         home: profile.home,
         profile: profile.profile,
         allowlist: { path: store.path, refused: store.refused },
@@ -57,6 +58,12 @@ export async function listCommand(args: string[], io: CliIO): Promise<number> {
   const configFile = inert(profile.configFile);
   const refused = store.refused !== null ? paint('red', `✗ ${inert(store.refused)}`) : null;
   if (rows.length === 0 && refused !== null) writeLine(io.stdout, refused);
+  const missing = missingConfigNote(profile);
+  if (missing) {
+    if (refused !== null) writeLine(io.stdout, refused);
+    writeLine(io.stdout, inert(missing));
+    return 0;
+  }
   if (rows.length === 0 && profile.outbound.length === 0) {
     writeLine(io.stdout, `No shell hooks or outbound webhooks configured in ${configFile}.`);
     return 0;

@@ -14,6 +14,7 @@ import { TEST_HELP } from './_help.js';
 import { CliError, readAllStdin, writeLine, type CliIO } from './_io.js';
 import { payloadFromStdin } from './_payload.js';
 import { productionView, reportedHooks } from './_production.js';
+import { locateProfile } from './_profile.js';
 import { renderReport } from './_report.js';
 import { unknownEventError } from './_events.js';
 
@@ -32,6 +33,7 @@ export async function testCommand(args: string[], io: CliIO): Promise<number> {
   if (positionals.length > 1) throw new CliError(`test: unexpected argument '${positionals[1]}'`);
   if (!isEventName(event)) throw unknownEventError(event);
 
+  await locateProfile(discoveryOf(values), io);
   const input = payloadFromStdin(event, await readAllStdin(io), { synthetic: true });
   const safeMode = isTruthyEnv(io.env.HERMES_SAFE_MODE);
   const ignoreSafeMode = safeMode && values['ignore-safe-mode'] === true;

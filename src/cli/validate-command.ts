@@ -20,7 +20,7 @@ export async function validateCommand(args: string[], io: CliIO): Promise<number
     return 0;
   }
   const file = positionals[0];
-  const profile = await openProfile(discoveryOf(values), io, file ? { configFile: file } : {});
+  const profile = await openProfile(discoveryOf(values), io, { allowBroken: true, ...(file !== undefined ? { configFile: file } : {}) });
   const diagnostics = [...profile.diagnostics];
   if (!profile.config.exists) {
     diagnostics.unshift({ level: 'error', path: '', line: null, column: null, message: 'config file not found', file: profile.configFile });
