@@ -43,7 +43,8 @@ Exit 1 when any problem is found.
 Examples:
   hermes-hooks doctor
   hermes-hooks doctor --json --home ~/.hermes/profiles/work
-  hermes-hooks doctor --ping
+  hermes-hooks doctor --profile work --ping
+  hermes-hooks doctor --json | jq .healthy
 `;
 
 interface Check {

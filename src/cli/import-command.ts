@@ -24,6 +24,11 @@ and timeout units are converted; everything that cannot be carried over is liste
 silently.
   --dialect AGENT   force the source format (claude, codex, gemini, cursor)
   --write           merge into the profile's config.yaml (a backup is written first)
+
+Examples:
+  hermes-hooks import ~/.claude/settings.json
+  hermes-hooks import .codex/hooks.json --write
+  hermes-hooks import hooks.json --dialect cursor --json
 `;
 
 const PRINT_HELP = `Usage: hermes-hooks print-config <claude|codex|gemini|cursor> [--command CMD] [discovery options]

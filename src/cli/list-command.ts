@@ -15,6 +15,11 @@ const HELP = `Usage: hermes-hooks list [--json] [discovery options]
 
 Shell hooks per event in config order, with matcher, timeout, fail_closed, dialect and consent state,
 then outbound webhook targets.
+
+Examples:
+  hermes-hooks list
+  hermes-hooks list --profile work --json
+  hermes-hooks --config ./repo/.hermes/config.yaml list
 `;
 
 export async function listCommand(args: string[], io: CliIO): Promise<number> {
@@ -73,7 +78,8 @@ export async function listCommand(args: string[], io: CliIO): Promise<number> {
     writeLine(io.stdout, `Configured shell hooks (${rows.length} total) in ${configFile}:`);
     if (refused !== null) writeLine(io.stdout, `  ${refused}`);
     writeLine(io.stdout);
-    const events = [...new Set(rows.map((r) => r.spec.event))].sort();
+    // Events in the order the config first names them, hooks in config order within each.
+    const events = [...new Set(rows.map((r) => r.spec.event))];
     for (const event of events) {
       writeLine(io.stdout, `  [${event}]`);
       for (const { spec, consent } of rows.filter((r) => r.spec.event === event)) {

@@ -71,7 +71,7 @@ describe('list', () => {
     expect(fresh).toEqual({ code: 0, stdout: `No config file at ${join(env.HOME as string, '.hermes', 'config.yaml')}: no hooks are configured.\n`, stderr: '' });
   });
 
-  it('shows hooks per event (sorted) in config order with matcher, timeout, fail_closed and consent', async () => {
+  it('shows hooks per event in config order with matcher, timeout, fail_closed and consent', async () => {
     const h = newHome();
     const a = h.script('a.sh', 'true');
     const b = h.script('b.sh', 'true');
@@ -92,7 +92,7 @@ describe('list', () => {
       expect(r.code).toBe(0);
       const lines = r.stdout.split('\n');
       expect(lines[0]).toBe(`Configured shell hooks (3 total) in ${h.config}:`);
-      expect(lines.filter((l) => /^ {2}\[/.test(l))).toEqual(['  [on_session_start]', '  [pre_tool_call]']);
+      expect(lines.filter((l) => /^ {2}\[/.test(l))).toEqual(['  [pre_tool_call]', '  [on_session_start]']);
       expect(r.stdout).toContain(`    - ${c} (timeout=60s, ✗ modified since approval)\n`);
       expect(r.stdout).toMatch(/ {6}⚠ modified since approval: .* — review it, then 'hermes-hooks approve' it again\n/);
       expect(r.stdout).toContain(`  [pre_tool_call]\n    - ${b} matcher='terminal' (timeout=5s, fail_closed, ✗ not approved)\n    - ${a} (timeout=60s, ✓ approved)\n      approved_at: `);
@@ -171,7 +171,7 @@ describe('doctor', () => {
     expect(checks('post_tool_call', block)[2]).toMatchObject({ ok: false, message: expect.stringMatching(/^answered 'block', which post_tool_call does not honour \(it honours: nothing — observer only\)/) });
     expect(checks('post_tool_call', ctx)[2]).toMatchObject({ ok: false, message: expect.stringMatching(/^answered 'context', which post_tool_call does not honour/) });
     expect(checks('post_tool_call', nonjson)[2]).toMatchObject({ ok: false, message: expect.stringMatching(/^stdout was not valid JSON \(exit=0, .*\): not json$/) });
-    expect(checks('post_tool_call', badInterp)[2]).toEqual({ ok: false, message: 'execution error: command not found' });
+    expect(checks('post_tool_call', badInterp)[2]).toEqual({ ok: false, message: 'execution error: command not found: the #! interpreter `/nonexistent/interpreter` does not exist' });
     expect(checks('post_tool_call', obj)[2]).toMatchObject({ ok: null, message: expect.stringContaining('produced a JSON object with no directive post_tool_call reads') });
     expect(checks('pre_llm_call', ctx)[2]).toMatchObject({ ok: true, message: expect.stringContaining('answered {"action":"context","context":"hi"}') });
     expect(checks('pre_llm_call', quiet)[2]).toMatchObject({ ok: true, message: expect.stringContaining('ran clean with empty stdout') });

@@ -130,8 +130,9 @@ describe('stdin: the payload', () => {
     const { home, env } = setup({ pre_tool_call: [rec('a')] });
     const bad = await runMain(['test', 'pre_tool_call', '--json'], { stdin: '{"tool_name": ', env });
     expect(bad.code).toBe(1);
-    expect(bad.stdout).toBe('');
-    expect(bad.stderr).toMatch(/^hermes-hooks: invalid payload JSON on stdin: /);
+    // With --json the error is JSON on stdout too; the human line stays on stderr.
+    expect(JSON.parse(bad.stdout)).toEqual({ error: 'invalid payload JSON on stdin: Unexpected end of JSON input', exit_code: 1 });
+    expect(bad.stderr).toBe('hermes-hooks: invalid payload JSON on stdin: Unexpected end of JSON input\n');
     for (const [text, kind] of [
       ['[1,2]', 'an array'],
       ['null', 'null'],
