@@ -180,7 +180,7 @@ Run 'hermes-hooks doctor --help' for usage."
   assert_success
   assert_equal "$(jq -r .action <<<"$output")" allow
   [[ ! -e $HERMES_HOME/ran.log && ! -e $repo/ran.log ]]
-  assert_regex "$stderr" "$repo/config.yaml:1:1: hooks_auto_accept ignored: hooks_auto_accept is honoured only in the profile's own config $HERMES_HOME/config.yaml"
+  assert_regex "$stderr" "$repo/config.yaml:1:1: hooks_auto_accept ignored here: it is honoured only in the profile's own config $HERMES_HOME/config.yaml"
   [[ ! -e $HERMES_HOME/shell-hooks-allowlist.json ]]
 
   run --separate-stderr hh list --json --config "$repo/config.yaml"

@@ -128,8 +128,11 @@ function renderDecision(d: Decision, hooks: HookOutcome[], paint: Paint): string
 export function formatDiagnostic(d: Diagnostic, paint: Paint): string {
   const where = [d.file, d.line, d.column].filter((x) => x !== undefined && x !== null).join(':');
   const level = paint(d.level === 'error' ? 'red' : d.level === 'warning' ? 'yellow' : 'dim', d.level);
-  // Hermes-worded messages already start with their config path; do not print it twice.
-  const path = d.path && !d.message.startsWith(d.path) ? `${d.path}: ` : '';
+  // Hermes-worded messages already start with their config path (or the entry's, for a field of
+  // it: `hooks.pre_tool_call[0] is missing … 'command'`); do not print a path twice in one line.
+  const head = /^[^\s=:]+/.exec(d.message)?.[0] ?? '';
+  const said = head !== '' && (d.path === head || d.path.startsWith(`${head}.`) || d.path.startsWith(`${head}[`));
+  const path = d.path && !said ? `${d.path}: ` : '';
   return `${inert(where ? `${where}: ` : '')}${level}: ${inert(path + d.message, { keepNewlines: true })}`;
 }
 

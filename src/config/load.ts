@@ -86,8 +86,8 @@ export function foreignAutoAcceptDiagnostic(config: LoadedConfig, ownConfigFile:
     config.source,
     'warning',
     ['hooks_auto_accept'],
-    `ignored: hooks_auto_accept is honoured only in the profile's own config ${ownConfigFile}, not in a config given ` +
-      "with --config; approve these hooks with 'hermes-hooks approve' (they are not run until approved)",
+    `ignored here: it is honoured only in the profile's own config ${ownConfigFile}, not in a config given ` +
+      "with --config; approve these hooks with 'hermes-hooks approve' (they do not run until approved)",
     { key: true },
   );
 }

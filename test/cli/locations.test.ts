@@ -191,12 +191,15 @@ describe('the allowlist belongs to the profile home, never to the --config file'
     expect(repo.runs()).toBe(0);
     expect(existsSync(join(self, 'shell-hooks-allowlist.json'))).toBe(false);
     const why =
-      `ignored: hooks_auto_accept is honoured only in the profile's own config ${join(self, 'config.yaml')}, not in a config given ` +
-      "with --config; approve these hooks with 'hermes-hooks approve' (they are not run until approved)";
+      `ignored here: it is honoured only in the profile's own config ${join(self, 'config.yaml')}, not in a config given ` +
+      "with --config; approve these hooks with 'hermes-hooks approve' (they do not run until approved)";
     expect(r.stderr).toContain(`${config}:1:1: hooks_auto_accept ${why}`);
     const v = await runMain(['validate', '--json', '--config', config], { env });
     expect(v.code).toBe(1);
     expect(JSON.parse(v.stdout).diagnostics).toEqual([{ level: 'warning', path: 'hooks_auto_accept', line: 1, column: 1, message: why, file: config }]);
+    const text = await runMain(['validate', '--config', config], { env });
+    // The key is said once per line.
+    expect(text.stdout.split('\n')[0]).toBe(`${config}:1:1: warning: hooks_auto_accept: ${why}`);
 
     // The same file as the profile's own config.yaml: honoured.
     const own = await runMain(['run', 'pre_tool_call', '--home', repo.home], { stdin: PAYLOAD, env: baseEnv() });

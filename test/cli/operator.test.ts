@@ -259,7 +259,7 @@ describe('validate', () => {
     expect(r.stdout.split('\n')).toEqual([
       `${file}:2:3: error: hooks.pre_tool_cal: unknown hook event 'pre_tool_cal' in hooks: config — did you mean 'pre_tool_call'?`,
       `${file}:6:16: warning: hooks.pre_tool_call[0].timeout=900s exceeds max 300s; clamping`,
-      `${file}:7:7: error: hooks.pre_tool_call[1].command: hooks.pre_tool_call[1] is missing a non-empty 'command' field`,
+      `${file}:7:7: error: hooks.pre_tool_call[1] is missing a non-empty 'command' field`,
       `${file}: 3 problem(s)`,
       '',
     ]);
