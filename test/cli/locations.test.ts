@@ -4,12 +4,12 @@
 // brings its own allowlist or hooks_auto_accept, no profile directory is created as a side effect,
 // global options work before the command and --json errors are JSON.
 
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigLocationError } from '../../src/config/locate.js';
 import { createHookEngine } from '../../src/engine/create-engine.js';
-import { baseEnv, cleanupTemps, hooksYaml, makeHome, readJson, runMain, tempDir, writeScript } from './_helpers.js';
+import { ROOT, baseEnv, cleanupTemps, hooksYaml, makeHome, readJson, runMain, tempDir, writeScript } from './_helpers.js';
 
 afterEach(cleanupTemps);
 
@@ -321,4 +321,37 @@ describe('createHookEngine with a location that does not exist rejects', () => {
       await engine.close({ finalize: false });
     }
   });
+});
+
+describe('one index scheme: report positions and config paths', () => {
+  it('a shell hook after plugin hooks carries the config path its diagnostics use', async () => {
+    const home = makeHome();
+    cpSync(join(ROOT, 'test/fixtures/plugins/alpha'), join(home, 'plugins/alpha'), { recursive: true });
+    const hook = writeScript(join(home, 'ok.sh'), '#!/usr/bin/env bash\necho {}\n');
+    writeFileSync(join(home, 'config.yaml'), `plugins:\n  enabled: [alpha]\n${hooksYaml({ pre_tool_call: [{ command: hook, timeout: 999 }] })}`);
+    const stdin = JSON.stringify({ tool_name: 'read_file', tool_input: { path: 'x' } });
+    const r = await runMain(['test', 'pre_tool_call', '--json', '--home', home], { stdin, env: baseEnv() });
+    expect(r.code, r.stderr).toBe(0);
+    const report = JSON.parse(r.stdout);
+    const rows = report.hooks.map((h: { index: number; kind: string; config_path: string | null }) => [h.index, h.kind, h.config_path]);
+    expect(rows).toEqual([
+      [0, 'plugin', null],
+      [1, 'plugin', null],
+      [2, 'shell', 'hooks.pre_tool_call[0]'],
+      [3, 'builtin', null],
+    ]);
+    expect(report.diagnostics.map((d: { path: string }) => d.path)).toEqual(['hooks.pre_tool_call[0].timeout']);
+    const text = await runMain(['test', 'pre_tool_call', '--home', home], { stdin, env: baseEnv() });
+    const row = text.stdout.split('\n').find((l) => l.startsWith('  #2 ')) ?? '';
+    expect(row.endsWith(`${hook} [not approved] (hooks.pre_tool_call[0])`)).toBe(true);
+  });
+});
+
+it('import --write with the implicit default creates ~/.hermes and its config.yaml', async () => {
+  const env = baseEnv();
+  const file = join(tempDir('hh-import-'), 'settings.json');
+  writeFileSync(file, JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: '/x.sh' }] }] } }));
+  const r = await runMain(['import', file, '--write'], { env });
+  expect(r.code, r.stderr).toBe(0);
+  expect(readFileSync(join(env.HOME as string, '.hermes', 'config.yaml'), 'utf8')).toContain('/x.sh');
 });
