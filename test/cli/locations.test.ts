@@ -4,7 +4,7 @@
 // brings its own allowlist or hooks_auto_accept, no profile directory is created as a side effect,
 // global options work before the command and --json errors are JSON.
 
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigLocationError } from '../../src/config/locate.js';
@@ -207,6 +207,11 @@ describe('the allowlist belongs to the profile home, never to the --config file'
     expect(repo.runs()).toBe(1);
     const byPath = await runMain(['validate', '--config', config, '--home', repo.home], { env: baseEnv() });
     expect(byPath.code).toBe(0);
+    // Reached through a symlink, it is still the profile's own file.
+    const link = join(tempDir(), 'link.yaml');
+    symlinkSync(config, link);
+    const byLink = await runMain(['validate', '--config', link, '--home', repo.home], { env: baseEnv() });
+    expect(byLink).toEqual({ code: 0, stdout: `${link}: ok (1 shell hook(s), 0 outbound target(s))\n`, stderr: '' });
   });
 });
 
