@@ -42,7 +42,6 @@ every_command_fails() {
   done <<'EOF'
 test pre_tool_call
 run pre_tool_call
-run PreToolUse --dialect claude
 list
 doctor
 validate
@@ -50,6 +49,14 @@ approve --all
 revoke /x.sh
 print-config claude
 EOF
+  # As another agent's hook command, it answers that agent with a block naming the problem (an
+  # agent reads exit 1 as "go ahead").
+  run --separate-stderr hh run PreToolUse --dialect claude "$@" <"$PAYLOAD"
+  assert_success
+  assert_equal "$stderr" "hermes-hooks: $message"
+  assert_equal "$(jq -r .hookSpecificOutput.permissionDecision <<<"$output")" deny
+  assert_equal "$(jq -r .hookSpecificOutput.permissionDecisionReason <<<"$output")" \
+    "hermes-hooks cannot decide, so it blocks this call: $message (fix that, or add --fail-open to the hook command to let calls through while hermes-hooks cannot decide)"
 }
 
 @test "--config naming a file that does not exist is an error for every command" {
