@@ -243,9 +243,13 @@ describe('no command creates a profile directory as a side effect', () => {
 
   it('the first approval with the implicit default creates ~/.hermes', async () => {
     const env = baseEnv();
-    const r = await runMain(['approve', '/x.sh', '--event', 'pre_tool_call'], { env });
-    expect(r.code).toBe(0);
-    expect(existsSync(join(env.HOME as string, '.hermes', 'shell-hooks-allowlist.json'))).toBe(true);
+    const repo = guardHome();
+    const r = await runMain(['approve', '--all', '--config', join(repo.home, 'config.yaml')], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(readJson<{ approvals: { command: string }[] }>(join(env.HOME as string, '.hermes', 'shell-hooks-allowlist.json')).approvals.map((a) => a.command)).toEqual([
+      repo.guard,
+    ]);
+    expect(existsSync(join(repo.home, 'shell-hooks-allowlist.json'))).toBe(false);
   });
 });
 
