@@ -70,7 +70,12 @@ EOF
 
   run --separate-stderr hh validate "$BATS_TEST_TMPDIR/missing.yaml"
   assert_failure 1
-  assert_line --index 0 "$BATS_TEST_TMPDIR/missing.yaml: error: config file not found"
+  assert_output ''
+  assert_equal "$stderr" "hermes-hooks: config file not found: $BATS_TEST_TMPDIR/missing.yaml (given on the command line)"
+
+  run --separate-stderr hh validate
+  assert_failure 1
+  assert_line --index 0 "$CONFIG: error: config file not found"
 }
 
 @test "validate --json: valid flag and positioned diagnostics" {
@@ -86,6 +91,7 @@ EOF
 # --- list -------------------------------------------------------------------------------------
 
 @test "list: nothing configured exits 0" {
+  printf 'hooks: {}\n' >"$CONFIG"
   run --separate-stderr hh list
   assert_success
   assert_output "No shell hooks or outbound webhooks configured in $CONFIG."
@@ -173,9 +179,11 @@ EOF
 # --- doctor -----------------------------------------------------------------------------------
 
 @test "doctor: nothing configured exits 0" {
+  printf 'hooks: {}\n' >"$CONFIG"
   run --separate-stderr hh doctor
   assert_success
-  assert_output --partial 'nothing to check'
+  assert_line --index 0 "No shell hooks configured in $CONFIG — nothing to check."
+  assert_line --index 1 'Nothing to check.'
 }
 
 @test "doctor: an approved hook that answers what its event honours is healthy, exit 0" {
@@ -266,9 +274,15 @@ EOF
   run --separate-stderr hh validate --config "$other/config.yaml"
   assert_success
   assert_output "$other/config.yaml: ok (1 shell hook(s), 0 outbound target(s))"
+  # --config only names the file to read: the approval goes to the user's allowlist ($HERMES_HOME),
+  # never beside the config file.
   run --separate-stderr hh approve "$other/h.sh" -c "$other/config.yaml"
   assert_success
+  [[ -f $ALLOWLIST && ! -e $other/shell-hooks-allowlist.json ]]
   run --separate-stderr hh revoke "$other/h.sh" --home "$other"
+  assert_success
+  assert_output "No allowlist entry found for command: $other/h.sh"
+  run --separate-stderr hh revoke "$other/h.sh" -c "$other/config.yaml"
   assert_success
   assert_line --index 0 "Removed 1 allowlist entry for: $other/h.sh"
 }

@@ -75,7 +75,7 @@ snippet_command() {
   assert_success
   assert_equal "$(jq -r '.hookSpecificOutput.permissionDecision' <<<"$output")" deny
   reason=$(jq -r '.hookSpecificOutput.permissionDecisionReason' <<<"$output")
-  [[ $reason == "hermes-hooks cannot decide, so it blocks this call: $HH/config.yaml:3:1: YAML syntax error"* ]]
+  [[ $reason == "hermes-hooks cannot decide, so it blocks this call: cannot use config: $HH/config.yaml:3:1: YAML syntax error"* ]]
   [[ $reason == *'add --fail-open to the hook command'* ]]
 }
 
@@ -83,7 +83,7 @@ snippet_command() {
   run --separate-stderr $HERMES_HOOKS_CLI run PreToolUse --dialect codex --config "$HH" <<<"$CLAUDE_RM"
   assert_failure 2
   assert_output ''
-  assert_equal "$stderr" "hermes-hooks cannot decide, so it blocks this call: cannot read config file $HH: it is a directory (fix that, or add --fail-open to the hook command to let calls through while hermes-hooks cannot decide)"
+  assert_equal "$stderr" "hermes-hooks cannot decide, so it blocks this call: cannot use config: $HH: cannot read config file: it is a directory (fix that, or add --fail-open to the hook command to let calls through while hermes-hooks cannot decide)"
 }
 
 @test "garbage on stdin blocks a Gemini tool call; --fail-open makes it an exit 1 instead" {

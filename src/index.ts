@@ -11,7 +11,8 @@ export type * from './types.js';
 export { parseConfigText, diagnosticAt, formatPath, type ConfigSource } from './config/source.js';
 export { parseHooksConfig, isTruthyEnv, didYouMean } from './config/hooks.js';
 export { loadConfig, type LoadedConfig } from './config/load.js';
-export { locateConfig } from './config/locate.js';
+export { locateConfig, ConfigLocationError, type ConfigLocation, type LocateOptions } from './config/locate.js';
+export { checkLocation, type CheckedLocation } from './config/check-location.js';
 export { compileMatcher, type ToolMatcher } from './config/matcher.js';
 
 export * from './protocol/index.js';

@@ -23,11 +23,14 @@ Commands:
   import <FILE>      Convert a Claude Code / Codex / Gemini CLI / Cursor hook config into a hooks: block
   print-config <AGENT>  Settings snippet that makes another agent call hermes-hooks
 
-Config discovery (every command):
-  --config FILE, -c   the config.yaml to read
-  --profile NAME, -p  <root>/profiles/NAME, where <root> is $HERMES_HOME or ~/.hermes
-  --home DIR          a profile home holding config.yaml
+Config discovery (every command; before or after the command):
+  --profile NAME, -p  the profile home <root>/profiles/NAME, where <root> is $HERMES_HOME or ~/.hermes
+  --home DIR          the profile home DIR
   otherwise $HERMES_HOME, otherwise ~/.hermes
+  --config FILE, -c   read FILE instead of <profile home>/config.yaml; approvals still come from the
+                      profile home's allowlist, and hooks_auto_accept is honoured only in its own config.yaml
+A location given that does not exist is an error; only a missing ~/.hermes means "no hooks".
+--json (commands that print JSON) also prints errors as {"error": …, "exit_code": 1} on stdout.
 
 Exit codes: 0 ok / not blocked, 2 blocked, 1 error.
 Run 'hermes-hooks <command> --help' for a command's options.
@@ -72,6 +75,13 @@ Options:
                     error) on a tool-gate event, AGENT gets its own block naming the problem
   --fail-open       with --dialect: exit 1 instead of blocking when hermes-hooks cannot decide
                     (every agent then lets the call through)
+
+  --config/-c FILE, --profile/-p NAME, --home DIR
+
+Examples:
+  hermes-hooks run pre_tool_call < payload.json
+  echo '{"tool_name":"terminal","tool_input":{"command":"ls"}}' | hermes-hooks run pre_tool_call --profile work
+  hermes-hooks run PreToolUse --dialect claude      (as Claude Code's PreToolUse hook command)
 
 Exit: 0 not blocked, 2 blocked, 1 error.
 `;

@@ -14,7 +14,7 @@ export function renderReport(
   emission: Emission & { production: ProductionView },
   diagnostics: readonly Diagnostic[],
   paint: Paint,
-  header: { configFile: string; profile: string; synthetic: boolean; ignoredSafeMode?: boolean },
+  header: { configFile: string; profile: string; synthetic: boolean; ignoredSafeMode?: boolean; configPaths?: readonly (string | null)[] },
 ): string {
   const lines: string[] = [];
   const { event, hooks, decision } = emission;
@@ -38,7 +38,7 @@ export function renderReport(
     lines.push(`No hooks configured for event: ${event}`);
   } else {
     const span = Math.max(1, ...hooks.map((h) => h.started_ms + h.duration_ms));
-    for (const h of shown) lines.push(...renderHook(h, span, paint));
+    for (const h of shown) lines.push(...renderHook(h, span, paint, header.configPaths?.[h.index] ?? null, event));
   }
   lines.push(renderDecision(decision, hooks, paint));
   const prod = emission.production;
@@ -54,14 +54,17 @@ export function renderReport(
   return lines.join('\n') + '\n';
 }
 
-function renderHook(h: HookOutcome, span: number, paint: Paint): string[] {
+function renderHook(h: HookOutcome, span: number, paint: Paint, configPath: string | null, event: string): string[] {
   const out: string[] = [];
+  // `#n` is the position in resolution order; when a shell hook's config path has another number
+  // (plugins run first), the row names the path its diagnostics use.
+  const where = configPath !== null && configPath !== `hooks.${event}[${h.index}]` ? paint('dim', ` (${configPath})`) : '';
   const status = statusLabel(h, paint);
   const exit = h.exit_code !== null ? `exit ${h.exit_code}` : h.signal ? h.signal : '';
   const dur = h.status === 'not_matched' || h.status === 'awaiting_approval' || h.status === 'safe_mode' ? '' : `${h.duration_ms.toFixed(1)} ms`;
   const consent = h.consent ? paint(h.consent === 'approved' ? 'dim' : 'yellow', `[${h.consent.replace('_', ' ')}]`) : '';
   out.push(
-    `  #${h.index} ${pad(status, 22, paint)} ${pad(exit, 8)} ${pad(dur, 10)} ${timeline(h, span, paint)}  ${inert(h.command)} ${consent}`.trimEnd(),
+    `  #${h.index} ${pad(status, 22, paint)} ${pad(exit, 8)} ${pad(dur, 10)} ${timeline(h, span, paint)}  ${inert(h.command)} ${consent}`.trimEnd() + where,
   );
   if (h.matcher !== null && h.status === 'not_matched') out.push(paint('dim', `      matcher '${inert(h.matcher)}' did not match`));
   if (h.error) out.push(`      error: ${inert(h.error)}`);
@@ -125,8 +128,11 @@ function renderDecision(d: Decision, hooks: HookOutcome[], paint: Paint): string
 export function formatDiagnostic(d: Diagnostic, paint: Paint): string {
   const where = [d.file, d.line, d.column].filter((x) => x !== undefined && x !== null).join(':');
   const level = paint(d.level === 'error' ? 'red' : d.level === 'warning' ? 'yellow' : 'dim', d.level);
-  // Hermes-worded messages already start with their config path; do not print it twice.
-  const path = d.path && !d.message.startsWith(d.path) ? `${d.path}: ` : '';
+  // Hermes-worded messages already start with their config path (or the entry's, for a field of
+  // it: `hooks.pre_tool_call[0] is missing … 'command'`); do not print a path twice in one line.
+  const head = /^[^\s=:]+/.exec(d.message)?.[0] ?? '';
+  const said = head !== '' && (d.path === head || d.path.startsWith(`${head}.`) || d.path.startsWith(`${head}[`));
+  const path = d.path && !said ? `${d.path}: ` : '';
   return `${inert(where ? `${where}: ` : '')}${level}: ${inert(path + d.message, { keepNewlines: true })}`;
 }
 

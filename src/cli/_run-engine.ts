@@ -8,6 +8,7 @@ import type { Logger } from '../engine/logger.js';
 import type { EventName } from '../events.js';
 import { discoveryOf } from './_args.js';
 import { CliError, type CliIO } from './_io.js';
+import { locateProfile } from './_profile.js';
 
 export async function withRunEngine<T>(
   values: Record<string, unknown>,
@@ -16,6 +17,8 @@ export async function withRunEngine<T>(
   use: (engine: HookEngine) => Promise<T>,
   opts: { events?: readonly EventName[] } = {},
 ): Promise<T> {
+  // A given location that does not exist is an error worded for the command line.
+  await locateProfile(discoveryOf(values), io);
   const engine = await createHookEngine({
     ...discoveryOf(values),
     env: io.env,
@@ -30,7 +33,7 @@ export async function withRunEngine<T>(
     // A config that exists but cannot be read or parsed is an error, not "no hooks": a host must
     // not go unguarded silently.
     const broken = configLoadError(engine.config);
-    if (broken) throw new CliError(broken);
+    if (broken) throw new CliError(`cannot use config: ${broken}`);
     return await use(engine);
   } finally {
     await engine.close({ finalize: false });

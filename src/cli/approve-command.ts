@@ -12,7 +12,7 @@ import { ConsentApproveError, ConsentPersistError } from '../consent/store.js';
 import { discoveryOf, parseCommandArgs } from './_args.js';
 import { unknownEventError } from './_events.js';
 import { CliError, writeLine, type CliIO } from './_io.js';
-import { openProfile, openStore } from './_profile.js';
+import { missingConfigNote, openProfile, openStore } from './_profile.js';
 
 const APPROVE_HELP = `Usage: hermes-hooks approve <command>... [--event EVENT] [--json] [discovery options]
        hermes-hooks approve --all [--event EVENT] [--json] [discovery options]
@@ -27,6 +27,11 @@ A command matches a configured one when it is the same string, or the same argv 
 and the script resolved (so a shell-expanded /home/me/x.sh matches '~/x.sh'). A command that matches
 no configured hook, or whose script is missing or not a regular file (nothing to pin), is an error:
 nothing is approved. Idempotent: re-approving refreshes the recorded hash.
+
+Examples:
+  hermes-hooks approve --all
+  hermes-hooks approve '~/.hermes/hooks/guard.sh'       (quoted, exactly as configured)
+  hermes-hooks approve --all --event pre_tool_call --profile work
 `;
 
 const REVOKE_HELP = `Usage: hermes-hooks revoke <command>... [--json] [discovery options]
@@ -36,6 +41,10 @@ configured command matched as 'approve' matches it (a shell-expanded path matche
   revoke '~/hooks/guard.sh'
   revoke 'python3 old-hook.py'            also when it is no longer configured
 A command that matches neither an allowlist entry nor a configured hook is an error.
+
+Examples:
+  hermes-hooks revoke '~/.hermes/hooks/guard.sh'
+  hermes-hooks revoke '~/.hermes/hooks/guard.sh' --profile work --json
 `;
 
 export async function approveCommand(args: string[], io: CliIO): Promise<number> {
@@ -56,6 +65,9 @@ export async function approveCommand(args: string[], io: CliIO): Promise<number>
   if (typed.some((t) => t === '')) throw new CliError('approve: an empty <command> matches no hook');
 
   const profile = await openProfile(discoveryOf(values), io);
+  // No config file at all: say so (a named home without one is most likely the wrong path).
+  const missing = missingConfigNote(profile);
+  if (missing !== null) throw new CliError(`approve: ${missing}`);
   const inScope = profile.config.specs.filter((s) => event === undefined || s.event === event);
   const where = `${inert(profile.configFile)}${event ? ` for ${event}` : ''}`;
   let specs = inScope;

@@ -26,7 +26,7 @@ import type { HookOutcome, HookSpec } from '../types.js';
 import { discoveryOf, parseCommandArgs } from './_args.js';
 import { painter, type Paint } from './_color.js';
 import { writeLine, type CliIO } from './_io.js';
-import { openProfile, openStore } from './_profile.js';
+import { missingConfigNote, openProfile, openStore } from './_profile.js';
 import { formatDiagnostic } from './_report.js';
 
 const HELP = `Usage: hermes-hooks doctor [--json] [--ping] [discovery options]
@@ -43,7 +43,8 @@ Exit 1 when any problem is found.
 Examples:
   hermes-hooks doctor
   hermes-hooks doctor --json --home ~/.hermes/profiles/work
-  hermes-hooks doctor --ping
+  hermes-hooks doctor --profile work --ping
+  hermes-hooks doctor --json | jq .healthy
 `;
 
 interface Check {
@@ -122,13 +123,22 @@ export async function doctorCommand(args: string[], io: CliIO): Promise<number> 
   const configProblems = profile.diagnostics.filter((d) => d.level !== 'info');
   // A refused allowlist approves nothing: never "healthy", even with no hook configured yet.
   const allowlistIssue = store.refused;
+  // A home the user named that holds no config.yaml is a problem (most likely the wrong path); the
+  // implicit default without one is a fresh install. Neither is ever called healthy.
+  const missing = missingConfigNote(profile);
+  const missingIsProblem = missing !== null && profile.location.homeFrom !== 'default';
   const issues =
-    report.reduce((n, r) => n + r.checks.filter((c) => c.ok === false).length, 0) + pings.filter((p) => !p.ok).length + configProblems.length +
-    (allowlistIssue !== null && report.length === 0 ? 1 : 0);
+    report.reduce((n, r) => n + r.checks.filter((c) => c.ok === false).length, 0) +
+    pings.filter((p) => !p.ok).length +
+    configProblems.length +
+    (allowlistIssue !== null && report.length === 0 ? 1 : 0) +
+    (missingIsProblem ? 1 : 0);
 
   if (values.json) {
     writeLine(io.stdout, JSON.stringify({
       config: profile.configFile,
+      config_exists: profile.config.exists,
+      ...(missing !== null ? { note: missing } : {}),
       healthy: issues === 0,
       issues,
       safe_mode: safeMode,
@@ -143,7 +153,8 @@ export async function doctorCommand(args: string[], io: CliIO): Promise<number> 
   }
   const paint = painter(io);
   if (safeMode) writeLine(io.stdout, paint('yellow', 'HERMES_SAFE_MODE is set: no smoke run and no webhook ping — in safe mode no user hook, plugin or webhook runs.'));
-  if (!profile.config.specs.length) writeLine(io.stdout, `No shell hooks configured in ${profile.configFile} — nothing to check.`);
+  if (missing !== null) writeLine(io.stdout, missingIsProblem ? paint('red', `✗ ${inert(missing)}`) : inert(missing));
+  else if (!profile.config.specs.length) writeLine(io.stdout, `No shell hooks configured in ${inert(profile.configFile)} — nothing to check.`);
   else writeLine(io.stdout, `Checking ${profile.config.specs.length} configured shell hook(s) in ${inert(profile.configFile)}...\n\n`);
   if (allowlistIssue !== null) writeLine(io.stdout, `  ${paint('red', '✗')} ${inert(allowlistIssue)}\n`);
   for (const r of report) {
@@ -154,7 +165,14 @@ export async function doctorCommand(args: string[], io: CliIO): Promise<number> 
   if (pingSkipped) writeLine(io.stdout, `  ping skipped: ${pingSkipped}`);
   for (const p of pings) writeLine(io.stdout, `  ping ${p.target}: ${p.ok ? paint('green', '✓') : paint('red', '✗')} ${p.detail}`);
   for (const d of configProblems) writeLine(io.stdout, `  ${formatDiagnostic(d, paint)}`);
-  writeLine(io.stdout, issues === 0 ? paint('green', 'All hooks look healthy.') : paint('red', `${issues} issue(s) found.  Fix before relying on these hooks.`));
+  writeLine(
+    io.stdout,
+    issues > 0
+      ? paint('red', `${issues} issue(s) found.  Fix before relying on these hooks.`)
+      : missing !== null || (report.length === 0 && profile.outbound.length === 0)
+        ? 'Nothing to check.'
+        : paint('green', 'All hooks look healthy.'),
+  );
   return issues === 0 ? 0 : 1;
 }
 

@@ -1,7 +1,7 @@
 // `hermes-hooks import <file> [--write]` and `hermes-hooks print-config <agent>`: bring another
 // agent's hook config over as a hooks: block, and wire another agent to call us.
 
-import { copyFile, readFile, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,6 +24,11 @@ and timeout units are converted; everything that cannot be carried over is liste
 silently.
   --dialect AGENT   force the source format (claude, codex, gemini, cursor)
   --write           merge into the profile's config.yaml (a backup is written first)
+
+Examples:
+  hermes-hooks import ~/.claude/settings.json
+  hermes-hooks import .codex/hooks.json --write
+  hermes-hooks import hooks.json --dialect cursor --json
 `;
 
 const PRINT_HELP = `Usage: hermes-hooks print-config <claude|codex|gemini|cursor> [--command CMD] [discovery options]
@@ -86,6 +91,8 @@ export async function importCommand(args: string[], io: CliIO): Promise<number> 
         await copyFile(profile.configFile, backup);
         wrote = backup;
       }
+      // Only the implicit default ~/.hermes may be missing here (a given home was checked to exist).
+      if (!profile.location.homeExists) await mkdir(profile.home, { recursive: true, mode: 0o700 });
       await writeFile(profile.configFile, merged, { mode: 0o600 });
     }
   }

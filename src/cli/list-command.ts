@@ -9,12 +9,17 @@ import type { HookSpec } from '../types.js';
 import { discoveryOf, parseCommandArgs } from './_args.js';
 import { painter } from './_color.js';
 import { writeLine, type CliIO } from './_io.js';
-import { openProfile, openStore } from './_profile.js';
+import { missingConfigNote, openProfile, openStore } from './_profile.js';
 
 const HELP = `Usage: hermes-hooks list [--json] [discovery options]
 
 Shell hooks per event in config order, with matcher, timeout, fail_closed, dialect and consent state,
 then outbound webhook targets.
+
+Examples:
+  hermes-hooks list
+  hermes-hooks list --profile work --json
+  hermes-hooks --config ./repo/.hermes/config.yaml list
 `;
 
 export async function listCommand(args: string[], io: CliIO): Promise<number> {
@@ -33,6 +38,7 @@ export async function listCommand(args: string[], io: CliIO): Promise<number> {
       io.stdout,
       JSON.stringify({
         config: profile.configFile,
+        config_exists: profile.config.exists,
         home: profile.home,
         profile: profile.profile,
         allowlist: { path: store.path, refused: store.refused },
@@ -57,6 +63,12 @@ export async function listCommand(args: string[], io: CliIO): Promise<number> {
   const configFile = inert(profile.configFile);
   const refused = store.refused !== null ? paint('red', `✗ ${inert(store.refused)}`) : null;
   if (rows.length === 0 && refused !== null) writeLine(io.stdout, refused);
+  const missing = missingConfigNote(profile);
+  if (missing) {
+    if (refused !== null) writeLine(io.stdout, refused);
+    writeLine(io.stdout, inert(missing));
+    return 0;
+  }
   if (rows.length === 0 && profile.outbound.length === 0) {
     writeLine(io.stdout, `No shell hooks or outbound webhooks configured in ${configFile}.`);
     return 0;
@@ -66,7 +78,8 @@ export async function listCommand(args: string[], io: CliIO): Promise<number> {
     writeLine(io.stdout, `Configured shell hooks (${rows.length} total) in ${configFile}:`);
     if (refused !== null) writeLine(io.stdout, `  ${refused}`);
     writeLine(io.stdout);
-    const events = [...new Set(rows.map((r) => r.spec.event))].sort();
+    // Events in the order the config first names them, hooks in config order within each.
+    const events = [...new Set(rows.map((r) => r.spec.event))];
     for (const event of events) {
       writeLine(io.stdout, `  [${event}]`);
       for (const { spec, consent } of rows.filter((r) => r.spec.event === event)) {

@@ -14,6 +14,7 @@ import { TEST_HELP } from './_help.js';
 import { CliError, readAllStdin, writeLine, type CliIO } from './_io.js';
 import { payloadFromStdin } from './_payload.js';
 import { productionView, reportedHooks } from './_production.js';
+import { locateProfile } from './_profile.js';
 import { renderReport } from './_report.js';
 import { unknownEventError } from './_events.js';
 
@@ -32,6 +33,7 @@ export async function testCommand(args: string[], io: CliIO): Promise<number> {
   if (positionals.length > 1) throw new CliError(`test: unexpected argument '${positionals[1]}'`);
   if (!isEventName(event)) throw unknownEventError(event);
 
+  const location = await locateProfile(discoveryOf(values), io);
   const input = payloadFromStdin(event, await readAllStdin(io), { synthetic: true });
   const safeMode = isTruthyEnv(io.env.HERMES_SAFE_MODE);
   const ignoreSafeMode = safeMode && values['ignore-safe-mode'] === true;
@@ -69,9 +71,18 @@ export async function testCommand(args: string[], io: CliIO): Promise<number> {
       entries: engine.hooksFor(event),
       kwargs: input.kwargs,
       safeMode,
-      accept: isTruthyEnv(io.env.HERMES_ACCEPT_HOOKS) || engine.config.autoAccept,
+      // hooks_auto_accept approves only from the profile's own config.yaml, as under `run`.
+      accept: isTruthyEnv(io.env.HERMES_ACCEPT_HOOKS) || (engine.config.autoAccept && location.ownConfig),
     });
-    const report = { ...emission, hooks: reportedHooks(emission.hooks), production, diagnostics };
+    // `index` is the position in resolution order (what decided_by points at); a shell hook also
+    // carries its config path, the one its diagnostics name (`hooks.pre_tool_call[1]`).
+    const registered = engine.hooksFor(event);
+    const configPaths = emission.hooks.map((h) => {
+      const entry = registered[h.index];
+      return entry?.kind === 'shell' ? `hooks.${event}[${entry.spec.index}]` : null;
+    });
+    const hooks = reportedHooks(emission.hooks).map((h) => ({ ...h, config_path: configPaths[h.index] ?? null }));
+    const report = { ...emission, hooks, production, diagnostics };
     if (values.json) {
       writeLine(io.stdout, JSON.stringify(report));
     } else {
@@ -81,6 +92,7 @@ export async function testCommand(args: string[], io: CliIO): Promise<number> {
           profile: engine.profile,
           synthetic: input.synthetic,
           ignoredSafeMode: ignoreSafeMode,
+          configPaths,
         }),
       );
     }

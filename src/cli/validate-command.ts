@@ -11,6 +11,11 @@ const HELP = `Usage: hermes-hooks validate [FILE] [--json] [discovery options]
 
 Check a config.yaml: the hooks: block, hooks.outbound, tool_loop_guardrails, plugins and dialects.
 Prints each problem as file:line:column: level: path: message. Exit 1 on any error or warning.
+
+Examples:
+  hermes-hooks validate                          the profile's config.yaml
+  hermes-hooks validate ./config.yaml            a file (e.g. in a pre-commit hook)
+  hermes-hooks validate --profile work --json
 `;
 
 export async function validateCommand(args: string[], io: CliIO): Promise<number> {
@@ -20,7 +25,7 @@ export async function validateCommand(args: string[], io: CliIO): Promise<number
     return 0;
   }
   const file = positionals[0];
-  const profile = await openProfile(discoveryOf(values), io, file ? { configFile: file } : {});
+  const profile = await openProfile(discoveryOf(values), io, { allowBroken: true, ...(file !== undefined ? { configFile: file } : {}) });
   const diagnostics = [...profile.diagnostics];
   if (!profile.config.exists) {
     diagnostics.unshift({ level: 'error', path: '', line: null, column: null, message: 'config file not found', file: profile.configFile });

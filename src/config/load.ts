@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import type { Diagnostic, HookSpec } from '../types.js';
 import { parseDialectsConfig } from '../dialects/names.js';
 import { parseHooksConfig } from './hooks.js';
-import { parseConfigText, type ConfigSource } from './source.js';
+import { diagnosticAt, parseConfigText, type ConfigSource } from './source.js';
 import { isPlainObject } from '../_json.js';
 
 export interface LoadedConfig {
@@ -57,7 +57,8 @@ function fromReadError(file: string, error: unknown): LoadedConfig {
   return {
     ...base,
     exists: true,
-    diagnostics: [{ level: 'error', path: '', line: null, column: null, message: `cannot read config file ${file}: ${reason}`, file }],
+    // `file` already names the path: the message does not repeat it.
+    diagnostics: [{ level: 'error', path: '', line: null, column: null, message: `cannot read config file: ${reason}`, file }],
   };
 }
 
@@ -70,6 +71,23 @@ export function configLoadError(config: LoadedConfig): string | null {
   if (!config.exists) return null;
   const syntax = config.source.syntaxError;
   if (syntax) return `${config.file}${syntax.line !== null ? `:${syntax.line}:${syntax.column}` : ''}: ${syntax.message}`;
-  const unreadable = config.diagnostics.find((d) => d.level === 'error' && d.path === '' && d.message.startsWith('cannot read config file '));
-  return unreadable ? unreadable.message : null;
+  const unreadable = config.diagnostics.find((d) => d.level === 'error' && d.path === '' && d.message.startsWith('cannot read config file:'));
+  return unreadable ? `${config.file}: ${unreadable.message}` : null;
+}
+
+/**
+ * `hooks_auto_accept` in a config that is not the profile's own `<home>/config.yaml` (a repository's
+ * `.hermes/config.yaml` given with --config) approves nothing: its hooks need the user's approval.
+ * The warning that says so, at the key; null when there is nothing to say.
+ */
+export function foreignAutoAcceptDiagnostic(config: LoadedConfig, ownConfigFile: string): Diagnostic | null {
+  if (!config.autoAccept) return null;
+  return diagnosticAt(
+    config.source,
+    'warning',
+    ['hooks_auto_accept'],
+    `ignored here: it is honoured only in the profile's own config ${ownConfigFile}, not in a config given ` +
+      "with --config; approve these hooks with 'hermes-hooks approve' (they do not run until approved)",
+    { key: true },
+  );
 }

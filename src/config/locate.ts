@@ -1,12 +1,16 @@
-// Find the profile home and its config.yaml (DESIGN "CLI contract"):
-// --config FILE, else --profile NAME (<root>/profiles/NAME), else --home DIR, else $HERMES_HOME,
-// else ~/.hermes; <root> is $HERMES_HOME or ~/.hermes. Pure path arithmetic: no file is read.
+// Find the profile home and the config file to read (DESIGN "CLI contract"). Pure path arithmetic:
+// no file is read here (check-location.ts does the looking).
+//
+// The profile home — where the user's allowlist, plugins and gateway hooks live, and the
+// HERMES_HOME hooks see — is --profile NAME (<root>/profiles/NAME), else --home DIR, else
+// $HERMES_HOME, else ~/.hermes; <root> is $HERMES_HOME or ~/.hermes. --config FILE only says which
+// config file to read: a config never chooses the allowlist that approves it (issue 15 item 5).
 
 import { homedir as osHomedir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 
 export interface LocateOptions {
-  /** --config FILE: the config file itself; its directory is the home. */
+  /** --config FILE: the config file to read (the profile home is found as without it). */
   config?: string;
   /** --profile NAME: <root>/profiles/NAME. */
   profile?: string;
@@ -16,19 +20,35 @@ export interface LocateOptions {
   env?: NodeJS.ProcessEnv;
   /** Defaults to env.HOME, else os.homedir(). */
   homedir?: string;
+  /** How errors name the options: as CLI flags (default) or as library option names. */
+  naming?: 'cli' | 'library';
 }
 
+/** What chose a path: an explicit option or variable, or the implicit default (~/.hermes). */
+export type LocationSource = 'config' | 'profile' | 'home' | 'HERMES_HOME' | 'default';
+
 export interface ConfigLocation {
-  /** The profile home (allowlist, gateway hooks and HERMES_HOME for hooks live here). */
+  /** The profile home (allowlist, plugins, gateway hooks and HERMES_HOME for hooks live here). */
   home: string;
   configFile: string;
   /** The profile name hooks see on stdin: NAME for --profile, `<x>/profiles/NAME` → NAME, else "default". */
   profile: string;
   /** $HERMES_HOME or ~/.hermes: where `profiles/` lives. */
   root: string;
+  /** What chose the profile home. */
+  homeFrom: Exclude<LocationSource, 'config'>;
+  /** What chose the config file: 'config' for --config, else the home's source. */
+  configFrom: LocationSource;
+  /** The config file is the profile's own `<home>/config.yaml` (by path; check-location also compares files). */
+  ownConfig: boolean;
 }
 
 export const CONFIG_FILE_NAME = 'config.yaml';
+
+/** Thrown when a location was given but is empty, malformed, or (check-location) does not exist. */
+export class ConfigLocationError extends Error {
+  override name = 'ConfigLocationError';
+}
 
 export function locateConfig(opts: LocateOptions = {}): ConfigLocation {
   const env = opts.env ?? process.env;
@@ -36,24 +56,42 @@ export function locateConfig(opts: LocateOptions = {}): ConfigLocation {
   const userHome = opts.homedir ?? (env.HOME && env.HOME.trim() !== '' ? env.HOME : osHomedir());
   const expand = (p: string): string => resolve(expandTilde(p, userHome));
 
+  // An empty value given on purpose is a mistake, not "use the default" (`--config "$UNSET_VAR"`).
+  for (const key of ['config', 'profile', 'home'] as const) {
+    const value = opts[key];
+    if (value !== undefined && value.trim() === '') {
+      throw new ConfigLocationError(`${optionName(key, opts.naming)} is empty: ${EMPTY_HINT[key]}`);
+    }
+  }
   if (opts.profile !== undefined) validateProfileName(opts.profile);
   const hermesHome = env.HERMES_HOME && env.HERMES_HOME.trim() !== '' ? expand(env.HERMES_HOME) : null;
   const root = hermesHome ?? join(resolve(userHome), '.hermes');
 
   let home: string;
-  let configFile: string;
-  if (opts.config !== undefined && opts.config !== '') {
-    configFile = expand(opts.config);
-    home = dirname(configFile);
-  } else {
-    if (opts.profile !== undefined) home = join(root, 'profiles', opts.profile);
-    else if (opts.home !== undefined && opts.home !== '') home = expand(opts.home);
-    else home = root;
-    configFile = join(home, CONFIG_FILE_NAME);
-  }
-  // An explicit --profile names the profile even alongside --config; otherwise the home says it.
+  let homeFrom: ConfigLocation['homeFrom'];
+  if (opts.profile !== undefined) [home, homeFrom] = [join(root, 'profiles', opts.profile), 'profile'];
+  else if (opts.home !== undefined) [home, homeFrom] = [expand(opts.home), 'home'];
+  else if (hermesHome !== null) [home, homeFrom] = [hermesHome, 'HERMES_HOME'];
+  else [home, homeFrom] = [root, 'default'];
+
+  const ownFile = join(home, CONFIG_FILE_NAME);
+  const configFile = opts.config !== undefined ? expand(opts.config) : ownFile;
+  const configFrom: LocationSource = opts.config !== undefined ? 'config' : homeFrom;
   const profile = opts.profile ?? profileNameOf(home);
-  return { home, configFile, profile, root };
+  return { home, configFile, profile, root, homeFrom, configFrom, ownConfig: configFile === ownFile };
+}
+
+const EMPTY_HINT = {
+  config: 'give the path of a config file, or leave the option out to use the profile home',
+  profile: 'give a profile name (a directory under <root>/profiles), or leave the option out',
+  home: 'give a profile home directory, or leave the option out',
+} as const;
+
+/** How messages name an option or variable. */
+export function optionName(source: LocationSource, naming: LocateOptions['naming'] = 'cli'): string {
+  if (source === 'HERMES_HOME') return '$HERMES_HOME';
+  if (source === 'default') return 'the default';
+  return naming === 'library' ? `the \`${source}\` option` : `--${source}`;
 }
 
 /** `<anything>/profiles/<name>` → name; every other home is the "default" profile. */
@@ -65,7 +103,7 @@ export function profileNameOf(home: string): string {
 /** A profile name becomes one path segment; refuse anything that could escape `profiles/`. */
 export function validateProfileName(name: string): void {
   if (name === '' || name === '.' || name === '..' || name.includes('/') || name.includes('\\') || name.includes('\0')) {
-    throw new Error(
+    throw new ConfigLocationError(
       `invalid profile name ${JSON.stringify(name)}: a profile name must be non-empty, must not be '.' or '..', ` +
         `and must not contain '/', '\\' or NUL`,
     );

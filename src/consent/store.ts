@@ -7,7 +7,7 @@
 // cheap and approvals or revocations from other processes take effect at once. An approval
 // whose script cannot be pinned is refused; one that cannot be persisted still holds for this run.
 
-import { mkdir, open } from 'node:fs/promises';
+import { mkdir, open, stat } from 'node:fs/promises';
 import path from 'node:path';
 import {
   ALLOWLIST_FILENAME,
@@ -39,6 +39,11 @@ export interface ConsentStoreOptions extends InspectOptions {
   /** Problems reading the file (invalid JSON, unreadable). Default: a line on stderr. */
   warn?: (message: string) => void;
   lock?: FileLockOptions;
+  /**
+   * Create the home directory on the first write when it is missing (only the implicit default
+   * ~/.hermes should be: a profile directory is never created as a side effect). Default false.
+   */
+  createHome?: boolean;
   /** Clock for `approved_at`; tests pin it. */
   now?: () => Date;
 }
@@ -230,7 +235,8 @@ export class ConsentStore {
 
   /** Read-modify-write under the cross-process lock; the fresh file content becomes our view. */
   private async update(change: (doc: AllowlistDoc) => AllowlistDoc): Promise<void> {
-    await mkdir(this.home, { recursive: true, mode: 0o700 });
+    if (this.opts.createHome) await mkdir(this.home, { recursive: true, mode: 0o700 });
+    else if (!(await isDirectory(this.home))) throw new Error(`the profile home ${this.home} does not exist (it is not created as a side effect)`);
     await withFileLock(
       this.lockPath,
       async () => {
@@ -321,6 +327,14 @@ function unpinnableWhy(script: ScriptInfo): string {
   if (script.error?.startsWith('ENOENT')) return `${where} does not exist`;
   if (script.path === null) return `the command has no file to pin (${script.error ?? 'unknown'})`;
   return `${where} cannot be read (${script.error ?? 'unknown'})`;
+}
+
+async function isDirectory(dir: string): Promise<boolean> {
+  try {
+    return (await stat(dir)).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 function errorText(err: unknown): string {

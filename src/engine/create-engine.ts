@@ -7,7 +7,10 @@ import { setMaxListeners } from 'node:events';
 import { isTruthyEnv } from '../config/hooks.js';
 import { buildPayload } from '../protocol/build-payload.js';
 import { loadConfig, type LoadedConfig } from '../config/load.js';
-import { locateConfig } from '../config/locate.js';
+import { join } from 'node:path';
+import { checkLocation } from '../config/check-location.js';
+import { foreignAutoAcceptDiagnostic } from '../config/load.js';
+import { CONFIG_FILE_NAME, locateConfig } from '../config/locate.js';
 import { compileMatcher } from '../config/matcher.js';
 import { ConsentStore } from '../consent/store.js';
 import { LaunchGate } from '../consent/launch.js';
@@ -32,7 +35,12 @@ import { runEmit, type EmitOptions } from './emit.js';
 import { stderrLogger, type Logger } from './logger.js';
 
 export interface HookEngineOptions {
-  /** Config discovery, as the CLI: config file › profile › home › $HERMES_HOME › ~/.hermes. */
+  /**
+   * Config discovery, as the CLI. The profile home (allowlist, plugins, gateway hooks, HERMES_HOME
+   * for hooks) is profile › home › $HERMES_HOME › ~/.hermes; `config` only names the file to read.
+   * A given location that does not exist rejects with a ConfigLocationError; only an absent
+   * implicit default (~/.hermes) means "no hooks".
+   */
   config?: string;
   profile?: string;
   home?: string;
@@ -97,11 +105,21 @@ export async function createHookEngine(options: HookEngineOptions = {}): Promise
   const env = options.env ?? process.env;
   const logger = options.logger ?? stderrLogger();
   const cwd = options.cwd ?? safeCwd();
-  const location = locateConfig({ config: options.config, profile: options.profile, home: options.home, env });
+  const location = await checkLocation(
+    locateConfig({ config: options.config, profile: options.profile, home: options.home, env, naming: 'library' }),
+    { naming: 'library' },
+  );
   const config = await loadConfig(location.configFile);
   const source = config.source;
   const safeMode = isTruthyEnv(env.HERMES_SAFE_MODE);
   const diagnostics: Diagnostic[] = [...config.diagnostics];
+  // hooks_auto_accept approves only from the profile's own config.yaml, never from a config given
+  // elsewhere (a repository's file must not approve its own hooks).
+  const foreignAutoAccept = location.ownConfig ? null : foreignAutoAcceptDiagnostic(config, join(location.home, CONFIG_FILE_NAME));
+  if (foreignAutoAccept) {
+    diagnostics.push(foreignAutoAccept);
+    logger.warn(`${config.file}:${foreignAutoAccept.line ?? '?'}:${foreignAutoAccept.column ?? '?'}: hooks_auto_accept ${foreignAutoAccept.message}`);
+  }
 
   const plugins = parsePluginsConfig(source);
   const dialects = config.exists ? parseDialectsConfig(source) : { maps: defaultDialectMaps(), diagnostics: [] };
@@ -116,13 +134,14 @@ export async function createHookEngine(options: HookEngineOptions = {}): Promise
   // here, safe mode drops every shell hook); then again right before every launch (LaunchGate), so
   // an edited script, a revoke or an approve from another process counts at the next emit.
   const enforce = options.enforceConsent ?? true;
-  const store = await ConsentStore.open(location.home, { warn: (m) => logger.warn(m), cwd, env });
+  // Only the implicit default home may be created by a first approval; a given one exists already.
+  const store = await ConsentStore.open(location.home, { warn: (m) => logger.warn(m), cwd, env, createHome: location.homeFrom === 'default' });
   const shellEntries: ShellEntry[] = [];
   const wanted = options.events ? new Set<EventName>(options.events) : null;
   const specs = wanted ? config.specs.filter((s) => wanted.has(s.event)) : config.specs;
   let gate: LaunchGate | null = null;
   if (enforce) {
-    const accept = Boolean(options.acceptHooks) || isTruthyEnv(env.HERMES_ACCEPT_HOOKS) || config.autoAccept;
+    const accept = Boolean(options.acceptHooks) || isTruthyEnv(env.HERMES_ACCEPT_HOOKS) || (config.autoAccept && location.ownConfig);
     const outcomes = await applyConsentPolicy(specs, {
       store,
       accept,

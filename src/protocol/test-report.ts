@@ -55,6 +55,11 @@ export const HookReportSchema = z
     kind: z.enum(['plugin', 'shell', 'builtin']).optional(),
     dialect: z.enum(['hermes', 'claude', 'codex', 'gemini', 'cursor']).optional().describe('The protocol the hook speaks.'),
     started_ms: z.number().optional().describe('Start time relative to the emit, in ms.'),
+    config_path: z
+      .string()
+      .nullable()
+      .optional()
+      .describe('Shell hooks: the config path its diagnostics name (hooks.<event>[i], i counted per event); null for plugins and built-ins.'),
   })
   .describe('One hook: how it ran and what it said.');
 

@@ -42,3 +42,29 @@ export function wouldFailExecFormat(argv0: string, cwd?: string): boolean {
   }
   return true;
 }
+
+/**
+ * The `#!` interpreter of a script given as a path, or null. ENOENT from execve on a script that
+ * exists means this interpreter is missing; the launch error says so instead of "not found".
+ */
+export function shebangInterpreter(argv0: string, cwd?: string): string | null {
+  if (!argv0.includes('/')) return null;
+  const file = cwd === undefined ? argv0 : resolve(cwd, argv0);
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch {
+    return null;
+  }
+  try {
+    if (!fstatSync(fd).isFile()) return null;
+    const n = readSync(fd, head, 0, HEAD_BYTES, 0);
+    if (n < 3 || head[0] !== 0x23 || head[1] !== 0x21) return null;
+    const line = head.subarray(2, n).toString('utf8').split('\n')[0] ?? '';
+    return line.trim().split(/[ \t]+/)[0] || null;
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
+}

@@ -14,7 +14,7 @@
 import { statSync } from 'node:fs';
 import type { HookRun, HookStatus } from '../types.js';
 import { splitCommand } from './argv.js';
-import { wouldFailExecFormat } from './_exec-format.js';
+import { shebangInterpreter, wouldFailExecFormat } from './_exec-format.js';
 import { type Launched, launch } from './_launch.js';
 import { execFormatErrorText, launchErrorText } from './_launch-error.js';
 import { OutputCapture } from './_output-capture.js';
@@ -175,7 +175,11 @@ async function runHook(options: SpawnHookOptions): Promise<HookRun> {
     const error =
       failed.code === 'ENOENT' && options.cwd !== undefined && !isDirectory(options.cwd)
         ? `working directory not found: ${options.cwd}`
-        : launchErrorText(failed.code, failed.message, file);
+        : launchErrorText(failed.code, failed.message, file, {
+            path: env.PATH,
+            cwd: options.cwd ?? process.cwd(),
+            interpreter: failed.code === 'ENOENT' ? shebangInterpreter(file, options.cwd) : null,
+          });
     return finish({ status: 'launch_failed', argv, error, started_at: spawnedAt });
   }
 

@@ -92,7 +92,7 @@ describe('run: the production path', () => {
     const dir = join(f.home, 'broken');
     mkdirSync(join(dir, 'config.yaml'), { recursive: true });
     const unreadable = await runMain(['run', 'pre_tool_call', '--home', dir], { stdin: PAYLOAD, env: f.env });
-    expect(unreadable).toEqual({ code: 1, stdout: '', stderr: `hermes-hooks: cannot read config file ${join(dir, 'config.yaml')}: it is a directory\n` });
+    expect(unreadable).toEqual({ code: 1, stdout: '', stderr: `hermes-hooks: cannot use config: ${join(dir, 'config.yaml')}: cannot read config file: it is a directory\n` });
   });
 
   it('never prompts: an unapproved hook is skipped with the warning naming the fix (no prompt advice), even with a terminal on stdin', async () => {

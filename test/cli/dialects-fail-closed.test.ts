@@ -45,7 +45,7 @@ beforeAll(() => {
 });
 
 const yamlProblem = (): string =>
-  `${join(brokenHome, 'config.yaml')}:3:1: YAML syntax error: Flow sequence in block collection must be sufficiently indented and end with a ]`;
+  `cannot use config: ${join(brokenHome, 'config.yaml')}:3:1: YAML syntax error: Flow sequence in block collection must be sufficiently indented and end with a ]`;
 
 async function runAs(agent: Agent, extra: string[], stdin: string | Json = agentStdin(SAMPLE[agent])) {
   const event = eventOf(agent);
@@ -64,7 +64,7 @@ describe.each(AGENTS)('%s: hermes-hooks cannot decide on a tool gate → the age
 
   it('a directory given as the config file', async () => {
     const { verdict } = await runAs(agent, ['--config', dirConfig]);
-    expect(verdict).toEqual({ kind: 'block', reason: reasonFor(`cannot read config file ${dirConfig}: it is a directory`) });
+    expect(verdict).toEqual({ kind: 'block', reason: reasonFor(`cannot use config: ${dirConfig}: cannot read config file: it is a directory`) });
   });
 
   it('agent stdin that is not JSON', async () => {

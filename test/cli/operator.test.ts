@@ -30,11 +30,13 @@ function newHome(): Home {
 describe('list', () => {
   it('with nothing configured says so, exit 0', async () => {
     const h = newHome();
+    writeFileSync(h.config, 'hooks: {}\n');
     const r = await runMain(['list'], { env: h.env });
     expect(r).toEqual({ code: 0, stdout: `No shell hooks or outbound webhooks configured in ${h.config}.\n`, stderr: '' });
     const json = JSON.parse((await runMain(['list', '--json'], { env: h.env })).stdout);
     expect(json).toEqual({
       config: h.config,
+      config_exists: true,
       home: h.home,
       profile: 'default',
       allowlist: { path: join(h.home, 'shell-hooks-allowlist.json'), refused: null },
@@ -44,7 +46,32 @@ describe('list', () => {
     });
   });
 
-  it('shows hooks per event (sorted) in config order with matcher, timeout, fail_closed and consent', async () => {
+  it('a home that was given but holds no config.yaml is said to have none', async () => {
+    const h = newHome();
+    const r = await runMain(['list'], { env: h.env });
+    expect(r).toEqual({
+      code: 0,
+      stdout: `No config file at ${h.config}: the profile home ${h.home} (given by $HERMES_HOME) has no config.yaml, so no hooks are configured there.\n`,
+      stderr: '',
+    });
+    const json = JSON.parse((await runMain(['list', '--json'], { env: h.env })).stdout);
+    expect(json).toEqual({
+      config: h.config,
+      config_exists: false,
+      home: h.home,
+      profile: 'default',
+      allowlist: { path: join(h.home, 'shell-hooks-allowlist.json'), refused: null },
+      hooks: [],
+      outbound: [],
+      diagnostics: [],
+    });
+    // The implicit default without a config is a fresh install: no hooks yet.
+    const env = baseEnv();
+    const fresh = await runMain(['list'], { env });
+    expect(fresh).toEqual({ code: 0, stdout: `No config file at ${join(env.HOME as string, '.hermes', 'config.yaml')}: no hooks are configured.\n`, stderr: '' });
+  });
+
+  it('shows hooks per event in config order with matcher, timeout, fail_closed and consent', async () => {
     const h = newHome();
     const a = h.script('a.sh', 'true');
     const b = h.script('b.sh', 'true');
@@ -65,7 +92,7 @@ describe('list', () => {
       expect(r.code).toBe(0);
       const lines = r.stdout.split('\n');
       expect(lines[0]).toBe(`Configured shell hooks (3 total) in ${h.config}:`);
-      expect(lines.filter((l) => /^ {2}\[/.test(l))).toEqual(['  [on_session_start]', '  [pre_tool_call]']);
+      expect(lines.filter((l) => /^ {2}\[/.test(l))).toEqual(['  [pre_tool_call]', '  [on_session_start]']);
       expect(r.stdout).toContain(`    - ${c} (timeout=60s, ✗ modified since approval)\n`);
       expect(r.stdout).toMatch(/ {6}⚠ modified since approval: .* — review it, then 'hermes-hooks approve' it again\n/);
       expect(r.stdout).toContain(`  [pre_tool_call]\n    - ${b} matcher='terminal' (timeout=5s, fail_closed, ✗ not approved)\n    - ${a} (timeout=60s, ✓ approved)\n      approved_at: `);
@@ -144,7 +171,7 @@ describe('doctor', () => {
     expect(checks('post_tool_call', block)[2]).toMatchObject({ ok: false, message: expect.stringMatching(/^answered 'block', which post_tool_call does not honour \(it honours: nothing — observer only\)/) });
     expect(checks('post_tool_call', ctx)[2]).toMatchObject({ ok: false, message: expect.stringMatching(/^answered 'context', which post_tool_call does not honour/) });
     expect(checks('post_tool_call', nonjson)[2]).toMatchObject({ ok: false, message: expect.stringMatching(/^stdout was not valid JSON \(exit=0, .*\): not json$/) });
-    expect(checks('post_tool_call', badInterp)[2]).toEqual({ ok: false, message: 'execution error: command not found' });
+    expect(checks('post_tool_call', badInterp)[2]).toEqual({ ok: false, message: 'execution error: command not found: the #! interpreter `/nonexistent/interpreter` does not exist' });
     expect(checks('post_tool_call', obj)[2]).toMatchObject({ ok: null, message: expect.stringContaining('produced a JSON object with no directive post_tool_call reads') });
     expect(checks('pre_llm_call', ctx)[2]).toMatchObject({ ok: true, message: expect.stringContaining('answered {"action":"context","context":"hi"}') });
     expect(checks('pre_llm_call', quiet)[2]).toMatchObject({ ok: true, message: expect.stringContaining('ran clean with empty stdout') });
@@ -197,9 +224,14 @@ describe('doctor', () => {
     expect(json.hooks[0].smoke).toMatchObject({ status: 'ok', directive: { action: 'context', context: 'hello' } });
   });
 
-  it('config problems count as issues; nothing configured is healthy', async () => {
+  it('config problems count as issues; nothing configured has nothing to check', async () => {
     const h = newHome();
-    expect(await runMain(['doctor'], { env: h.env })).toMatchObject({ code: 0, stdout: expect.stringContaining('No shell hooks configured in') });
+    writeFileSync(h.config, 'hooks: {}\n');
+    expect(await runMain(['doctor'], { env: h.env })).toEqual({
+      code: 0,
+      stdout: `No shell hooks configured in ${h.config} — nothing to check.\nNothing to check.\n`,
+      stderr: '',
+    });
     writeFileSync(h.config, 'hooks:\n  pre_tool_cal:\n    - command: /x.sh\n');
     const r = await runMain(['doctor'], { env: h.env });
     expect(r.code).toBe(1);
@@ -227,7 +259,7 @@ describe('validate', () => {
     expect(r.stdout.split('\n')).toEqual([
       `${file}:2:3: error: hooks.pre_tool_cal: unknown hook event 'pre_tool_cal' in hooks: config — did you mean 'pre_tool_call'?`,
       `${file}:6:16: warning: hooks.pre_tool_call[0].timeout=900s exceeds max 300s; clamping`,
-      `${file}:7:7: error: hooks.pre_tool_call[1].command: hooks.pre_tool_call[1] is missing a non-empty 'command' field`,
+      `${file}:7:7: error: hooks.pre_tool_call[1] is missing a non-empty 'command' field`,
       `${file}: 3 problem(s)`,
       '',
     ]);
@@ -240,6 +272,27 @@ describe('validate', () => {
     ]);
   });
 
+  it('a home that was given without a config.yaml is an issue, never healthy; the implicit default is not', async () => {
+    const h = newHome();
+    const r = await runMain(['doctor'], { env: h.env });
+    expect(r).toEqual({
+      code: 1,
+      stdout:
+        `✗ No config file at ${h.config}: the profile home ${h.home} (given by $HERMES_HOME) has no config.yaml, so no hooks are configured there.\n` +
+        '1 issue(s) found.  Fix before relying on these hooks.\n',
+      stderr: '',
+    });
+    const json = JSON.parse((await runMain(['doctor', '--json'], { env: h.env })).stdout);
+    expect(json).toMatchObject({ config: h.config, config_exists: false, healthy: false, issues: 1 });
+    const env = baseEnv();
+    const fresh = await runMain(['doctor'], { env });
+    expect(fresh).toEqual({
+      code: 0,
+      stdout: `No config file at ${join(env.HOME as string, '.hermes', 'config.yaml')}: no hooks are configured.\nNothing to check.\n`,
+      stderr: '',
+    });
+  });
+
   it('a YAML syntax error is an error with its position; a missing or unreadable file is an error', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'syntax.yaml'), 'hooks:\n  pre_tool_call: [\n');
@@ -247,8 +300,10 @@ describe('validate', () => {
     expect(syntax.code).toBe(1);
     expect(syntax.stdout).toMatch(new RegExp(`^${dir}/syntax\\.yaml:\\d+:\\d+: error: YAML syntax error: `));
     const missing = await runMain(['validate', join(dir, 'nope.yaml')], { env: baseEnv() });
-    expect(missing.code).toBe(1);
-    expect(missing.stdout).toContain(`${dir}/nope.yaml: error: config file not found`);
+    expect(missing).toEqual({ code: 1, stdout: '', stderr: `hermes-hooks: config file not found: ${dir}/nope.yaml (given on the command line)\n` });
+    const home = makeHome();
+    const noConfig = await runMain(['validate', '--home', home], { env: baseEnv() });
+    expect(noConfig).toEqual({ code: 1, stdout: `${home}/config.yaml: error: config file not found\n${home}/config.yaml: 1 problem(s)\n`, stderr: '' });
     mkdirSync(join(dir, 'adir.yaml'));
     const unreadable = await runMain(['validate', join(dir, 'adir.yaml'), '--json'], { env: baseEnv() });
     expect(unreadable.code).toBe(1);
@@ -346,7 +401,12 @@ describe('approve', () => {
     const empty = newHome();
     const nothing = await runMain(['approve', '--all'], { env: empty.env });
     expect(nothing.code).toBe(1);
-    expect(nothing.stderr).toContain('approve: no hooks configured in');
+    expect(nothing.stderr).toBe(
+      `hermes-hooks: approve: No config file at ${empty.config}: the profile home ${empty.home} (given by $HERMES_HOME) has no config.yaml, so no hooks are configured there.\n`,
+    );
+    writeFileSync(empty.config, 'hooks: {}\n');
+    const noHooks = await runMain(['approve', '--all'], { env: empty.env });
+    expect(noHooks).toEqual({ code: 1, stdout: '', stderr: `hermes-hooks: approve: no hooks configured in ${empty.config}\n` });
     expect(existsSync(join(h.home, 'shell-hooks-allowlist.json'))).toBe(false);
   });
 });
@@ -386,19 +446,23 @@ describe('every command reads the same discovery options', () => {
     return { root, work, other, file, env: baseEnv({ HERMES_HOME: root }), cmd: (home) => join(home, 'hook.sh') };
   }
 
+  // --config names the file to read; the home (allowlist, HERMES_HOME) is never the file's directory.
   it.each([
-    ['(none: $HERMES_HOME)', [], 'root'],
-    ['--profile work', ['--profile', 'work'], 'work'],
-    ['-p work', ['-p', 'work'], 'work'],
-    ['--home', ['--home', '<other>'], 'other'],
-    ['--config', ['--config', '<file>'], 'file'],
-    ['-c', ['-c', '<file>'], 'file'],
-  ] as const)('%s', async (_name, rawArgs, which) => {
+    ['(none: $HERMES_HOME)', [], 'root', 'root'],
+    ['--profile work', ['--profile', 'work'], 'work', 'work'],
+    ['-p work', ['-p', 'work'], 'work', 'work'],
+    ['--home', ['--home', '<other>'], 'other', 'other'],
+    ['--config', ['--config', '<file>'], 'root', 'file'],
+    ['-c', ['-c', '<file>'], 'root', 'file'],
+    ['--config --home', ['--config', '<file>', '--home', '<other>'], 'other', 'file'],
+    ['-c -p', ['-c', '<file>', '-p', 'work'], 'work', 'file'],
+  ] as const)('%s', async (_name, rawArgs, which, configFrom) => {
     const p = profiles();
     const args = rawArgs.map((a) => (a === '<other>' ? p.other : a === '<file>' ? p.file : a));
-    const home = which === 'root' ? p.root : which === 'work' ? p.work : which === 'other' ? p.other : join(p.file, '..');
-    const config = join(home, 'config.yaml');
-    const hook = p.cmd(home);
+    const dirOf = (w: string): string => (w === 'root' ? p.root : w === 'work' ? p.work : w === 'other' ? p.other : join(p.file, '..'));
+    const home = dirOf(which);
+    const config = join(dirOf(configFrom), 'config.yaml');
+    const hook = p.cmd(dirOf(configFrom));
 
     const listed = JSON.parse((await runMain(['list', '--json', ...args], { env: p.env })).stdout);
     expect(listed).toMatchObject({ config, home, profile: which === 'work' ? 'work' : 'default' });

@@ -3,8 +3,8 @@
 // human-readable report. Every hook is a real process.
 
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { failClosedMessage, FAIL_CLOSED_REASON } from '../../src/directives/messages.js';
 import { ANSI, HOOKS, ROOT, baseEnv, cleanupTemps, hooksYaml, makeHome, readJson, runMain, tempDir, writeScript } from './_helpers.js';
@@ -130,8 +130,9 @@ describe('stdin: the payload', () => {
     const { home, env } = setup({ pre_tool_call: [rec('a')] });
     const bad = await runMain(['test', 'pre_tool_call', '--json'], { stdin: '{"tool_name": ', env });
     expect(bad.code).toBe(1);
-    expect(bad.stdout).toBe('');
-    expect(bad.stderr).toMatch(/^hermes-hooks: invalid payload JSON on stdin: /);
+    // With --json the error is JSON on stdout too; the human line stays on stderr.
+    expect(JSON.parse(bad.stdout)).toEqual({ error: 'invalid payload JSON on stdin: Unexpected end of JSON input', exit_code: 1 });
+    expect(bad.stderr).toBe('hermes-hooks: invalid payload JSON on stdin: Unexpected end of JSON input\n');
     for (const [text, kind] of [
       ['[1,2]', 'an array'],
       ['null', 'null'],
@@ -321,7 +322,7 @@ describe('exit codes', () => {
     mkdirSync(join(dir, 'config.yaml'));
     const r = await runMain(['test', 'pre_tool_call', '--home', dir], { env: baseEnv() });
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/cannot read config .*config\.yaml.*it is a directory/);
+    expect(r.stderr).toBe(`hermes-hooks: cannot use config: ${join(dir, 'config.yaml')}: cannot read config file: it is a directory\n`);
   });
 
   it('1 for a missing event, an extra argument or an unknown option', async () => {
@@ -375,7 +376,7 @@ describe('consent is reported, not enforced', () => {
 describe('config discovery', () => {
   const hooks = (tag: string): string => hooksYaml({ pre_llm_call: [rec(tag, `{"context":"from ${tag}"}`)] });
 
-  it('--config › --profile › --home › $HERMES_HOME', async () => {
+  it('home: --profile › --home › $HERMES_HOME; --config only names the file to read', async () => {
     const root = makeHome(hooks('root'));
     const profileHome = join(root, 'profiles', 'work');
     mkdirSync(profileHome, { recursive: true });
@@ -394,10 +395,18 @@ describe('config discovery', () => {
     expect(await context('--home', other)).toEqual(['from other', 'default']);
     expect(await context('--profile', 'work')).toEqual(['from work', 'work']);
     expect(await context('-p', 'work', '--home', other)).toEqual(['from work', 'work']);
-    expect(await context('--config', file, '--home', other)).toEqual(['from file', 'default']);
-    expect(await context('-c', file)).toEqual(['from file', 'default']);
     // Hooks get the profile home as HERMES_HOME: record.sh wrote its stdin there.
     expect(existsSync(join(profileHome, 'seen-work.json'))).toBe(true);
+    expect(await context('--config', file, '--home', other)).toEqual(['from file', 'default']);
+    // The home (allowlist, HERMES_HOME) is --home's, never the config file's directory.
+    expect(existsSync(join(other, 'seen-file.json'))).toBe(true);
+    expect(existsSync(join(dirname(file), 'seen-file.json'))).toBe(false);
+    rmSync(join(other, 'seen-file.json'));
+    expect(await context('-c', file, '-p', 'work')).toEqual(['from file', 'work']);
+    expect(existsSync(join(profileHome, 'seen-file.json'))).toBe(true);
+    expect(await context('-c', file)).toEqual(['from file', 'default']);
+    expect(existsSync(join(root, 'seen-file.json'))).toBe(true);
+    expect(existsSync(join(other, 'seen-file.json'))).toBe(false);
   });
 
   it('without $HERMES_HOME it is ~/.hermes', async () => {
@@ -428,7 +437,7 @@ describe('the readable report', () => {
       ],
     });
     const home = makeHome(yaml);
-    const r = await runMain(['test', 'pre_tool_call', '--config', join(home, 'config.yaml')], { env: baseEnv(), cwd: home });
+    const r = await runMain(['test', 'pre_tool_call', '--config', join(home, 'config.yaml'), '--home', home], { env: baseEnv(), cwd: home });
     expect(r.code).toBe(2);
     const out = r.stdout;
     expect(out).not.toMatch(ANSI);

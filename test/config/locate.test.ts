@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { expandTilde, locateConfig, profileNameOf, validateProfileName } from '../../src/config/locate.js';
+import { ConfigLocationError, expandTilde, locateConfig, profileNameOf, validateProfileName } from '../../src/config/locate.js';
 
 const HOME = '/home/ada';
 
@@ -11,6 +11,9 @@ describe('locateConfig precedence', () => {
       configFile: '/home/ada/.hermes/config.yaml',
       profile: 'default',
       root: '/home/ada/.hermes',
+      homeFrom: 'default',
+      configFrom: 'default',
+      ownConfig: true,
     });
   });
 
@@ -20,6 +23,9 @@ describe('locateConfig precedence', () => {
       configFile: '/srv/hermes/config.yaml',
       profile: 'default',
       root: '/srv/hermes',
+      homeFrom: 'HERMES_HOME',
+      configFrom: 'HERMES_HOME',
+      ownConfig: true,
     });
   });
 
@@ -34,6 +40,9 @@ describe('locateConfig precedence', () => {
       configFile: '/tmp/h/config.yaml',
       profile: 'default',
       root: '/srv/hermes',
+      homeFrom: 'home',
+      configFrom: 'home',
+      ownConfig: true,
     });
   });
 
@@ -43,24 +52,57 @@ describe('locateConfig precedence', () => {
       configFile: '/srv/hermes/profiles/work/config.yaml',
       profile: 'work',
       root: '/srv/hermes',
+      homeFrom: 'profile',
+      configFrom: 'profile',
+      ownConfig: true,
     });
     expect(locateConfig({ profile: 'work', env: {}, homedir: HOME }).home).toBe('/home/ada/.hermes/profiles/work');
   });
 
-  it('--config beats everything; its directory is the home', () => {
+  it('--config only names the file to read: the profile home (the allowlist) is found as without it', () => {
     expect(locateConfig({ config: '/etc/x/hooks.yaml', profile: 'work', home: '/tmp/h', env: { HERMES_HOME: '/srv/hermes' }, homedir: HOME })).toEqual({
-      home: '/etc/x',
+      home: '/srv/hermes/profiles/work',
       configFile: '/etc/x/hooks.yaml',
       profile: 'work',
       root: '/srv/hermes',
+      homeFrom: 'profile',
+      configFrom: 'config',
+      ownConfig: false,
     });
-    expect(locateConfig({ config: '/etc/x/hooks.yaml', env: {}, homedir: HOME }).profile).toBe('default');
+    expect(locateConfig({ config: '/repo/.hermes/config.yaml', env: {}, homedir: HOME })).toEqual({
+      home: '/home/ada/.hermes',
+      configFile: '/repo/.hermes/config.yaml',
+      profile: 'default',
+      root: '/home/ada/.hermes',
+      homeFrom: 'default',
+      configFrom: 'config',
+      ownConfig: false,
+    });
+    expect(locateConfig({ config: '/tmp/h/hooks.yaml', home: '/tmp/h', env: {}, homedir: HOME }).home).toBe('/tmp/h');
+    expect(locateConfig({ config: '/srv/hermes/config.yaml', env: { HERMES_HOME: '/srv/hermes' }, homedir: HOME }).home).toBe('/srv/hermes');
+  });
+
+  it("--config naming the home's own config.yaml is the profile's own config", () => {
+    expect(locateConfig({ config: '/tmp/h/config.yaml', home: '/tmp/h', env: {}, homedir: HOME }).ownConfig).toBe(true);
+    expect(locateConfig({ config: '~/.hermes/config.yaml', env: {}, homedir: HOME }).ownConfig).toBe(true);
+    expect(locateConfig({ config: '/tmp/h/config.yaml', env: {}, homedir: HOME }).ownConfig).toBe(false);
+  });
+
+  it.each([
+    ['config', '--config is empty: give the path of a config file, or leave the option out to use the profile home'],
+    ['home', '--home is empty: give a profile home directory, or leave the option out'],
+    ['profile', '--profile is empty: give a profile name (a directory under <root>/profiles), or leave the option out'],
+  ] as const)('an empty --%s is an error, never the default', (key, message) => {
+    for (const value of ['', '  ']) {
+      expect(() => locateConfig({ [key]: value, env: {}, homedir: HOME })).toThrow(new ConfigLocationError(message));
+    }
+    expect(() => locateConfig({ [key]: '', env: {}, homedir: HOME, naming: 'library' })).toThrow(`the \`${key}\` option is empty`);
   });
 
   it('names the profile from a home of the form <x>/profiles/<name>', () => {
     expect(locateConfig({ home: '/data/profiles/ops', env: {}, homedir: HOME }).profile).toBe('ops');
     expect(locateConfig({ env: { HERMES_HOME: '/home/ada/.hermes/profiles/lab' }, homedir: HOME }).profile).toBe('lab');
-    expect(locateConfig({ config: '/home/ada/.hermes/profiles/lab/config.yaml', env: {}, homedir: HOME }).profile).toBe('lab');
+    expect(locateConfig({ config: '/home/ada/.hermes/profiles/lab/config.yaml', env: {}, homedir: HOME }).profile).toBe('default');
     expect(profileNameOf('/profiles')).toBe('default');
     expect(profileNameOf('/x/myprofiles/a')).toBe('default');
   });
@@ -80,7 +122,7 @@ describe('locateConfig precedence', () => {
     expect(loc.configFile).toBe(join(loc.home, 'config.yaml'));
   });
 
-  it.each([[''], ['..'], ['.'], ['a/b'], ['../etc'], ['a\\b'], ['a\0b']])('refuses the profile name %j', (name) => {
+  it.each([['..'], ['.'], ['a/b'], ['../etc'], ['a\\b'], ['a\0b']])('refuses the profile name %j', (name) => {
     expect(() => locateConfig({ profile: name, env: {}, homedir: HOME })).toThrow(/invalid profile name/);
     expect(() => validateProfileName(name)).toThrow(Error);
   });

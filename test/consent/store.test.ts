@@ -343,7 +343,7 @@ describe('ConsentStore: when the allowlist cannot be written', () => {
     const store = await ConsentStore.open(path.join(home, 'file', 'profile'), { warn: (m) => warnings.push(m) });
     const r = await store.approve({ event: 'pre_tool_call', command: S('x.sh') });
     expect(r.persisted).toBe(false);
-    expect(r.warning).toContain('ENOTDIR');
+    expect(r.warning).toContain(`the profile home ${path.join(home, 'file', 'profile')} does not exist (it is not created as a side effect)`);
     expect((await store.state({ event: 'pre_tool_call', command: S('x.sh') })).state).toBe('approved');
   });
 
@@ -356,11 +356,22 @@ describe('ConsentStore: when the allowlist cannot be written', () => {
     expect(readJson().approvals.map((e: any) => e.command)).toEqual([S('a.sh'), S('b.sh')]);
   });
 
-  it('creates a missing home directory (mode 0700) on the first approval', async () => {
-    const fresh = path.join(home, 'profiles', 'p1');
-    const store = await ConsentStore.open(fresh, { warn: (m) => warnings.push(m) });
+  it('with createHome, creates a missing home directory (mode 0700) on the first approval', async () => {
+    const fresh = path.join(home, '.hermes');
+    const store = await ConsentStore.open(fresh, { warn: (m) => warnings.push(m), createHome: true });
     expect((await store.approve({ event: 'pre_tool_call', command: S('x.sh') })).persisted).toBe(true);
     expect(statSync(fresh).mode & 0o777).toBe(0o700);
+  });
+
+  it('never creates a missing home (a profile directory) as a side effect otherwise', async () => {
+    const ghost = path.join(home, 'profiles', 'ghost');
+    const store = await ConsentStore.open(ghost, { warn: (m) => warnings.push(m) });
+    const r = await store.approve({ event: 'pre_tool_call', command: S('x.sh') });
+    expect(r.persisted).toBe(false);
+    expect(r.warning).toContain(`the profile home ${ghost} does not exist (it is not created as a side effect)`);
+    expect(existsSync(path.join(home, 'profiles'))).toBe(false);
+    await expect(store.revoke(S('x.sh'))).rejects.toThrow(`the profile home ${ghost} does not exist`);
+    expect(existsSync(path.join(home, 'profiles'))).toBe(false);
   });
 });
 

@@ -295,11 +295,11 @@ describe('spawnHook: the launch checks', () => {
 });
 
 describe('spawnHook: launch failures', () => {
-  it('reports a missing command', async () => {
-    const r = await run('definitely-not-a-command-xyz --flag');
+  it('reports a missing command, naming the PATH it was looked up on', async () => {
+    const r = await run('definitely-not-a-command-xyz --flag', { env: { PATH: '/usr/bin:/bin' } });
     expect(r).toMatchObject({
       status: 'launch_failed',
-      error: 'command not found',
+      error: 'command not found: `definitely-not-a-command-xyz` (looked up on PATH=/usr/bin:/bin)',
       exit_code: null,
       signal: null,
       pid: null,
@@ -312,6 +312,28 @@ describe('spawnHook: launch failures', () => {
   it('reports a missing script path', async () => {
     const r = await run(join(tmp, 'nope.sh'));
     expect(r).toMatchObject({ status: 'launch_failed', error: 'command not found' });
+  });
+
+  it('a leading VAR=value is looked up as a program: the error says to use env', async () => {
+    const r = await run('FOO=1 ./hook.sh');
+    expect(r).toMatchObject({
+      status: 'launch_failed',
+      argv: ['FOO=1', './hook.sh'],
+      error: 'command not found: `FOO=1` — environment assignments need `env FOO=1 …` (commands run without a shell)',
+    });
+  });
+
+  it('a missing relative path names the working directory it was looked up in', async () => {
+    const r = await run('./nope.sh', { cwd: tmp });
+    expect(r).toMatchObject({ status: 'launch_failed', error: `command not found: \`./nope.sh\` (looked up relative to the working directory ${tmp})` });
+  });
+
+  it('a script whose #! interpreter is missing names the interpreter, not the script', async () => {
+    const script = join(tmp, 'bad-interp.sh');
+    writeFileSync(script, '#!/nonexistent/interpreter -x\necho hi\n');
+    chmodSync(script, 0o755);
+    const r = await run(script);
+    expect(r).toMatchObject({ status: 'launch_failed', error: 'command not found: the #! interpreter `/nonexistent/interpreter` does not exist' });
   });
 
   it('names a missing working directory instead of blaming the command', async () => {
