@@ -51,6 +51,11 @@ export interface EmitOptions {
   /** Payload `cwd` / `profile` to show hooks instead of the engine's (the dry run passes the user's). */
   payloadCwd?: string;
   payloadProfile?: string;
+  /**
+   * Cancels this emit's hooks (their groups are killed; a fail_closed pre_tool_call hook then
+   * blocks). A server aborts it when its client goes away or the request's deadline passes.
+   */
+  signal?: AbortSignal;
 }
 
 export async function runEmit(
@@ -72,6 +77,7 @@ export async function runEmit(
   let stdinBytes: Uint8Array | null = null;
   const stdin = (): Uint8Array => (stdinBytes ??= Buffer.from(serializePayload(payload as never), 'utf8'));
   const guardNotes: (GuardrailVerdict | null)[] = [];
+  const signal = opts.signal ? AbortSignal.any([ctx.signal, opts.signal]) : ctx.signal;
 
   const tasks = ctx.entries.map((entry, index): Promise<HookOutcome> => {
     switch (entry.kind) {
@@ -95,7 +101,7 @@ export async function runEmit(
             extraEnv: ctx.extraEnv,
             cwd: ctx.cwd,
             maxOutputBytes: ctx.maxOutputBytes,
-            signal: ctx.signal,
+            signal,
             dialectMaps: ctx.dialectMaps,
             emitStart,
           }),
