@@ -43,6 +43,8 @@ export function createHttpHandler(ctx: HttpContext, policy: AuthPolicy): (req: I
     handle(ctx, policy, req, res, client.signal).catch((e: unknown) => {
       const status = e instanceof HttpError ? e.status : e instanceof RequestError ? (e.kind === 'not_found' ? 404 : 400) : e instanceof ShuttingDown ? 503 : 500;
       const message = status === 500 ? `internal error: ${(e as Error)?.message ?? String(e)}` : (e as Error).message;
+      // The rest of an oversized body is never read: the connection cannot carry another request.
+      if (status === 413 && !res.headersSent) res.setHeader('connection', 'close');
       sendJson(res, status, { error: { status, message } });
     });
   };
