@@ -3,7 +3,7 @@
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { request } from 'node:http';
+import { request, type Agent } from 'node:http';
 import { join } from 'node:path';
 import { BIN, baseEnv, hooksYaml, makeHome, tempDir, waitFor, writeScript } from '../cli/_helpers.js';
 
@@ -60,7 +60,7 @@ export function http(
   target: { socketPath?: string; port?: number; host?: string },
   method: string,
   path: string,
-  opts: { body?: string; headers?: Record<string, string>; signal?: AbortSignal } = {},
+  opts: { body?: string; headers?: Record<string, string>; signal?: AbortSignal; agent?: Agent } = {},
 ): Promise<HttpResult> {
   return new Promise((resolve, reject) => {
     const req = request(
@@ -69,7 +69,7 @@ export function http(
         method,
         path,
         headers: { ...(opts.body !== undefined ? { 'content-type': 'application/json' } : {}), ...opts.headers },
-        agent: false,
+        agent: opts.agent ?? false,
         ...(opts.signal ? { signal: opts.signal } : {}),
       },
       (res) => {
