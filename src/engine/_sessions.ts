@@ -10,6 +10,8 @@ export interface SessionBook {
   /** on_session_finalize for kwargs.session_id: false when it was finalized already and not seen since. */
   claimFinalize(kwargs: Record<string, unknown>): boolean;
   size(): number;
+  /** Whether any session was ever seen (an emit with a session_id, or a finalize of one). */
+  seenAny(): boolean;
   /** Every open session, oldest first; the book is empty afterwards (shutdown). */
   drain(): { session_id: string; session_key: string | null }[];
   /** Stop the idle timer. */
@@ -34,6 +36,7 @@ export function createSessionBook(opts: {
   const open = new Map<string, Entry>();
   const finalized = new Set<string>();
   const maxOpen = Math.max(1, Math.floor(opts.maxOpen));
+  let seen = false;
 
   const remember = (id: string): void => {
     if (finalized.size >= FINALIZED_LIMIT) finalized.delete(finalized.values().next().value as string);
@@ -68,6 +71,7 @@ export function createSessionBook(opts: {
     touch(kwargs) {
       const id = kwargs.session_id;
       if (typeof id !== 'string' || id === '') return null;
+      seen = true;
       let entry = open.get(id);
       if (!entry) {
         entry = { session_key: null, lastSeen: now(), busy: 0 };
@@ -87,12 +91,14 @@ export function createSessionBook(opts: {
     claimFinalize(kwargs) {
       const id = kwargs.session_id;
       if (typeof id !== 'string' || id === '') return true;
+      seen = true;
       if (!open.has(id) && finalized.has(id)) return false;
       open.delete(id);
       remember(id);
       return true;
     },
     size: () => open.size,
+    seenAny: () => seen,
     drain() {
       const out = [...open].map(([session_id, e]) => ({ session_id, session_key: e.session_key }));
       open.clear();

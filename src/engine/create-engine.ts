@@ -113,7 +113,7 @@ export interface HookEngine {
   stats(): EngineStats;
   /**
    * Resolve pending human-input waits, fire on_session_finalize for open sessions (once with a null
-   * session when none was seen; `finalize: false` skips it), flush webhooks, kill live hooks.
+   * session when no session was ever seen; `finalize: false` skips it), flush webhooks, kill live hooks.
    * `notices` carry each notification with the session it belongs to; `notifications` is the same
    * text alone, kept for hosts written against it.
    */
@@ -488,7 +488,8 @@ export async function createHookEngine(options: HookEngineOptions = {}): Promise
       }
       const open = sessions.drain();
       if (opts.finalize !== false) {
-        if (open.length === 0) {
+        // No session ever seen: once with none, so on_session_finalize hooks still run at exit.
+        if (open.length === 0 && !sessions.seenAny()) {
           const e = await emit('on_session_finalize', { session_id: null, reason: 'shutdown' }).catch(() => null);
           notices.push(...noticesOf(e, null, null));
         }
