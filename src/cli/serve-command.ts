@@ -4,6 +4,7 @@
 
 import { mkdirSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import { configLoadError } from '../config/load.js';
 import { createHookEngine, type HookEngine } from '../engine/create-engine.js';
 import { stderrLogger } from '../engine/logger.js';
@@ -66,6 +67,9 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
     io.stdout.write(SERVE_HELP);
     return 0;
   }
+  // A long-lived server: V8 sizes its heap for memory, not for a short burst of speed. Read by
+  // the GC's heap-growing heuristics at each collection, so setting it now still applies.
+  setFlagsFromString('--optimize-for-size');
   const surface = values.surface ?? 'cli';
   if (surface !== 'cli' && surface !== 'gateway') throw new CliError(`serve: --surface must be cli or gateway, not '${String(surface)}'`);
   const idleS = seconds(values['idle-timeout'], '--idle-timeout', 1800, true);

@@ -62,7 +62,7 @@ export async function startServer(engineRef: { engine: HookEngine | null }, cfg:
   const transports: string[] = [];
 
   const health = (): Record<string, unknown> =>
-    api.health({ transports, in_flight: tracker.inFlight, served: tracker.served, live_hooks: liveHookCount() });
+    api.health({ transports, in_flight: tracker.inFlight, served: tracker.served, live_hooks: liveHookCount(), memory: memory() });
   const ctx: HttpContext = { api, tracker, notices, maxBodyBytes: cfg.maxBodyBytes, health };
 
   // Nothing must outlive us: at exit, kill every hook group left and remove the stdin temp files.
@@ -226,6 +226,13 @@ export async function startServer(engineRef: { engine: HookEngine | null }, cfg:
       rpc?.notify('session_finalized', event);
     },
   };
+}
+
+/** Process memory in MB, for health (and the RSS benchmark). */
+function memory(): Record<string, number> {
+  const m = process.memoryUsage();
+  const mb = (n: number): number => Math.round((n / 1048576) * 10) / 10;
+  return { rss_mb: mb(m.rss), heap_used_mb: mb(m.heapUsed), heap_total_mb: mb(m.heapTotal), external_mb: mb(m.external) };
 }
 
 function tune(server: Server, requestTimeoutMs: number): void {
