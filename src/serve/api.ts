@@ -3,8 +3,8 @@
 // No resolution, consent or session bookkeeping here: the engine owns all of that.
 
 import { didYouMean } from '../config/hooks.js';
-import { answerAgentCall } from '../dialects/call.js';
-import { AGENT_DIALECTS, isAgentDialect } from '../dialects/names.js';
+import { answerAgentCall, canBlock, cannotDecideAnswer } from '../dialects/call.js';
+import { AGENT_DIALECTS, isAgentDialect, parseDialectsConfig, type AgentDialect } from '../dialects/names.js';
 import type { HookEngine, ReloadResult } from '../engine/create-engine.js';
 import type { EmitOptions } from '../engine/emit.js';
 import { EVENT_NAMES, isEventName, SORTED_EVENT_NAMES } from '../events.js';
@@ -27,12 +27,21 @@ export interface ServeApi {
   finalize(kwargs: unknown, signal: AbortSignal): Promise<{ emission: Emission; notices: FinalizeNotice[] }>;
   emitGateway(event: unknown, context: unknown): { accepted: true };
   agent(agent: string, theirEvent: string, body: unknown, signal: AbortSignal): Promise<DialectAnswer>;
+  /** A body that is not JSON: on a tool gate the agent's own block saying so (as `run --dialect`), else an error. */
+  agentUnreadable(agent: string, theirEvent: string, problem: string): DialectAnswer;
   reload(): Promise<ReloadResult>;
   health(extra: Record<string, unknown>): Record<string, unknown>;
 }
 
 export function createServeApi(engine: HookEngine, opts: { surface: 'cli' | 'gateway' }): ServeApi {
   const started = Date.now();
+  // As `run --dialect`: what cannot be decided on a tool gate is answered as that agent's block.
+  const cannotDecide = (dialect: AgentDialect, events: (string | undefined)[], problem: string): DialectAnswer => {
+    const maps = parseDialectsConfig(engine.config.source).maps;
+    const gate = events.find((e): e is string => e !== undefined && e !== '' && canBlock(dialect, maps, e));
+    if (gate === undefined) throw new RequestError(problem);
+    return cannotDecideAnswer(dialect, maps, gate, problem.split('\n')[0]!.replace(/\.$/, ''));
+  };
   return {
     async emit(event, kwargs, options, signal) {
       const name = eventName(event);
@@ -53,10 +62,14 @@ export function createServeApi(engine: HookEngine, opts: { surface: 'cli' | 'gat
       return { accepted: true };
     },
     async agent(agent, theirEvent, body, signal) {
-      if (!isAgentDialect(agent)) throw new RequestError(`unknown agent '${agent}' (one of: ${AGENT_DIALECTS.join(', ')})`, 'not_found');
-      const answer = await answerAgentCall(engine, agent, theirEvent || null, body, { signal });
-      if ('error' in answer) throw new RequestError(answer.error);
-      return answer;
+      const dialect = agentOf(agent);
+      const call = await answerAgentCall(engine, dialect, theirEvent || null, body, { signal });
+      if (!('error' in call)) return call.answer;
+      const named = isPlainObject(body) && typeof body.hook_event_name === 'string' ? body.hook_event_name : undefined;
+      return cannotDecide(dialect, [theirEvent, named], call.error);
+    },
+    agentUnreadable(agent, theirEvent, problem) {
+      return cannotDecide(agentOf(agent), [theirEvent], `invalid ${agent} hook input: ${problem}`);
     },
     reload: () => engine.reload(),
     health(extra) {
@@ -76,6 +89,11 @@ export function createServeApi(engine: HookEngine, opts: { surface: 'cli' | 'gat
       };
     },
   };
+}
+
+function agentOf(agent: string): AgentDialect {
+  if (!isAgentDialect(agent)) throw new RequestError(`unknown agent '${agent}' (one of: ${AGENT_DIALECTS.join(', ')})`, 'not_found');
+  return agent;
 }
 
 function eventName(event: unknown): EventName {

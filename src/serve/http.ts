@@ -85,8 +85,15 @@ async function handle(ctx: HttpContext, policy: AuthPolicy, req: IncomingMessage
   }
   if (route === 'agent' && parts.length === 4) {
     allow(method, 'POST', path);
-    const body = await readJson(req, ctx.maxBodyBytes, true);
-    const answer = await ctx.tracker.run((signal) => ctx.api.agent(parts[2]!, parts[3]!, body, signal), client);
+    let answer;
+    try {
+      const body = await readJson(req, ctx.maxBodyBytes, true);
+      answer = await ctx.tracker.run((signal) => ctx.api.agent(parts[2]!, parts[3]!, body, signal), client);
+    } catch (e) {
+      // Not JSON: on a tool gate the agent gets its own block saying so, as from `run --dialect`.
+      if (!(e instanceof HttpError && e.status === 400)) throw e;
+      answer = ctx.api.agentUnreadable(parts[2]!, parts[3]!, e.message);
+    }
     const stdout = answer.stdout === '' || answer.stdout.endsWith('\n') ? answer.stdout : `${answer.stdout}\n`;
     const headers: Record<string, string> = {
       'content-type': stdout.trimStart().startsWith('{') ? 'application/json' : 'text/plain; charset=utf-8',

@@ -5,9 +5,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { request, type Agent } from 'node:http';
 import { join } from 'node:path';
-import { BIN, baseEnv, hooksYaml, makeHome, tempDir, waitFor, writeScript } from '../cli/_helpers.js';
+import { BIN, baseEnv, cleanupTemps as cleanupCliTemps, hooksYaml, makeHome, tempDir, waitFor, writeScript } from '../cli/_helpers.js';
 
-export { baseEnv, cleanupTemps, hooksYaml, makeHome, tempDir, waitFor, writeScript, ROOT, BIN } from '../cli/_helpers.js';
+export { baseEnv, hooksYaml, makeHome, tempDir, waitFor, writeScript, ROOT, BIN } from '../cli/_helpers.js';
 
 export interface Served {
   child: ChildProcess;
@@ -20,12 +20,26 @@ export interface Served {
   home: string;
 }
 
+const started: ChildProcess[] = [];
+
+/** afterAll: no server outlives its test file, then the temp dirs go. */
+export function cleanupTemps(): void {
+  killServers();
+  cleanupCliTemps();
+}
+
+/** Kills (SIGKILL) every server a test started and left running, e.g. after a failed assertion. */
+export function killServers(): void {
+  for (const c of started.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+}
+
 /** Starts `serve` with `args` (plus --home HOME) and waits until every transport announced itself. */
 export async function startServe(home: string, args: string[], opts: { env?: NodeJS.ProcessEnv; stdio?: boolean } = {}): Promise<Served> {
   const child = spawn(process.execPath, [BIN, 'serve', '--home', home, ...args], {
     env: opts.env ?? baseEnv(),
     stdio: ['pipe', 'pipe', 'pipe'],
   });
+  started.push(child);
   let err = '';
   child.stderr!.on('data', (c: Buffer) => (err += c.toString('utf8')));
   child.stdin!.on('error', () => {});
