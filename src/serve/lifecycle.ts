@@ -100,7 +100,10 @@ export async function startServer(engineRef: { engine: HookEngine | null }, cfg:
       }
       const { aborted } = await tracker.drain(cfg.drainTimeoutMs);
       if (aborted > 0) log.warn(`${aborted} request(s) still running after ${cfg.drainTimeoutMs / 1000}s were cancelled`);
-      const closed = await engine.close();
+      const closed = await engine.close().catch((e: unknown) => {
+        log.warn(`closing the engine failed: ${(e as Error).message}`);
+        return { notices: [] as FinalizeNotice[] };
+      });
       reportShutdownNotices(closed.notices);
       killLiveHooks('SIGKILL');
       for (const s of servers) s.closeAllConnections();

@@ -67,13 +67,15 @@ describe('print-config --serve', () => {
   it('Codex, Gemini, Cursor: the client on the profile socket answers as run --dialect; a server that is down blocks', async () => {
     const home = await guardedHome();
     const socket = join(home, 'hermes-hooks.sock');
+    const guard = `sh -c 'test -x "$0" || { echo "hermes-hooks-client is missing at $0: reinstall hermes-hooks, then rerun hermes-hooks print-config --serve" >&2; exit 2; }; exec "$0" "$@"'`;
+    const wired = (agent: string, event: string) => `${guard} ${CLIENT} ${agent} ${event} ${socket}`;
     const cfg = async (agent: string) => JSON.parse((await runMain(['print-config', agent, '--serve', '--home', home])).stdout);
     const codex = (await cfg('codex')).hooks.PreToolUse[0].hooks[0];
-    expect(codex).toEqual({ type: 'command', command: `${CLIENT} codex PreToolUse ${socket}`, timeout: 310 });
+    expect(codex).toEqual({ type: 'command', command: wired('codex', 'PreToolUse'), timeout: 310 });
     const gemini = (await cfg('gemini')).hooks.BeforeTool[0].hooks[0];
-    expect(gemini).toEqual({ name: 'hermes-hooks', type: 'command', command: `${CLIENT} gemini BeforeTool ${socket}`, timeout: 310000 });
+    expect(gemini).toEqual({ name: 'hermes-hooks', type: 'command', command: wired('gemini', 'BeforeTool'), timeout: 310000 });
     const cursor = (await cfg('cursor')).hooks.preToolUse[0];
-    expect(cursor).toEqual({ command: `${CLIENT} cursor preToolUse ${socket}`, timeout: 310 });
+    expect(cursor).toEqual({ command: wired('cursor', 'preToolUse'), timeout: 310 });
 
     const cases: [string, string, string][] = [
       ['codex', codex.command, JSON.stringify({ session_id: 'x', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'rm -rf /' }, cwd: '/tmp' })],
@@ -87,9 +89,16 @@ describe('print-config --serve', () => {
       expect(down.stderr.startsWith(`hermes-hooks-client: hermes-hooks serve is not reachable on ${socket} (curl: `)).toBe(true);
       expect(down.stderr.endsWith('); start it with: hermes-hooks serve; blocking this call (exit 2) rather than letting it through unguarded\n')).toBe(true);
     }
+    // The client gone (package removed): blocked with the reason, not "command not found".
+    const gone = await sh(codex.command.replace(CLIENT, '/nonexistent/hermes-hooks-client'), cases[0]![2], baseEnv());
+    expect([gone.code, gone.stdout, gone.stderr]).toEqual([
+      2,
+      '',
+      'hermes-hooks-client is missing at /nonexistent/hermes-hooks-client: reinstall hermes-hooks, then rerun hermes-hooks print-config --serve\n',
+    ]);
     const served = await startServe(home, []);
     for (const [agent, command, stdin] of cases) {
-      const event = command.split(' ')[2]!;
+      const event = command.split(' ').at(-2)!;
       const viaClient = await sh(command, stdin, baseEnv());
       const viaRun = await runBin(['run', event, '--dialect', agent, '--home', home], { stdin });
       expect([agent, viaClient.code, viaClient.stdout, viaClient.stderr]).toEqual([agent, viaRun.code, viaRun.stdout, viaRun.stderr]);
