@@ -136,6 +136,8 @@ export interface EngineStats {
   generation: number;
   /** Why the last reload was refused, or null when the file on disk is the one in force. */
   reload_error: string | null;
+  /** The refused file's diagnostics (empty when the last reload went through). */
+  reload_diagnostics: Diagnostic[];
 }
 
 /** Everything the config decides; rebuilt by reload() and swapped in one assignment. */
@@ -276,6 +278,7 @@ export async function createHookEngine(options: HookEngineOptions = {}): Promise
   );
   let generation = 0;
   let reloadError: string | null = null;
+  let reloadDiagnostics: Diagnostic[] = [];
 
   let gateway: GatewayHooks | null = null;
   const boot = createBootMdHook({ home: location.home, onBoot: options.onBoot, logger });
@@ -409,6 +412,7 @@ export async function createHookEngine(options: HookEngineOptions = {}): Promise
       const broken = configLoadError(config);
       if (broken) {
         reloadError = broken;
+        reloadDiagnostics = config.diagnostics;
         logger.warn(`config reload refused, the last good config stays in force: ${broken}`);
         return { ok: false, error: broken, diagnostics: config.diagnostics };
       }
@@ -417,6 +421,7 @@ export async function createHookEngine(options: HookEngineOptions = {}): Promise
         next = await build(config, gen, false);
       } catch (e) {
         reloadError = `reload failed: ${(e as Error).message}`;
+        reloadDiagnostics = config.diagnostics;
         logger.warn(`config reload failed, the last good config stays in force: ${(e as Error).message}`);
         return { ok: false, error: reloadError, diagnostics: config.diagnostics };
       }
@@ -424,6 +429,7 @@ export async function createHookEngine(options: HookEngineOptions = {}): Promise
       gen = next; // the swap: emits that start from now on see the new registries
       generation += 1;
       reloadError = null;
+      reloadDiagnostics = [];
       if (next.callbackTimeoutMs !== old.callbackTimeoutMs) callbacks = createCallbackRunner({ timeoutMs: next.callbackTimeoutMs, logger });
       if (old.dispatcher && old.dispatcher !== next.dispatcher) void old.dispatcher.close().catch(() => undefined);
       return { ok: true, error: null, diagnostics: next.diagnostics };
@@ -475,6 +481,7 @@ export async function createHookEngine(options: HookEngineOptions = {}): Promise
       pending_human_input: tracker.pending().length,
       generation,
       reload_error: reloadError,
+      reload_diagnostics: reloadDiagnostics,
     }),
     async close(opts = {}) {
       if (closed) return { notifications: [], notices: [] };

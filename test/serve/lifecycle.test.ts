@@ -85,12 +85,33 @@ describe('serve lifecycle', () => {
     expect(await waitForAsync(async () => (await health()).status === 'degraded', 5000)).toBe(true);
     const h = await health();
     expect(h.reload_error).toMatch(new RegExp(`^${join(home, 'config.yaml').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:\\d+:\\d+: `));
+    // The refused file's own diagnostics, with their position, next to the reason.
+    expect(h.reload_diagnostics.length).toBeGreaterThan(0);
+    expect(h.reload_diagnostics[0]).toMatchObject({ level: 'error', file: join(home, 'config.yaml') });
+    expect(h.reload_error).toBe(`${join(home, 'config.yaml')}:${h.reload_diagnostics[0].line}:${h.reload_diagnostics[0].column}: ${h.reload_diagnostics[0].message}`);
     expect(await decide()).toBe('from b'); // the last good config stays in force
     expect(served.stderr()).toContain('hermes-hooks: warning: config reload refused, the last good config stays in force: ');
 
     writeFileSync(join(home, 'config.yaml'), hooksYaml({ pre_tool_call: [blockA] }));
     expect(await waitForAsync(async () => (await health()).status === 'ok' && (await decide()) === 'from a', 5000)).toBe(true);
+    expect((await health()).reload_diagnostics).toEqual([]);
     expect(seen).toBe('from b');
+    expect(await stopServe(served)).toBe(0);
+  });
+
+  it('sessions idle past --idle-timeout are finalized once; HTTP hosts fetch the notices from GET /v1/notices', async () => {
+    const dir = tempDir();
+    const fin = writeScript(join(dir, 'fin.sh'), `#!/bin/bash\ncat >/dev/null\necho '{"message": "see you"}'\n`);
+    const home = await approvedHome({ on_session_finalize: [fin] });
+    const served = await startServe(home, ['--idle-timeout', '0.3']);
+    await postJson(served, '/v1/emit/on_session_start', { session_id: 'quiet', session_key: 'agent:main:slack:dm:7' });
+    const notices = async () => JSON.parse((await http({ socketPath: served.socket! }, 'GET', '/v1/notices')).body).notices;
+    let got: unknown[] = [];
+    expect(await waitForAsync(async () => (got = await notices()).length > 0, 5000)).toBe(true);
+    expect(got).toEqual([{ session_id: 'quiet', session_key: 'agent:main:slack:dm:7', message: 'see you' }]);
+    expect(await notices()).toEqual([]); // taken once
+    const again = JSON.parse((await postJson(served, '/v1/finalize', { session_id: 'quiet' })).body);
+    expect([again.emission.hooks, again.notices]).toEqual([[], []]); // already finalized
     expect(await stopServe(served)).toBe(0);
   });
 
