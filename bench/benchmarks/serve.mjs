@@ -81,6 +81,13 @@ function post(socketPath, path, body, agent) {
   });
 }
 
+/** User + system CPU of a process so far, ms (from /proc/<pid>/stat, in clock ticks of 10 ms). */
+function cpuMs(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(f[11]) + Number(f[12])) * 10;
+}
+
 function rssKb(pid) {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return m ? Number(m[1]) : null;
@@ -142,9 +149,24 @@ benchMain(async ({ quick }) => {
       },
     };
     const runs = quick ? 15 : 60;
-    const { names, wall } = await measureInterleaved(variants, { warmup: quick ? 3 : 8, runs });
+    const warmup = quick ? 3 : 8;
+    // CPU the servers spend per emit (spawning the hook included) — unlike wall time, barely moved
+    // by other load on the machine. The bare spawn's CPU is this process's, per spawn.
+    // Warm both servers first, so their CPU below is per emit, not V8 compiling the server's code.
+    for (let i = 0; i < 40; i++) {
+      await variants.socket();
+      await variants.stdio();
+    }
+    const cpu0 = { socket: cpuMs(sock.child.pid), stdio: cpuMs(stdio.child.pid) };
+    const { names, wall, cpu } = await measureInterleaved(variants, { warmup, runs });
+    const serverCpu = {
+      // The socket server also answers the curl client's calls: two emits per round.
+      socket: (cpuMs(sock.child.pid) - cpu0.socket) / (2 * (warmup + runs)),
+      stdio: (cpuMs(stdio.child.pid) - cpu0.stdio) / (warmup + runs),
+    };
+    const bareCpu = summarize(cpu.bare, 3).median;
     const lat = Object.fromEntries(names.map((n) => [n, summarize(wall[n], 3)]));
-    result.latency = { runs, hook: 'ten-ms.sh (bash: read, sleep 0.01, echo {})', wall_ms: lat };
+    result.latency = { runs, hook: 'ten-ms.sh (bash: read, sleep 0.01, echo {})', wall_ms: lat, server_cpu_ms_per_emit: serverCpu, bare_spawn_host_cpu_ms: bareCpu };
     const over = (n) => lat[n].median - lat.bare.median;
     const limit = `bare spawn ${lat.bare.median} ms (p95 ${lat.bare.p95})`;
     result.figures.push(
@@ -159,6 +181,10 @@ benchMain(async ({ quick }) => {
         pass: over('stdio') <= 1.5,
         limit,
         note: `stdio ${lat.stdio.median} ms (p95 ${lat.stdio.p95})`,
+      }),
+      figure('server CPU per emit (socket / stdio) − host CPU per bare spawn', `${round(serverCpu.socket - bareCpu, 2)} / ${round(serverCpu.stdio - bareCpu, 2)}`, 'ms', {
+        limit: `bare spawn ${round(bareCpu, 2)} ms CPU in the spawning process`,
+        note: `server CPU per emit, spawn included: socket ${round(serverCpu.socket, 2)} ms, stdio ${round(serverCpu.stdio, 2)} ms (/proc ticks of 10 ms, over ${warmup + runs} rounds); what the server adds whatever the load`,
       }),
       figure('`run` per call ÷ emit through the socket', round(lat.run.median / lat.socket.median, 1), '×', {
         target: '≥ 10',
