@@ -50,9 +50,6 @@ export function printDialectConfig(
   return `${JSON.stringify(snippet, null, 2)}\n`;
 }
 
-const CLIENT_GUARD =
-  'test -x "$0" || { echo "hermes-hooks-client is missing at $0: reinstall hermes-hooks, then rerun hermes-hooks print-config --serve" >&2; exit 2; }; exec "$0" "$@"';
-
 /**
  * Where the snippet goes and every step the agent needs before the hook runs (reference §b1–§b4;
  * what the sources do not establish is said to be unverified rather than guessed).

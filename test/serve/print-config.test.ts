@@ -75,7 +75,7 @@ describe('print-config --serve', () => {
     const gemini = (await cfg('gemini')).hooks.BeforeTool[0].hooks[0];
     expect(gemini).toEqual({ name: 'hermes-hooks', type: 'command', command: wired('gemini', 'BeforeTool'), timeout: 310000 });
     const cursor = (await cfg('cursor')).hooks.preToolUse[0];
-    expect(cursor).toEqual({ command: wired('cursor', 'preToolUse'), timeout: 310 });
+    expect(cursor).toEqual({ command: wired('cursor', 'preToolUse'), timeout: 310, failClosed: true });
 
     const cases: [string, string, string][] = [
       ['codex', codex.command, JSON.stringify({ session_id: 'x', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'rm -rf /' }, cwd: '/tmp' })],
