@@ -69,7 +69,7 @@ export function createServeApi(engine: HookEngine, opts: { surface: 'cli' | 'gat
       return cannotDecide(dialect, [theirEvent, named], call.error);
     },
     agentUnreadable(agent, theirEvent, problem) {
-      return cannotDecide(agentOf(agent), [theirEvent], `invalid ${agent} hook input: ${problem}`);
+      return cannotDecide(agentOf(agent), [theirEvent], `invalid ${agent} hook input on stdin: ${problem}`);
     },
     reload: () => engine.reload(),
     health(extra) {

@@ -28,6 +28,8 @@ class HttpError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** JSON.parse's own message, when the body was not JSON. */
+    readonly jsonError?: string,
   ) {
     super(message);
   }
@@ -91,8 +93,8 @@ async function handle(ctx: HttpContext, policy: AuthPolicy, req: IncomingMessage
       answer = await ctx.tracker.run((signal) => ctx.api.agent(parts[2]!, parts[3]!, body, signal), client);
     } catch (e) {
       // Not JSON: on a tool gate the agent gets its own block saying so, as from `run --dialect`.
-      if (!(e instanceof HttpError && e.status === 400)) throw e;
-      answer = ctx.api.agentUnreadable(parts[2]!, parts[3]!, e.message);
+      if (!(e instanceof HttpError && e.jsonError !== undefined)) throw e;
+      answer = ctx.api.agentUnreadable(parts[2]!, parts[3]!, e.jsonError);
     }
     const stdout = answer.stdout === '' || answer.stdout.endsWith('\n') ? answer.stdout : `${answer.stdout}\n`;
     const headers: Record<string, string> = {
@@ -162,7 +164,7 @@ function readJson(req: IncomingMessage, max: number, emptyOk: boolean): Promise<
       try {
         resolve(JSON.parse(text));
       } catch (e) {
-        reject(new HttpError(400, `the request body is not valid JSON: ${(e as Error).message}`));
+        reject(new HttpError(400, `the request body is not valid JSON: ${(e as Error).message}`, (e as Error).message));
       }
     });
   });

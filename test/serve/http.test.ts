@@ -105,6 +105,16 @@ describe('serve --socket', () => {
       const stderr = viaServe.headers['x-hermes-hooks-stderr'];
       expect([agent, stderr === undefined ? '' : decodeURIComponent(String(stderr))]).toEqual([agent, viaRun.stderr]);
     }
+    // What cannot be decided on a tool gate is that agent's own block, as run --dialect answers it.
+    for (const [agent, event] of [['codex', 'PreToolUse'], ['claude', 'PreToolUse']] as const) {
+      for (const stdin of ['{"tool_name": ', '[1]']) {
+        const viaRun = await runBin(['run', event, '--dialect', agent, '--home', home], { stdin });
+        const viaServe = await postJson(served, `/v1/agent/${agent}/${event}`, stdin);
+        expect([agent, viaServe.status, viaServe.body, Number(viaServe.headers['x-hermes-hooks-exit'])]).toEqual([agent, 200, viaRun.stdout, viaRun.code]);
+        expect(viaRun.code === 2 || viaRun.stdout.includes('"deny"')).toBe(true);
+        if (agent === 'codex') expect(decodeURIComponent(String(viaServe.headers['x-hermes-hooks-stderr']))).toBe(viaRun.stderr);
+      }
+    }
     expect(await stopServe(served)).toBe(0);
   }, 60_000);
 });
