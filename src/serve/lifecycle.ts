@@ -10,7 +10,6 @@ import type { HookEngine } from '../engine/create-engine.js';
 import type { Logger } from '../engine/logger.js';
 import { EVENT_NAMES } from '../events.js';
 import { killLiveHooks, liveHookCount } from '../spawn/live-hooks.js';
-import { disposeAllPreparedStdin } from '../spawn/stdin-file.js';
 import type { FinalizeNotice, SessionFinalized } from '../types.js';
 import { createServeApi } from './api.js';
 import { allowedHosts, type AuthPolicy } from './auth.js';
@@ -65,10 +64,9 @@ export async function startServer(engineRef: { engine: HookEngine | null }, cfg:
     api.health({ transports, in_flight: tracker.inFlight, served: tracker.served, live_hooks: liveHookCount(), memory: memory() });
   const ctx: HttpContext = { api, tracker, notices, maxBodyBytes: cfg.maxBodyBytes, health };
 
-  // Nothing must outlive us: at exit, kill every hook group left and remove the stdin temp files.
+  // Nothing must outlive us: at exit, kill every hook group left.
   const onExit = (): void => {
     killLiveHooks('SIGKILL');
-    disposeAllPreparedStdin();
   };
   process.on('exit', onExit);
 
