@@ -1,6 +1,6 @@
 // Public API: re-exports only.
 
-export { createHookEngine, type HookEngine, type HookEngineOptions } from './engine/create-engine.js';
+export { createHookEngine, type EngineStats, type HookEngine, type HookEngineOptions, type ReloadResult } from './engine/create-engine.js';
 export type { EmitOptions } from './engine/emit.js';
 export { stderrLogger, silentLogger, type Logger } from './engine/logger.js';
 export { smokeRunHook } from './engine/smoke-run.js';

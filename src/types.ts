@@ -175,3 +175,19 @@ export interface Emission {
   hooks: HookOutcome[];
   decision: Decision;
 }
+
+/** One on_session_finalize notification, with the session it belongs to (so a host can route it to the right chat). */
+export interface FinalizeNotice {
+  session_id: string | null;
+  /** The gateway's session key when the session's emits carried one. */
+  session_key: string | null;
+  message: string;
+}
+
+/** A finalize the engine fired on its own: a session idle past the timeout, evicted, or open at shutdown. */
+export interface SessionFinalized {
+  session_id: string;
+  session_key: string | null;
+  reason: 'idle' | 'evicted' | 'shutdown';
+  notices: FinalizeNotice[];
+}

@@ -22,6 +22,7 @@ Commands:
   revoke <CMD>       Remove every approval for a command
   import <FILE>      Convert a Claude Code / Codex / Gemini CLI / Cursor hook config into a hooks: block
   print-config <AGENT>  Settings snippet that makes another agent call hermes-hooks
+  serve              One long-lived engine for a host or agent: JSON-RPC on stdio, HTTP on a socket or loopback
 
 Config discovery (every command; before or after the command):
   --profile NAME, -p  the profile home <root>/profiles/NAME, where <root> is $HERMES_HOME or ~/.hermes

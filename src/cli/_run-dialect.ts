@@ -8,10 +8,11 @@
 // and goes ahead, so exiting 1 there would silently switch every guard off. `--fail-open` restores
 // that (exit 1 + the message) for whoever prefers availability; events that cannot block always do.
 
-import { parseDialectInput, renderDialectAnswer, type DialectAnswer } from '../dialects/answer.js';
-import { DEFAULT_DIALECT_MAPS, parseDialectsConfig, toOurEvent, type AgentDialect, type DialectMaps } from '../dialects/names.js';
+import type { DialectAnswer } from '../dialects/answer.js';
+import { answerAgentCall, canBlock, cannotDecideAnswer } from '../dialects/call.js';
+import { DEFAULT_DIALECT_MAPS, parseDialectsConfig, type AgentDialect, type DialectMaps } from '../dialects/names.js';
 import { stderrLogger } from '../engine/logger.js';
-import type { Decision, Dialect } from '../types.js';
+import type { Dialect } from '../types.js';
 import { parseCommandArgs } from './_args.js';
 import { RUN_HELP } from './_help.js';
 import { eventDiagnosticLines } from './_event-diagnostics.js';
@@ -68,19 +69,10 @@ export async function runDialect(dialect: Dialect, args: string[], io: CliIO): P
 
     return await withRunEngine(values, io, holdWarnings, async (engine) => {
       maps = parseDialectsConfig(engine.config.source).maps;
-      const parsed = parseDialectInput(agent, maps, stdin, commandLineEvent ? { event: commandLineEvent } : {});
-      if ('error' in parsed) throw new CannotDecide(parsed.error);
-      // Their `cwd` (Cursor: the first workspace root) is the agent's working directory: it is the
-      // payload's cwd, so every hook, in every dialect, sees the agent's folder rather than ours.
-      const { cwd, ...kwargs } = parsed.kwargs;
-      const roots = kwargs['workspace_roots'];
-      const agentCwd = typeof cwd === 'string' ? cwd : Array.isArray(roots) && typeof roots[0] === 'string' ? roots[0] : undefined;
-      if (cwd !== undefined && agentCwd !== cwd) kwargs['cwd'] = cwd;
-      configLines.push(...eventDiagnosticLines(engine.diagnostics, parsed.event));
-      const emission = await engine.emit(parsed.event, kwargs, agentCwd !== undefined ? { payloadCwd: agentCwd } : {});
-      const toolName = typeof parsed.kwargs.tool_name === 'string' ? parsed.kwargs.tool_name : null;
-      const answer = renderDialectAnswer(agent, maps, parsed.theirEvent, emission.decision, toolName);
-      return write(answer);
+      const call = await answerAgentCall(engine, agent, commandLineEvent ?? null, stdin);
+      if ('error' in call) throw new CannotDecide(call.error);
+      configLines.push(...eventDiagnosticLines(engine.diagnostics, call.event));
+      return write(call.answer);
     });
   } catch (e) {
     const raw = e instanceof CannotDecide || e instanceof CliError ? e.message : `internal error: ${(e as Error)?.message ?? String(e)}`;
@@ -93,8 +85,7 @@ export async function runDialect(dialect: Dialect, args: string[], io: CliIO): P
       io.stderr.write(`hermes-hooks: ${problem}${blocking !== undefined ? ' (--fail-open: the call goes ahead unguarded)' : ''}\n`);
       return 1;
     }
-    const message = `hermes-hooks cannot decide, so it blocks this call: ${problem} (fix that, or add --fail-open to the hook command to let calls through while hermes-hooks cannot decide)`;
-    const answer = renderDialectAnswer(agent, maps, blocking, blockDecision(message), null);
+    const answer = cannotDecideAnswer(agent, maps, blocking, problem);
     if (answer.exitCode !== 2 || dialect !== 'codex') {
       // Codex reads all of stderr as the reason: only the answer goes there.
       flushWarnings();
@@ -125,13 +116,4 @@ function firstPositional(args: string[]): string | undefined {
     else if (!a.startsWith('-')) return a;
   }
   return undefined;
-}
-
-/** Events whose answer can stop what the agent is about to do: the tool gates. */
-function canBlock(dialect: AgentDialect, maps: DialectMaps, theirEvent: string): boolean {
-  return (toOurEvent(maps, dialect, theirEvent) ?? toOurEvent(DEFAULT_DIALECT_MAPS, dialect, theirEvent)) === 'pre_tool_call';
-}
-
-function blockDecision(message: string): Decision {
-  return { event: 'pre_tool_call', action: 'block', message, args: null, context: null, decided_by: null, modified_by: [], conflicts: [] };
 }

@@ -3,12 +3,14 @@
 
 import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseDocument } from 'yaml';
 import { importAgentConfig, mergeIntoConfig } from '../dialects/import.js';
-import { AGENT_DIALECTS, isAgentDialect, parseDialectsConfig, defaultDialectMaps } from '../dialects/names.js';
-import { printDialectConfig, setupNotes } from '../dialects/print-config.js';
+import { AGENT_DIALECTS, isAgentDialect, parseDialectsConfig, defaultDialectMaps, type AgentDialect, type DialectMaps } from '../dialects/names.js';
+import { printDialectConfig, printServeConfig, setupNotes } from '../dialects/print-config.js';
+import { TOKEN_FILE_NAME } from '../serve/auth.js';
+import { SOCKET_FILE_NAME } from '../serve/socket-file.js';
 import type { Dialect } from '../types.js';
 import { discoveryOf, parseCommandArgs } from './_args.js';
 import { painter } from './_color.js';
@@ -41,6 +43,9 @@ dist/cli/bin.js, so the agent needs neither PATH nor npx (npx costs ~1.2 s per c
 project with hermes-hooks installed it exits 1, which every agent reads as "go ahead"). The profile
 options given here (--home, --profile, --config, or $HERMES_HOME) are written into the command.
   --command CMD   the program to call instead (e.g. 'hermes-hooks' when it is on the agent's PATH)
+  --serve         talk to a running 'hermes-hooks serve' instead of starting 'run' per call: Claude Code
+                  gets http hooks to --url (default http://127.0.0.1:8765, for serve --http 127.0.0.1:8765);
+                  the others run the bundled bash + curl client against <home>/hermes-hooks.sock
 
 Examples:
   hermes-hooks print-config claude > /tmp/hooks.json     then merge into ~/.claude/settings.json
@@ -127,7 +132,11 @@ function hookEntryCount(text: string): number {
 }
 
 export async function printConfigCommand(args: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseCommandArgs('print-config', args, { command: { type: 'string' } });
+  const { values, positionals } = parseCommandArgs('print-config', args, {
+    command: { type: 'string' },
+    serve: { type: 'boolean' },
+    url: { type: 'string' },
+  });
   if (values.help) {
     io.stdout.write(PRINT_HELP);
     return 0;
@@ -136,6 +145,8 @@ export async function printConfigCommand(args: string[], io: CliIO): Promise<num
   if (!agent || !isAgentDialect(agent)) throw new CliError(`print-config: give one of ${AGENT_DIALECTS.join(', ')}\n${PRINT_HELP}`);
   const profile = await openProfile(discoveryOf(values), io);
   const maps = profile.config.exists && !profile.config.source.syntaxError ? parseDialectsConfig(profile.config.source).maps : defaultDialectMaps();
+  if (values.serve) return printServe(agent, values, profile.home, maps, io);
+  if (values.url !== undefined) throw new CliError('print-config: --url only applies with --serve');
   const explicit = typeof values.command === 'string';
   const program = explicit ? (values.command as string) : thisCli();
   if (program.trim() === '') throw new CliError('print-config: --command is empty');
@@ -150,6 +161,22 @@ export async function printConfigCommand(args: string[], io: CliIO): Promise<num
       '  would then find no command and let every call through. Install it (npm install -g hermes-hooks,',
       '  or into a project) and run print-config from there, or pass --command.',
     );
+  }
+  notes.push(...setupNotes(agent));
+  for (const line of notes) writeLine(io.stderr, line);
+  return 0;
+}
+
+/** print-config --serve: the snippet on stdout, how to start the server and pass the token on stderr. */
+function printServe(agent: AgentDialect, values: Record<string, unknown>, home: string, maps: DialectMaps, io: CliIO): number {
+  const client = fileURLToPath(new URL('../../scripts-examples/hosts/hermes-hooks-client', import.meta.url));
+  const url = typeof values.url === 'string' ? values.url : 'http://127.0.0.1:8765';
+  const socket = join(resolve(io.cwd, home), SOCKET_FILE_NAME);
+  io.stdout.write(printServeConfig(agent, { maps, url, client, socket, quote: shellQuote }).replace(/\n?$/, '\n'));
+  const start = agent === 'claude' ? `hermes-hooks serve --home ${shellQuote(home)} --http ${new URL(url).host}` : `hermes-hooks serve --home ${shellQuote(home)}`;
+  const notes = [`hermes-hooks print-config ${agent} --serve: these hooks need a running server; start it with: ${start}`];
+  if (agent === 'claude') {
+    notes.push(`  and give Claude Code the token: export HERMES_HOOKS_TOKEN=$(cat ${shellQuote(join(home, TOKEN_FILE_NAME))})`);
   }
   notes.push(...setupNotes(agent));
   for (const line of notes) writeLine(io.stderr, line);

@@ -18,6 +18,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   revoke: async () => (await import('./approve-command.js')).revokeCommand,
   import: async () => (await import('./import-command.js')).importCommand,
   'print-config': async () => (await import('./import-command.js')).printConfigCommand,
+  serve: async () => (await import('./serve-command.js')).serveCommand,
 };
 
 export async function main(argv: string[], io: CliIO = processIO()): Promise<number> {

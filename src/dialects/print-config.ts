@@ -99,3 +99,50 @@ export function setupNotes(dialect: AgentDialect): string[] {
       ];
   }
 }
+
+const CLIENT_GUARD =
+  'test -x "$0" || { echo "hermes-hooks-client is missing at $0: reinstall hermes-hooks, then rerun hermes-hooks print-config --serve" >&2; exit 2; }; exec "$0" "$@"';
+
+/**
+ * `print-config <agent> --serve`: the same events wired to a running `hermes-hooks serve`.
+ * Claude Code gets `type: "http"` hooks to the loopback URL with the bearer token taken from
+ * $HERMES_HOOKS_TOKEN and `onFailure: "block"` (a server that is down blocks rather than fails open).
+ * The others have command hooks only: they run `client AGENT EVENT SOCKET`, a bash script doing one
+ * curl per call to the Unix socket, which exits 2 (block) when the server cannot be reached.
+ */
+export function printServeConfig(
+  dialect: AgentDialect,
+  opts: { maps?: DialectMaps; url: string; client: string; socket: string; quote: (word: string) => string },
+): string {
+  const maps = opts.maps ?? DEFAULT_DIALECT_MAPS;
+  const hooks: Record<string, unknown[]> = {};
+  const base = opts.url.replace(/\/+$/, '');
+  for (const theirEvent of wiredEvents(dialect, maps)) {
+    const ours = maps[dialect].events.get(theirEvent)!;
+    const toolScoped = EVENTS[ours].toolScoped;
+    // Through `sh -c` whatever the agent's shell: a client that is gone (package removed or moved)
+    // blocks with a reason instead of failing open as "command not found" would.
+    const command = ['sh', '-c', CLIENT_GUARD, opts.client, dialect, theirEvent, opts.socket].map(opts.quote).join(' ');
+    if (dialect === 'cursor') {
+      const failClosed = theirEvent === 'preToolUse' ? { failClosed: true } : {};
+      hooks[theirEvent] = [{ command, timeout: RUN_TIMEOUT_SECONDS, ...failClosed }];
+      continue;
+    }
+    const handler =
+      dialect === 'claude'
+        ? {
+            type: 'http',
+            url: `${base}/v1/agent/claude/${theirEvent}`,
+            headers: { Authorization: 'Bearer $HERMES_HOOKS_TOKEN' },
+            allowedEnvVars: ['HERMES_HOOKS_TOKEN'],
+            timeout: RUN_TIMEOUT_SECONDS,
+            onFailure: 'block',
+          }
+        : dialect === 'gemini'
+          ? { name: 'hermes-hooks', type: 'command', command, timeout: RUN_TIMEOUT_SECONDS * 1000 }
+          : { type: 'command', command, timeout: RUN_TIMEOUT_SECONDS };
+    hooks[theirEvent] = [toolScoped ? { matcher: '*', hooks: [handler] } : { hooks: [handler] }];
+  }
+  const snippet = dialect === 'cursor' ? { version: 1, hooks } : { hooks };
+  return `${JSON.stringify(snippet, null, 2)}\n`;
+}

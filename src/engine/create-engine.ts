@@ -4,12 +4,12 @@
 // `hermes-hooks run` starts once per event and should load no more than it runs.
 
 import { setMaxListeners } from 'node:events';
+import { canonicalJson } from '../_json.js';
 import { isTruthyEnv } from '../config/hooks.js';
 import { buildPayload } from '../protocol/build-payload.js';
-import { loadConfig, type LoadedConfig } from '../config/load.js';
 import { join } from 'node:path';
 import { checkLocation } from '../config/check-location.js';
-import { foreignAutoAcceptDiagnostic } from '../config/load.js';
+import { configLoadError, foreignAutoAcceptDiagnostic, loadConfig, type LoadedConfig } from '../config/load.js';
 import { CONFIG_FILE_NAME, locateConfig } from '../config/locate.js';
 import { compileMatcher } from '../config/matcher.js';
 import { ConsentStore } from '../consent/store.js';
@@ -28,10 +28,11 @@ import { createCallbackRunner } from '../plugins/callback-runner.js';
 import { parsePluginsConfig } from '../plugins/config.js';
 import { allowDecision } from '../resolve/resolve.js';
 import { installExitCleanup } from '../spawn/live-hooks.js';
-import type { Diagnostic, Emission, EventName, HookSpec } from '../types.js';
+import type { Diagnostic, Emission, EventName, FinalizeNotice, HookSpec, SessionFinalized } from '../types.js';
 import { createLimiter } from './_pool.js';
 import type { CallbackEntry, InProcessCallback, RegistryEntry, ShellEntry } from './_registry.js';
 import { runEmit, type EmitOptions } from './emit.js';
+import { createSessionBook, type SessionBook } from './_sessions.js';
 import { stderrLogger, type Logger } from './logger.js';
 
 export interface HookEngineOptions {
@@ -74,14 +75,24 @@ export interface HookEngineOptions {
    * warned about — for nothing else. Default: every event.
    */
   events?: readonly EventName[];
+  /**
+   * Finalize a session (on_session_finalize, reason `idle`) once it has seen no emit for this long.
+   * Default: never (a host that embeds the engine finalizes its own sessions); `serve` sets it.
+   */
+  sessionIdleMs?: number | null;
+  /** Open sessions remembered for finalize; past it the least recently seen is finalized (`evicted`). Default 10 000. */
+  maxOpenSessions?: number;
+  /** Told about every finalize the engine fires on its own (idle, evicted, shutdown) that ran hooks. */
+  onSessionFinalized?: (event: SessionFinalized) => void;
 }
 
 export interface HookEngine {
   readonly home: string;
   readonly configFile: string;
   readonly profile: string;
+  /** The config in force: the last one that loaded (reload() keeps it when a new one does not parse). */
   readonly config: LoadedConfig;
-  /** Every diagnostic of the config (hooks, outbound, guardrails, plugins, dialects). */
+  /** Every diagnostic of the config in force (hooks, outbound, guardrails, plugins, dialects). */
   readonly diagnostics: Diagnostic[];
   /** Shell hook specs as configured (before consent). */
   readonly specs: readonly HookSpec[];
@@ -92,13 +103,65 @@ export interface HookEngine {
   emit(event: EventName, kwargs?: Record<string, unknown>, opts?: EmitOptions): Promise<Emission>;
   /** Gateway event (`agent:start`, `command:model` …): returns at once, handlers run in the background. */
   emitGateway(eventType: string, context?: Record<string, unknown>): void;
-  /** Fire on_session_finalize; the decision's `notifications` are for the user. */
+  /**
+   * Fire on_session_finalize; the decision's `notifications` are for the user. Once per session:
+   * a session already finalized (by the host, the idle timer or eviction) and not seen since is
+   * not finalized again (the emission then runs no hook).
+   */
   finalizeSession(kwargs?: Record<string, unknown>): Promise<Emission>;
   /**
-   * Resolve pending human-input waits, fire on_session_finalize for open sessions (once with a null
-   * session when none was seen; `finalize: false` skips it), flush webhooks, kill live hooks.
+   * Re-read the config and the allowlist and rebuild the shell, plugin, guardrail and webhook
+   * registries; the swap is atomic (an emit runs wholly on the old or the new registry) and session
+   * state survives it. A config that cannot be read or parsed keeps the last good one: `ok: false`
+   * with the reason and its diagnostics. Never prompts for consent.
    */
-  close(opts?: { finalize?: boolean }): Promise<{ notifications: string[] }>;
+  reload(): Promise<ReloadResult>;
+  /** Open sessions, pending human-input requests, and the config in force. */
+  stats(): EngineStats;
+  /**
+   * Resolve pending human-input waits, fire on_session_finalize for open sessions (once with a null
+   * session when no session was ever seen; `finalize: false` skips it), flush webhooks, kill live hooks.
+   * `notices` carry each notification with the session it belongs to; `notifications` is the same
+   * text alone, kept for hosts written against it.
+   */
+  close(opts?: { finalize?: boolean }): Promise<{ notifications: string[]; notices: FinalizeNotice[] }>;
+}
+
+export interface ReloadResult {
+  /** False when the new config could not be read or parsed; the last good one stays in force. */
+  ok: boolean;
+  /** Why it was refused (file:line:column: message), or null. */
+  error: string | null;
+  /** The diagnostics of the file as read now (the refused one when ok is false). */
+  diagnostics: Diagnostic[];
+}
+
+export interface EngineStats {
+  open_sessions: number;
+  pending_human_input: number;
+  /** Reloads applied since start (the first load is 0). */
+  generation: number;
+  /** Why the last reload was refused, or null when the file on disk is the one in force. */
+  reload_error: string | null;
+  /** The refused file's diagnostics (empty when the last reload went through). */
+  reload_diagnostics: Diagnostic[];
+}
+
+/** Everything the config decides; rebuilt by reload() and swapped in one assignment. */
+interface Generation {
+  config: LoadedConfig;
+  /** Consent re-checked right before every launch (null: dry run or safe mode). */
+  gate: LaunchGate | null;
+  diagnostics: Diagnostic[];
+  shellEntries: ShellEntry[];
+  callbackEntries: CallbackEntry[];
+  dialectMaps: DialectMaps;
+  guardrails: ToolLoopGuardrails | null;
+  guardKey: string;
+  dispatcher: OutboundDispatcher | null;
+  outboundKey: string;
+  pluginsKey: string;
+  callbackTimeoutMs: number | null;
 }
 
 export async function createHookEngine(options: HookEngineOptions = {}): Promise<HookEngine> {
@@ -109,93 +172,131 @@ export async function createHookEngine(options: HookEngineOptions = {}): Promise
     locateConfig({ config: options.config, profile: options.profile, home: options.home, env, naming: 'library' }),
     { naming: 'library' },
   );
-  const config = await loadConfig(location.configFile);
-  const source = config.source;
   const safeMode = isTruthyEnv(env.HERMES_SAFE_MODE);
-  const diagnostics: Diagnostic[] = [...config.diagnostics];
-  // hooks_auto_accept approves only from the profile's own config.yaml, never from a config given
-  // elsewhere (a repository's file must not approve its own hooks).
-  const foreignAutoAccept = location.ownConfig ? null : foreignAutoAcceptDiagnostic(config, join(location.home, CONFIG_FILE_NAME));
-  if (foreignAutoAccept) {
-    diagnostics.push(foreignAutoAccept);
-    logger.warn(`${config.file}:${foreignAutoAccept.line ?? '?'}:${foreignAutoAccept.column ?? '?'}: hooks_auto_accept ${foreignAutoAccept.message}`);
-  }
-
-  const plugins = parsePluginsConfig(source);
-  const dialects = config.exists ? parseDialectsConfig(source) : { maps: defaultDialectMaps(), diagnostics: [] };
-  const guard = parseGuardrailsConfig(source);
-  const outbound = parseOutboundConfig(source, env);
-  diagnostics.push(...plugins.diagnostics, ...dialects.diagnostics, ...guard.diagnostics, ...outbound.diagnostics);
-  const dialectMaps: DialectMaps = dialects.maps;
+  const enforce = options.enforceConsent ?? true;
 
   if (options.exitCleanup ?? true) installExitCleanup();
 
-  // Consent: at start-up, like Hermes registration (prompts and --accept-hooks approvals happen
-  // here, safe mode drops every shell hook); then again right before every launch (LaunchGate), so
-  // an edited script, a revoke or an approve from another process counts at the next emit.
-  const enforce = options.enforceConsent ?? true;
-  // Only the implicit default home may be created by a first approval; a given one exists already.
-  const store = await ConsentStore.open(location.home, { warn: (m) => logger.warn(m), cwd, env, createHome: location.homeFrom === 'default' });
-  const shellEntries: ShellEntry[] = [];
-  const wanted = options.events ? new Set<EventName>(options.events) : null;
-  const specs = wanted ? config.specs.filter((s) => wanted.has(s.event)) : config.specs;
-  let gate: LaunchGate | null = null;
-  if (enforce) {
-    const accept = Boolean(options.acceptHooks) || isTruthyEnv(env.HERMES_ACCEPT_HOOKS) || (config.autoAccept && location.ownConfig);
-    const outcomes = await applyConsentPolicy(specs, {
-      store,
-      accept,
-      safeMode,
-      interactive: options.interactive ?? Boolean(process.stdin.isTTY && process.stderr.isTTY),
-      // A host that said "never prompt" is never told to approve at a prompt.
-      promptable: options.interactive !== false,
-      prompt: options.prompt ?? promptOnTty,
-      warn: (m) => logger.warn(m),
-    });
-    if (!safeMode) {
-      gate = new LaunchGate({ store, accept, warn: (m) => logger.warn(m), promptable: options.interactive !== false });
-      for (const o of outcomes) {
-        gate.noteStartup(o);
-        const matcher = compileMatcher(o.spec.matcher);
-        shellEntries.push({ kind: 'shell', event: o.spec.event, spec: o.spec, matcher, consent: o.consent, action: 'run' });
+  /** Load config.yaml and decide consent; reuse from `prev` whatever did not change (plugins, guardrail counts, webhooks). */
+  const build = async (config: LoadedConfig, prev: Generation | null, interactive: boolean): Promise<Generation> => {
+    const source = config.source;
+    const diagnostics: Diagnostic[] = [...config.diagnostics];
+    const plugins = parsePluginsConfig(source);
+    const dialects = config.exists ? parseDialectsConfig(source) : { maps: defaultDialectMaps(), diagnostics: [] };
+    const guard = parseGuardrailsConfig(source);
+    const outbound = parseOutboundConfig(source, env);
+    diagnostics.push(...plugins.diagnostics, ...dialects.diagnostics, ...guard.diagnostics, ...outbound.diagnostics);
+    // hooks_auto_accept approves only from the profile's own config.yaml, never from a config given
+    // elsewhere (a repository's file must not approve its own hooks).
+    const foreignAutoAccept = location.ownConfig ? null : foreignAutoAcceptDiagnostic(config, join(location.home, CONFIG_FILE_NAME));
+    if (foreignAutoAccept) {
+      diagnostics.push(foreignAutoAccept);
+      logger.warn(`${config.file}:${foreignAutoAccept.line ?? '?'}:${foreignAutoAccept.column ?? '?'}: hooks_auto_accept ${foreignAutoAccept.message}`);
+    }
+
+    // Consent: at load, like Hermes registration (prompts and --accept-hooks approvals happen here,
+    // never on reload; safe mode drops every shell hook); then again right before every launch
+    // (LaunchGate), so an edited script, a revoke or an approve from another process counts at the
+    // next emit.
+    // Only the implicit default home may be created by a first approval; a given one exists already.
+    const store = await ConsentStore.open(location.home, { warn: (m) => logger.warn(m), cwd, env, createHome: location.homeFrom === 'default' });
+    const shellEntries: ShellEntry[] = [];
+    const wanted = options.events ? new Set<EventName>(options.events) : null;
+    const specs = wanted ? config.specs.filter((s) => wanted.has(s.event)) : config.specs;
+    let gate: LaunchGate | null = null;
+    if (enforce) {
+      const accept = Boolean(options.acceptHooks) || isTruthyEnv(env.HERMES_ACCEPT_HOOKS) || (config.autoAccept && location.ownConfig);
+      const outcomes = await applyConsentPolicy(specs, {
+        store,
+        accept,
+        safeMode,
+        interactive,
+        // A host that said "never prompt" is never told to approve at a prompt.
+        promptable: options.interactive !== false,
+        prompt: options.prompt ?? promptOnTty,
+        warn: (m) => logger.warn(m),
+      });
+      if (!safeMode) {
+        gate = new LaunchGate({ store, accept, warn: (m) => logger.warn(m), promptable: options.interactive !== false });
+        for (const o of outcomes) {
+          gate.noteStartup(o);
+          const matcher = compileMatcher(o.spec.matcher);
+          shellEntries.push({ kind: 'shell', event: o.spec.event, spec: o.spec, matcher, consent: o.consent, action: 'run' });
+        }
+      }
+    } else {
+      // The dry run: consent reported, not enforced. Safe mode still holds: listed, never run.
+      for (const spec of specs) {
+        shellEntries.push({
+          kind: 'shell',
+          event: spec.event,
+          spec,
+          matcher: compileMatcher(spec.matcher),
+          consent: await store.state(spec),
+          action: safeMode ? 'safe_mode' : 'run',
+        });
       }
     }
-  } else {
-    // The dry run: consent reported, not enforced. Safe mode still holds: listed, never run.
-    for (const spec of specs) {
-      shellEntries.push({
-        kind: 'shell',
-        event: spec.event,
-        spec,
-        matcher: compileMatcher(spec.matcher),
-        consent: await store.state(spec),
-        action: safeMode ? 'safe_mode' : 'run',
-      });
-    }
-  }
 
-  const callbackEntries: CallbackEntry[] = [];
-  if ((options.plugins ?? true) && !safeMode && plugins.enabled.length > 0) {
-    const { loadPlugins } = await import('../plugins/load.js');
-    const loaded = await loadPlugins({ home: location.home, enabled: plugins.enabled, safeMode, logger });
-    diagnostics.push(...loaded.diagnostics);
-    for (const h of loaded.hooks) {
-      callbackEntries.push({ kind: 'plugin', event: h.event, name: h.name, plugin: h.plugin, callback: h.callback });
+    const pluginsKey = canonicalJson(plugins.enabled);
+    let callbackEntries: CallbackEntry[] = [];
+    if (prev && prev.pluginsKey === pluginsKey) {
+      callbackEntries = prev.callbackEntries;
+    } else if ((options.plugins ?? true) && !safeMode && plugins.enabled.length > 0) {
+      const { loadPlugins } = await import('../plugins/load.js');
+      const loaded = await loadPlugins({ home: location.home, enabled: plugins.enabled, safeMode, logger });
+      diagnostics.push(...loaded.diagnostics);
+      for (const h of loaded.hooks) {
+        callbackEntries.push({ kind: 'plugin', event: h.event, name: h.name, plugin: h.plugin, callback: h.callback });
+      }
     }
-  }
 
-  // Hermes' pre_tool_call kwargs carry no platform: a gateway host is unattended unless it says otherwise.
-  const guardrails: ToolLoopGuardrails | null = createToolLoopGuardrails(guard.config, {
-    defaultPlatform: options.surface === 'gateway' ? 'gateway' : null,
-  });
-  const dispatcher: OutboundDispatcher | null =
-    (options.outbound ?? true) && !safeMode && outbound.targets.length > 0
-      ? (await import('../outbound/dispatcher.js')).createOutboundDispatcher(outbound.targets, {
-          profile: location.profile,
-          cwd,
-          logger,
-        })
-      : null;
+    // Guardrail counts are session state: kept unless the thresholds themselves changed.
+    const guardKey = canonicalJson(guard.config);
+    const guardrails =
+      prev && prev.guardKey === guardKey
+        ? prev.guardrails
+        : // Hermes' pre_tool_call kwargs carry no platform: a gateway host is unattended unless it says otherwise.
+          createToolLoopGuardrails(guard.config, { defaultPlatform: options.surface === 'gateway' ? 'gateway' : null });
+    if (prev && prev.guardKey !== guardKey) logger.warn('tool-loop guardrail settings changed: their per-session counts start over');
+
+    const wantsOutbound = (options.outbound ?? true) && !safeMode && outbound.targets.length > 0;
+    const outboundKey = wantsOutbound ? canonicalJson(outbound.targets) : '';
+    const dispatcher: OutboundDispatcher | null =
+      prev && prev.outboundKey === outboundKey
+        ? prev.dispatcher
+        : wantsOutbound
+          ? (await import('../outbound/dispatcher.js')).createOutboundDispatcher(outbound.targets, {
+              profile: location.profile,
+              cwd,
+              logger,
+            })
+          : null;
+
+    return {
+      config,
+      gate,
+      diagnostics,
+      shellEntries,
+      callbackEntries,
+      dialectMaps: dialects.maps,
+      guardrails,
+      guardKey,
+      dispatcher,
+      outboundKey,
+      pluginsKey,
+      callbackTimeoutMs: plugins.hookCallbackTimeoutMs,
+    };
+  };
+
+  let gen = await build(
+    await loadConfig(location.configFile),
+    null,
+    options.interactive ?? Boolean(process.stdin.isTTY && process.stderr.isTTY),
+  );
+  let generation = 0;
+  let reloadError: string | null = null;
+  let reloadDiagnostics: Diagnostic[] = [];
 
   let gateway: GatewayHooks | null = null;
   const boot = createBootMdHook({ home: location.home, onBoot: options.onBoot, logger });
@@ -204,7 +305,8 @@ export async function createHookEngine(options: HookEngineOptions = {}): Promise
     gateway = await loadGatewayHooks({ home: location.home, logger, env });
   }
 
-  const callbacks = createCallbackRunner({ timeoutMs: plugins.hookCallbackTimeoutMs, logger });
+  // Plugin suppression windows live in the runner: it is replaced only when its timeout changes.
+  let callbacks = createCallbackRunner({ timeoutMs: gen.callbackTimeoutMs, logger });
   const hostCallbacks: CallbackEntry[] = [];
   const abort = new AbortController();
   // Every running hook listens on this one signal (up to `concurrency` at once, across emits):
@@ -212,18 +314,17 @@ export async function createHookEngine(options: HookEngineOptions = {}): Promise
   setMaxListeners(0, abort.signal);
   const limiter = createLimiter(options.concurrency ?? 16);
   const tracker = new HumanInputTracker();
-  const openSessions = new Set<string>();
   const stdoutWarned = new Set<string>();
   let closed = false;
   let hostSeq = 0;
 
-  const registry = (event: EventName): RegistryEntry[] => {
+  const registryOf = (g: Generation, event: EventName): RegistryEntry[] => {
     const list: RegistryEntry[] = [
       ...hostCallbacks.filter((e) => e.event === event),
-      ...callbackEntries.filter((e) => e.event === event),
-      ...shellEntries.filter((e) => e.event === event),
+      ...g.callbackEntries.filter((e) => e.event === event),
+      ...g.shellEntries.filter((e) => e.event === event),
     ];
-    if (guardrails && (event === 'pre_tool_call' || event === 'post_tool_call')) {
+    if (g.guardrails && (event === 'pre_tool_call' || event === 'post_tool_call')) {
       list.push({ kind: 'builtin', event, name: 'tool_loop_guardrails' });
     }
     return list;
@@ -254,48 +355,120 @@ export async function createHookEngine(options: HookEngineOptions = {}): Promise
       args = resolved;
     } else if (event === 'pre_auxiliary_call') {
       args = prepareAuxiliaryKwargs(kwargs);
+    } else if (event === 'on_session_finalize' && !sessions.claimFinalize(args)) {
+      // Once per session: this one was finalized already and has not been seen since.
+      return emptyEmission(event, kwargs, location.profile, cwd);
     }
     return emitPrepared(event, args, opts);
   };
 
   const emitPrepared = async (event: EventName, args: Record<string, unknown>, opts: EmitOptions): Promise<Emission> => {
-    if (typeof args.session_id === 'string' && args.session_id) {
-      if (event === 'on_session_finalize') openSessions.delete(args.session_id);
-      else openSessions.add(args.session_id);
+    const g = gen; // one registry for the whole emit, whatever a reload swaps in meanwhile
+    const done = event === 'on_session_finalize' ? null : sessions.touch(args);
+    try {
+      const emission = await runEmit(
+        {
+          entries: registryOf(g, event),
+          limiter,
+          callbacks,
+          guardrails: g.guardrails,
+          dialectMaps: g.dialectMaps,
+          env,
+          extraEnv: extraEnvFor(event),
+          cwd,
+          profile: location.profile,
+          maxOutputBytes: options.maxOutputBytes ?? 1024 * 1024,
+          signal: abort.signal,
+          logger,
+          stdoutWarned,
+          gate: g.gate,
+        },
+        event,
+        args,
+        opts,
+      );
+      if (g.dispatcher && EVENTS[event]) g.dispatcher.notify(event, args);
+      if (event === 'on_session_finalize' && typeof args.session_id === 'string') g.guardrails?.resetSession(args.session_id);
+      return emission;
+    } finally {
+      done?.();
     }
-    const emission = await runEmit(
-      {
-        entries: registry(event),
-        limiter,
-        callbacks,
-        guardrails,
-        dialectMaps,
-        env,
-        extraEnv: extraEnvFor(event),
-        cwd,
-        profile: location.profile,
-        maxOutputBytes: options.maxOutputBytes ?? 1024 * 1024,
-        signal: abort.signal,
-        logger,
-        stdoutWarned,
-        gate,
-      },
-      event,
-      args,
-      opts,
-    );
-    if (dispatcher && EVENTS[event]) dispatcher.notify(event, args);
-    return emission;
+  };
+
+  /** Finalize one session the host did not finalize itself (idle, evicted, shutdown). */
+  const finalizeFor = async (session_id: string, session_key: string | null, reason: SessionFinalized['reason']): Promise<FinalizeNotice[]> => {
+    const kwargs: Record<string, unknown> = { session_id, reason };
+    if (session_key !== null) kwargs.session_key = session_key;
+    const e = await emit('on_session_finalize', kwargs).catch((err: unknown) => {
+      logger.warn(`on_session_finalize for session ${session_id} failed: ${(err as Error).message}`);
+      return null;
+    });
+    const notices = noticesOf(e, session_id, session_key);
+    // Shutdown notices go back through close(); the host hears of the others only from here.
+    if (reason !== 'shutdown' && e && e.hooks.length > 0) {
+      try {
+        options.onSessionFinalized?.({ session_id, session_key, reason, notices });
+      } catch (err) {
+        logger.warn(`onSessionFinalized threw: ${(err as Error).message}`);
+      }
+    }
+    return notices;
+  };
+
+  const sessions: SessionBook = createSessionBook({
+    idleMs: options.sessionIdleMs ?? null,
+    maxOpen: options.maxOpenSessions ?? 10_000,
+    onExpire: (id, key, reason) => void finalizeFor(id, key, reason),
+  });
+
+  let reloading: Promise<ReloadResult> = Promise.resolve({ ok: true, error: null, diagnostics: [] });
+  const reload = (): Promise<ReloadResult> => {
+    // One reload at a time, in call order: a burst of file events ends with the file as it is now.
+    reloading = reloading.then(async (): Promise<ReloadResult> => {
+      if (closed) return { ok: false, error: 'hook engine is closed', diagnostics: [] };
+      const config = await loadConfig(location.configFile);
+      const broken = configLoadError(config);
+      if (broken) {
+        reloadError = broken;
+        reloadDiagnostics = config.diagnostics;
+        logger.warn(`config reload refused, the last good config stays in force: ${broken}`);
+        return { ok: false, error: broken, diagnostics: config.diagnostics };
+      }
+      let next: Generation;
+      try {
+        next = await build(config, gen, false);
+      } catch (e) {
+        reloadError = `reload failed: ${(e as Error).message}`;
+        reloadDiagnostics = config.diagnostics;
+        logger.warn(`config reload failed, the last good config stays in force: ${(e as Error).message}`);
+        return { ok: false, error: reloadError, diagnostics: config.diagnostics };
+      }
+      const old = gen;
+      gen = next; // the swap: emits that start from now on see the new registries
+      generation += 1;
+      reloadError = null;
+      reloadDiagnostics = [];
+      if (next.callbackTimeoutMs !== old.callbackTimeoutMs) callbacks = createCallbackRunner({ timeoutMs: next.callbackTimeoutMs, logger });
+      if (old.dispatcher && old.dispatcher !== next.dispatcher) void old.dispatcher.close().catch(() => undefined);
+      return { ok: true, error: null, diagnostics: next.diagnostics };
+    });
+    return reloading;
   };
 
   const engine: HookEngine = {
     home: location.home,
     configFile: location.configFile,
     profile: location.profile,
-    config,
-    diagnostics,
-    specs: config.specs,
-    hooksFor: registry,
+    get config() {
+      return gen.config;
+    },
+    get diagnostics() {
+      return gen.diagnostics;
+    },
+    get specs() {
+      return gen.config.specs;
+    },
+    hooksFor: (event) => registryOf(gen, event),
     registerHook(event, callback, opts = {}) {
       if (!isEventName(event)) throw new TypeError(`unknown hook event '${String(event)}'`);
       const entry: CallbackEntry = {
@@ -320,26 +493,44 @@ export async function createHookEngine(options: HookEngineOptions = {}): Promise
     finalizeSession(kwargs = {}) {
       return emit('on_session_finalize', { session_id: null, ...kwargs });
     },
+    reload,
+    stats: () => ({
+      open_sessions: sessions.size(),
+      pending_human_input: tracker.pending().length,
+      generation,
+      reload_error: reloadError,
+      reload_diagnostics: reloadDiagnostics,
+    }),
     async close(opts = {}) {
-      if (closed) return { notifications: [] };
-      const notifications: string[] = [];
+      if (closed) return { notifications: [], notices: [] };
+      await reloading.catch(() => undefined);
+      const notices: FinalizeNotice[] = [];
+      sessions.stop();
       // Teardown hooks first, while the engine still runs hooks.
       // resolveAll already marks them resolved; emit directly so the tracker does not drop them as repeats.
       for (const resolved of tracker.resolveAll('cancelled')) {
         await emitPrepared('on_human_input_resolved', resolved, {}).catch(() => undefined);
       }
-      const sessions: (string | null)[] = [...openSessions];
-      for (const session_id of opts.finalize === false ? [] : sessions.length ? sessions : [null]) {
-        const e = await emit('on_session_finalize', { session_id, reason: 'shutdown' }).catch(() => null);
-        notifications.push(...(e?.decision.notifications ?? []));
+      const open = sessions.drain();
+      if (opts.finalize !== false) {
+        // No session ever seen: once with none, so on_session_finalize hooks still run at exit.
+        if (open.length === 0 && !sessions.seenAny()) {
+          const e = await emit('on_session_finalize', { session_id: null, reason: 'shutdown' }).catch(() => null);
+          notices.push(...noticesOf(e, null, null));
+        }
+        for (const s of open) notices.push(...(await finalizeFor(s.session_id, s.session_key, 'shutdown')));
       }
       closed = true;
       abort.abort();
-      await Promise.allSettled([dispatcher?.close(), gateway?.close()]);
-      return { notifications };
+      await Promise.allSettled([gen.dispatcher?.close(), gateway?.close()]);
+      return { notifications: notices.map((n) => n.message), notices };
     },
   };
   return engine;
+}
+
+function noticesOf(e: Emission | null, session_id: string | null, session_key: string | null): FinalizeNotice[] {
+  return (e?.decision.notifications ?? []).map((message) => ({ session_id, session_key, message }));
 }
 
 /** What an emit that runs nothing returns (a repeated human-input resolve). */

@@ -51,6 +51,11 @@ export interface EmitOptions {
   /** Payload `cwd` / `profile` to show hooks instead of the engine's (the dry run passes the user's). */
   payloadCwd?: string;
   payloadProfile?: string;
+  /**
+   * Cancels this emit's hooks (their groups are killed; a fail_closed pre_tool_call hook then
+   * blocks). A server aborts it when its client goes away or the request's deadline passes.
+   */
+  signal?: AbortSignal;
 }
 
 export async function runEmit(
@@ -72,6 +77,9 @@ export async function runEmit(
   let stdinBytes: Uint8Array | null = null;
   const stdin = (): Uint8Array => (stdinBytes ??= Buffer.from(serializePayload(payload as never), 'utf8'));
   const guardNotes: (GuardrailVerdict | null)[] = [];
+  // Not AbortSignal.any: on Node 20 a long-lived source signal (the engine's) keeps every
+  // dependent signal alive, which leaks one per emit in a server. Listeners are removed below.
+  const { signal, release } = emitSignal(ctx.signal, opts.signal);
 
   const tasks = ctx.entries.map((entry, index): Promise<HookOutcome> => {
     switch (entry.kind) {
@@ -95,7 +103,7 @@ export async function runEmit(
             extraEnv: ctx.extraEnv,
             cwd: ctx.cwd,
             maxOutputBytes: ctx.maxOutputBytes,
-            signal: ctx.signal,
+            signal,
             dialectMaps: ctx.dialectMaps,
             emitStart,
           }),
@@ -104,7 +112,12 @@ export async function runEmit(
     }
   });
 
-  const hooks: HookOutcome[] = await Promise.all(tasks);
+  let hooks: HookOutcome[];
+  try {
+    hooks = await Promise.all(tasks);
+  } finally {
+    release();
+  }
   for (const h of hooks) {
     noteStdoutProblem(event, h);
     reportProblems(ctx, event, h);
@@ -124,6 +137,23 @@ export function noteStdoutProblem(event: EventName, h: HookOutcome): void {
   if (h.kind === 'shell' && h.dialect === 'hermes' && (h.status === 'ok' || h.status === 'nonzero_exit')) {
     h.warning = stdoutProblem(event, h.stdout, isFailClosedBlock(h.command, h.directive));
   }
+}
+
+/** The engine's signal, or one that also follows the caller's; `release` unhooks it from both. */
+function emitSignal(engine: AbortSignal, caller: AbortSignal | undefined): { signal: AbortSignal; release: () => void } {
+  if (!caller) return { signal: engine, release: () => {} };
+  const ac = new AbortController();
+  const abort = (): void => ac.abort();
+  if (engine.aborted || caller.aborted) ac.abort();
+  engine.addEventListener('abort', abort, { once: true });
+  caller.addEventListener('abort', abort, { once: true });
+  return {
+    signal: ac.signal,
+    release: () => {
+      engine.removeEventListener('abort', abort);
+      caller.removeEventListener('abort', abort);
+    },
+  };
 }
 
 function matches(entry: ShellEntry, toolName: unknown, maps: DialectMaps): boolean {

@@ -146,9 +146,14 @@ describe('on_session_finalize from engine.close()', () => {
     await engine.emit('on_session_start', { session_id: 'a' });
     await engine.emit('pre_llm_call', { session_id: 'b', user_message: 'hi' });
     await engine.emit('on_session_start', { session_id: 'a' });
-    expect(await engine.close()).toEqual({ notifications: ['saved a', 'bye a (shutdown)', 'saved b', 'bye b (shutdown)'] });
+    // Each notice names its session, so a host can route it; `notifications` is the bare text.
+    const notice = (session_id: string, message: string) => ({ session_id, session_key: null, message });
+    expect(await engine.close()).toEqual({
+      notifications: ['saved a', 'bye a (shutdown)', 'saved b', 'bye b (shutdown)'],
+      notices: [notice('a', 'saved a'), notice('a', 'bye a (shutdown)'), notice('b', 'saved b'), notice('b', 'bye b (shutdown)')],
+    });
     // Closed: a second close has nothing to say, and emits are refused.
-    expect(await engine.close()).toEqual({ notifications: [] });
+    expect(await engine.close()).toEqual({ notifications: [], notices: [] });
     await expect(engine.emit('on_session_start', { session_id: 'c' })).rejects.toThrow('hook engine is closed');
   });
 
@@ -169,7 +174,7 @@ describe('on_session_finalize from engine.close()', () => {
     const dir = home(`hooks:\n  on_session_finalize:\n    - command: ${HOOKS}/log-stdin.sh\n`);
     const engine = await testEngine(dir);
     await engine.emit('on_session_start', { session_id: 'a' });
-    expect(await engine.close({ finalize: false })).toEqual({ notifications: [] });
+    expect(await engine.close({ finalize: false })).toEqual({ notifications: [], notices: [] });
     expect(existsSync(join(dir, 'on_session_finalize.jsonl'))).toBe(false);
   });
 });

@@ -1,0 +1,180 @@
+// `hermes-hooks serve`: one long-lived engine for a host in any language or another agent —
+// JSON-RPC on stdio, HTTP on a Unix socket (default) or on loopback TCP. Same location and consent
+// options as `run`, never prompts; the engine keeps every session's state between calls.
+
+import { mkdirSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { configLoadError } from '../config/load.js';
+import { createHookEngine, type HookEngine } from '../engine/create-engine.js';
+import { stderrLogger } from '../engine/logger.js';
+import { isLoopbackHost, loadToken, TOKEN_FILE_NAME } from '../serve/auth.js';
+import { startServer, type RunningServer } from '../serve/lifecycle.js';
+import { SOCKET_FILE_NAME } from '../serve/socket-file.js';
+import { discoveryOf, parseCommandArgs } from './_args.js';
+import { CliError, type CliIO } from './_io.js';
+
+export const SERVE_HELP = `Usage: hermes-hooks serve [--stdio] [--socket PATH] [--http HOST:PORT] [options] [discovery options]
+
+One engine that lives as long as its host and keeps per-session state (tool-loop guardrails,
+plugin suppression, human-input pairing, on_session_finalize once per session).
+
+Transports (default: --socket <profile home>/${SOCKET_FILE_NAME}):
+  --stdio             JSON-RPC 2.0, one object per line on stdin/stdout; stdin closing shuts down.
+                      Methods: emit {event, kwargs, options?}, finalize_session {kwargs},
+                      emit_gateway {event, context}, health, reload, shutdown
+  --socket PATH       HTTP/1.1 on a Unix socket created mode 0600
+  --http HOST:PORT    HTTP on TCP, loopback only; every request needs Authorization: Bearer <token>
+                      (<profile home>/${TOKEN_FILE_NAME}, created 0600 on first use)
+Routes: GET /v1/health, POST /v1/emit/<event>, POST /v1/finalize, POST /v1/agent/<agent>/<AgentEvent>,
+        POST /v1/gateway, POST /v1/reload, GET /v1/notices
+
+Options:
+  --accept-hooks          approve unapproved or modified hooks (like HERMES_ACCEPT_HOOKS=1)
+  --token-env VAR         take the bearer token from $VAR instead of the token file
+  --allow-remote          allow --http on a non-loopback address (the token is still required)
+  --idle-timeout SEC      finalize a session idle this long (default 1800; 0 = only at shutdown)
+  --request-timeout SEC   per-request deadline; its hooks are then cancelled (default 330)
+  --drain-timeout SEC     on SIGTERM/SIGINT, wait this long for requests in flight (default 10)
+  --max-body BYTES        request size limit (default 8388608)
+  --concurrency N         hooks running at once, shared by every client (default 16)
+  --surface cli|gateway   gateway also loads <home>/hooks/* and enables emit_gateway
+  --verbose               log reloads and shutdown steps on stderr
+
+Examples:
+  hermes-hooks serve --home ~/.hermes                       socket at ~/.hermes/${SOCKET_FILE_NAME}
+  curl --unix-socket ~/.hermes/${SOCKET_FILE_NAME} -d '{"tool_name":"terminal","args":{"command":"ls"}}' http://x/v1/emit/pre_tool_call
+  hermes-hooks serve --http 127.0.0.1:8765                  for Claude Code's http hooks
+`;
+
+export async function serveCommand(args: string[], io: CliIO): Promise<number> {
+  const { values } = parseCommandArgs('serve', args, {
+    'accept-hooks': { type: 'boolean' },
+    stdio: { type: 'boolean' },
+    socket: { type: 'string' },
+    http: { type: 'string' },
+    'allow-remote': { type: 'boolean' },
+    'token-env': { type: 'string' },
+    'idle-timeout': { type: 'string' },
+    'request-timeout': { type: 'string' },
+    'drain-timeout': { type: 'string' },
+    'max-body': { type: 'string' },
+    concurrency: { type: 'string' },
+    surface: { type: 'string' },
+    verbose: { type: 'boolean' },
+  });
+  if (values.help) {
+    io.stdout.write(SERVE_HELP);
+    return 0;
+  }
+  // A long-lived server: V8 sizes its heap for memory, not for a short burst of speed. Read by
+  // the GC's heap-growing heuristics at each collection, so setting it now still applies.
+  setFlagsFromString('--optimize-for-size');
+  const surface = values.surface ?? 'cli';
+  if (surface !== 'cli' && surface !== 'gateway') throw new CliError(`serve: --surface must be cli or gateway, not '${String(surface)}'`);
+  const idleS = seconds(values['idle-timeout'], '--idle-timeout', 1800, true);
+  const requestS = seconds(values['request-timeout'], '--request-timeout', 330, false);
+  const drainS = seconds(values['drain-timeout'], '--drain-timeout', 10, true);
+  const maxBody = integer(values['max-body'], '--max-body', 8 * 1024 * 1024, 1024);
+  const concurrency = integer(values.concurrency, '--concurrency', 16, 1);
+  const http = typeof values.http === 'string' ? parseHostPort(values.http) : null;
+  if (http && !isLoopbackHost(http.host) && !values['allow-remote']) {
+    throw new CliError(`serve: refusing to listen on ${http.host}: it is not a loopback address; pass --allow-remote if other machines must reach this server (every request still needs the token)`);
+  }
+  if (values['token-env'] !== undefined && !http) throw new CliError('serve: --token-env only applies with --http (the Unix socket is guarded by its file mode)');
+
+  const logger = stderrLogger({ stream: io.stderr, verbose: values.verbose === true });
+  let server: RunningServer | null = null;
+  let engine: HookEngine;
+  try {
+    engine = await createHookEngine({
+      ...discoveryOf(values),
+      env: io.env,
+      cwd: io.cwd,
+      acceptHooks: values['accept-hooks'] === true,
+      interactive: false, // a server is not a terminal conversation: it never prompts
+      exitCleanup: false, // the server kills hook groups itself, after the drain
+      concurrency,
+      surface,
+      logger,
+      sessionIdleMs: idleS === 0 ? null : idleS * 1000,
+      onSessionFinalized: (event) => server?.sessionFinalized(event),
+    });
+  } catch (e) {
+    throw new CliError(`serve: ${(e as Error).message}`);
+  }
+  const broken = configLoadError(engine.config);
+  if (broken) {
+    await engine.close({ finalize: false });
+    throw new CliError(`serve: ${broken}`);
+  }
+
+  const wantSocket = typeof values.socket === 'string' || (!values.stdio && !http);
+  const socket = wantSocket ? resolveIn(io.cwd, typeof values.socket === 'string' ? values.socket : join(engine.home, SOCKET_FILE_NAME)) : null;
+  if (socket && Buffer.byteLength(socket) > 100) {
+    await engine.close({ finalize: false });
+    throw new CliError(`serve: socket path ${socket} is too long for a Unix socket (over 100 bytes); pass --socket a shorter path`);
+  }
+  let token: string | null = null;
+  try {
+    if (socket || http) mkdirSync(engine.home, { recursive: true, mode: 0o700 });
+    if (http) {
+      token = loadToken({
+        file: join(engine.home, TOKEN_FILE_NAME),
+        ...(typeof values['token-env'] === 'string' ? { tokenEnv: values['token-env'] } : {}),
+        env: io.env,
+      });
+    }
+    server = await startServer(
+      { engine },
+      {
+        stdio: values.stdio ? { input: io.stdin, output: io.stdout } : null,
+        socket,
+        http: http && token ? { ...http, allowRemote: values['allow-remote'] === true, token } : null,
+        surface,
+        maxBodyBytes: maxBody,
+        requestTimeoutMs: requestS * 1000,
+        drainTimeoutMs: drainS * 1000,
+        announce: (line) => io.stderr.write(`hermes-hooks: ${line}\n`),
+        logger,
+        signals: true,
+      },
+    );
+  } catch (e) {
+    await engine.close({ finalize: false });
+    throw new CliError(`serve: ${(e as Error).message}`);
+  }
+  for (const d of engine.diagnostics) if (d.level === 'error') logger.warn(`${d.file ?? engine.configFile}${d.line !== null ? `:${d.line}:${d.column}` : ''}: ${d.message}`);
+  return server.done;
+}
+
+function resolveIn(cwd: string, p: string): string {
+  return isAbsolute(p) ? p : resolve(cwd, p);
+}
+
+function seconds(v: unknown, flag: string, dflt: number, zeroOk: boolean): number {
+  if (v === undefined) return dflt;
+  const n = Number(v);
+  if (typeof v !== 'string' || v.trim() === '' || !Number.isFinite(n) || n < 0 || (n === 0 && !zeroOk)) {
+    throw new CliError(`serve: ${flag} takes a number of seconds${zeroOk ? ' (0 = off)' : ' above 0'}, not '${String(v)}'`);
+  }
+  return n;
+}
+
+function integer(v: unknown, flag: string, dflt: number, min: number): number {
+  if (v === undefined) return dflt;
+  const n = Number(v);
+  if (typeof v !== 'string' || !Number.isInteger(n) || n < min) throw new CliError(`serve: ${flag} takes a whole number ≥ ${min}, not '${String(v)}'`);
+  return n;
+}
+
+/** `HOST:PORT`, `[v6]:PORT` or a bare `PORT` (127.0.0.1). */
+export function parseHostPort(text: string): { host: string; port: number } {
+  const m = /^(?:\[([^\]]+)\]|([^:]*)):(\d+)$/.exec(text) ?? (/^\d+$/.test(text) ? [text, undefined, '127.0.0.1', text] : null);
+  const host = m ? (m[1] ?? m[2] ?? '') : '';
+  const port = m ? Number(m[3]) : NaN;
+  if (!m || host === '' || !Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new CliError(`serve: --http takes HOST:PORT (e.g. 127.0.0.1:8765, [::1]:8765, or 127.0.0.1:0 for any free port), not '${text}'`);
+  }
+  return { host, port };
+}

@@ -1,0 +1,46 @@
+// One call from another agent, answered in its protocol: their hook stdin → our event and kwargs →
+// engine.emit → the exit code, stdout and stderr that agent acts on. Shared by
+// `hermes-hooks run --dialect` (one process per call) and `serve`'s /v1/agent/<agent>/<event>, so
+// both answer byte for byte alike — including the block they answer when they cannot decide.
+
+import type { HookEngine } from '../engine/create-engine.js';
+import type { EmitOptions } from '../engine/emit.js';
+import type { Decision, EventName } from '../types.js';
+import { parseDialectInput, renderDialectAnswer, type DialectAnswer } from './answer.js';
+import { DEFAULT_DIALECT_MAPS, parseDialectsConfig, toOurEvent, type AgentDialect, type DialectMaps } from './names.js';
+
+export async function answerAgentCall(
+  engine: Pick<HookEngine, 'emit' | 'config'>,
+  dialect: AgentDialect,
+  theirEvent: string | null,
+  stdin: unknown,
+  opts: Pick<EmitOptions, 'signal'> = {},
+): Promise<{ answer: DialectAnswer; event: EventName } | { error: string }> {
+  const maps = parseDialectsConfig(engine.config.source).maps;
+  const parsed = parseDialectInput(dialect, maps, stdin, theirEvent ? { event: theirEvent } : {});
+  if ('error' in parsed) return { error: parsed.error };
+  // Their `cwd` (Cursor: the first workspace root) is the agent's working directory: it is the
+  // payload's cwd, so every hook, in every dialect, sees the agent's folder rather than ours.
+  const { cwd, ...kwargs } = parsed.kwargs;
+  const roots = kwargs['workspace_roots'];
+  const agentCwd = typeof cwd === 'string' ? cwd : Array.isArray(roots) && typeof roots[0] === 'string' ? roots[0] : undefined;
+  if (cwd !== undefined && agentCwd !== cwd) kwargs['cwd'] = cwd;
+  const emission = await engine.emit(parsed.event, kwargs, {
+    ...(agentCwd !== undefined ? { payloadCwd: agentCwd } : {}),
+    ...(opts.signal ? { signal: opts.signal } : {}),
+  });
+  const toolName = typeof parsed.kwargs.tool_name === 'string' ? parsed.kwargs.tool_name : null;
+  return { answer: renderDialectAnswer(dialect, maps, parsed.theirEvent, emission.decision, toolName), event: parsed.event };
+}
+
+/** Events whose answer can stop what the agent is about to do: the tool gates. */
+export function canBlock(dialect: AgentDialect, maps: DialectMaps, theirEvent: string): boolean {
+  return (toOurEvent(maps, dialect, theirEvent) ?? toOurEvent(DEFAULT_DIALECT_MAPS, dialect, theirEvent)) === 'pre_tool_call';
+}
+
+/** The agent's own block, saying why hermes-hooks could not decide (`problem`: one line). */
+export function cannotDecideAnswer(dialect: AgentDialect, maps: DialectMaps, theirEvent: string, problem: string): DialectAnswer {
+  const message = `hermes-hooks cannot decide, so it blocks this call: ${problem} (fix that, or add --fail-open to the hook command to let calls through while hermes-hooks cannot decide)`;
+  const decision: Decision = { event: 'pre_tool_call', action: 'block', message, args: null, context: null, decided_by: null, modified_by: [], conflicts: [] };
+  return renderDialectAnswer(dialect, maps, theirEvent, decision, null);
+}

@@ -1,0 +1,139 @@
+// What serve can be asked, whatever the transport: the same engine calls a TypeScript host makes,
+// with every parameter checked so a bad request gets a clear error and never reaches the engine.
+// No resolution, consent or session bookkeeping here: the engine owns all of that.
+
+import { didYouMean } from '../config/hooks.js';
+import { answerAgentCall, canBlock, cannotDecideAnswer } from '../dialects/call.js';
+import { AGENT_DIALECTS, isAgentDialect, parseDialectsConfig, type AgentDialect } from '../dialects/names.js';
+import type { HookEngine, ReloadResult } from '../engine/create-engine.js';
+import type { EmitOptions } from '../engine/emit.js';
+import { EVENT_NAMES, isEventName, SORTED_EVENT_NAMES } from '../events.js';
+import type { DialectAnswer } from '../dialects/answer.js';
+import type { Emission, EventName, FinalizeNotice } from '../types.js';
+import { isPlainObject } from '../_json.js';
+
+/** A request the client must fix (JSON-RPC -32602 / HTTP 400 or 404). */
+export class RequestError extends Error {
+  constructor(
+    message: string,
+    readonly kind: 'invalid_params' | 'not_found' = 'invalid_params',
+  ) {
+    super(message);
+  }
+}
+
+export interface ServeApi {
+  emit(event: unknown, kwargs: unknown, options: unknown, signal: AbortSignal): Promise<Emission>;
+  finalize(kwargs: unknown, signal: AbortSignal): Promise<{ emission: Emission; notices: FinalizeNotice[] }>;
+  emitGateway(event: unknown, context: unknown): { accepted: true };
+  agent(agent: string, theirEvent: string, body: unknown, signal: AbortSignal): Promise<DialectAnswer>;
+  /** A body that is not JSON: on a tool gate the agent's own block saying so (as `run --dialect`), else an error. */
+  agentUnreadable(agent: string, theirEvent: string, problem: string): DialectAnswer;
+  reload(): Promise<ReloadResult>;
+  health(extra: Record<string, unknown>): Record<string, unknown>;
+}
+
+export function createServeApi(engine: HookEngine, opts: { surface: 'cli' | 'gateway' }): ServeApi {
+  const started = Date.now();
+  // As `run --dialect`: what cannot be decided on a tool gate is answered as that agent's block.
+  const cannotDecide = (dialect: AgentDialect, events: (string | undefined)[], problem: string): DialectAnswer => {
+    const maps = parseDialectsConfig(engine.config.source).maps;
+    const gate = events.find((e): e is string => e !== undefined && e !== '' && canBlock(dialect, maps, e));
+    if (gate === undefined) throw new RequestError(problem);
+    return cannotDecideAnswer(dialect, maps, gate, problem.split('\n')[0]!.replace(/\.$/, ''));
+  };
+  return {
+    async emit(event, kwargs, options, signal) {
+      const name = eventName(event);
+      return engine.emit(name, kwargsOf(kwargs, 'kwargs'), { ...emitOptions(options), signal });
+    },
+    async finalize(kwargs, signal) {
+      const args = kwargsOf(kwargs, 'kwargs');
+      const emission = await engine.emit('on_session_finalize', { session_id: null, ...args }, { signal });
+      const sid = typeof emission.payload.session_id === 'string' && emission.payload.session_id ? emission.payload.session_id : null;
+      const key = typeof args.session_key === 'string' ? args.session_key : null;
+      const notices = (emission.decision.notifications ?? []).map((message) => ({ session_id: sid, session_key: key, message }));
+      return { emission, notices };
+    },
+    emitGateway(event, context) {
+      if (opts.surface !== 'gateway') throw new RequestError('emit_gateway needs a server started with --surface gateway');
+      if (typeof event !== 'string' || event === '') throw new RequestError('emit_gateway: "event" must be a non-empty string such as "agent:start"');
+      engine.emitGateway(event, kwargsOf(context, 'context'));
+      return { accepted: true };
+    },
+    async agent(agent, theirEvent, body, signal) {
+      const dialect = agentOf(agent);
+      const call = await answerAgentCall(engine, dialect, theirEvent || null, body, { signal });
+      if (!('error' in call)) return call.answer;
+      const named = isPlainObject(body) && typeof body.hook_event_name === 'string' ? body.hook_event_name : undefined;
+      return cannotDecide(dialect, [theirEvent, named], call.error);
+    },
+    agentUnreadable(agent, theirEvent, problem) {
+      return cannotDecide(agentOf(agent), [theirEvent], `invalid ${agent} hook input on stdin: ${problem}`);
+    },
+    reload: () => engine.reload(),
+    health(extra) {
+      const stats = engine.stats();
+      return {
+        status: stats.reload_error ? 'degraded' : 'ok',
+        pid: process.pid,
+        uptime_s: Math.round((Date.now() - started) / 1000),
+        home: engine.home,
+        config_file: engine.configFile,
+        profile: engine.profile,
+        surface: opts.surface,
+        ...stats,
+        hooks: engine.specs.length,
+        diagnostics: engine.diagnostics,
+        ...extra,
+      };
+    },
+  };
+}
+
+function agentOf(agent: string): AgentDialect {
+  if (!isAgentDialect(agent)) throw new RequestError(`unknown agent '${agent}' (one of: ${AGENT_DIALECTS.join(', ')})`, 'not_found');
+  return agent;
+}
+
+function eventName(event: unknown): EventName {
+  if (typeof event !== 'string' || event === '') throw new RequestError('"event" must be a hook event name such as "pre_tool_call"');
+  if (!isEventName(event)) {
+    const hint = didYouMean(event, EVENT_NAMES);
+    throw new RequestError(`unknown hook event '${event}'${hint ? ` (did you mean '${hint}'?)` : ''}; valid: ${SORTED_EVENT_NAMES.join(', ')}`, 'not_found');
+  }
+  return event;
+}
+
+function kwargsOf(value: unknown, what: string): Record<string, unknown> {
+  if (value === undefined || value === null) return {};
+  if (!isPlainObject(value)) throw new RequestError(`"${what}" must be a JSON object, not ${Array.isArray(value) ? 'an array' : typeof value}`);
+  return value;
+}
+
+function emitOptions(value: unknown): EmitOptions {
+  if (value === undefined || value === null) return {};
+  if (!isPlainObject(value)) throw new RequestError('"options" must be a JSON object');
+  const out: EmitOptions = {};
+  for (const [k, v] of Object.entries(value)) {
+    switch (k) {
+      case 'forTool':
+      case 'for_tool':
+        if (v !== null && typeof v !== 'string') throw new RequestError(`options.${k} must be a string or null`);
+        out.forTool = v as string | null;
+        break;
+      case 'applyMatchers':
+        if (typeof v !== 'boolean') throw new RequestError('options.applyMatchers must be a boolean');
+        out.applyMatchers = v;
+        break;
+      case 'payloadCwd':
+      case 'payloadProfile':
+        if (typeof v !== 'string') throw new RequestError(`options.${k} must be a string`);
+        out[k] = v;
+        break;
+      default:
+        throw new RequestError(`unknown option '${k}' (known: forTool, applyMatchers, payloadCwd, payloadProfile)`);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,58 @@
+// The Unix socket file: never started over a live server, a stale file from a crash is removed,
+// and the socket is created mode 0600 (umask 177 around the bind, chmod after it).
+
+import { chmodSync, lstatSync, unlinkSync } from 'node:fs';
+import { connect } from 'node:net';
+import type { Server } from 'node:http';
+
+export const SOCKET_FILE_NAME = 'hermes-hooks.sock';
+
+/** Removes a stale socket at `path`; throws when a server answers there or the path is not a socket. */
+export async function clearStaleSocket(path: string): Promise<void> {
+  let st;
+  try {
+    st = lstatSync(path);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw e;
+  }
+  if (!st.isSocket()) throw new Error(`${path} exists and is not a socket; refusing to replace it (move it away or pass --socket another path)`);
+  const live = await new Promise<boolean>((resolve) => {
+    const s = connect(path);
+    s.once('connect', () => {
+      s.destroy();
+      resolve(true);
+    });
+    s.once('error', () => resolve(false));
+  });
+  if (live) throw new Error(`a server is already listening on ${path}; stop it first, or pass --socket another path`);
+  unlinkSync(path);
+}
+
+/** Listens on `path` with mode 0600 from the first instant. */
+export async function listenOnSocket(server: Server, path: string): Promise<{ ino: number }> {
+  await clearStaleSocket(path);
+  const old = process.umask(0o177);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(path, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  } finally {
+    process.umask(old);
+  }
+  chmodSync(path, 0o600);
+  return { ino: lstatSync(path).ino };
+}
+
+/** Removes our socket file, and only ours (another server may have replaced it since). */
+export function removeSocket(path: string, ino: number): void {
+  try {
+    if (lstatSync(path).ino === ino) unlinkSync(path);
+  } catch {
+    // already gone
+  }
+}

@@ -1,0 +1,113 @@
+// print-config <agent> --serve wires an agent to a running server: Claude Code through http hooks
+// with the bearer token, the command-only agents through the bash + curl client on the socket.
+// The wired calls, made as the agent makes them, answer what `run --dialect` answers; with the
+// server down the client blocks (exit 2) instead of failing open.
+
+import { afterAll, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { runBin, runMain } from '../cli/_helpers.js';
+import { approvedHome, baseEnv, cleanupTemps, http, ROOT, startServe, stopServe, tempDir, writeScript } from './_helpers.js';
+
+afterAll(cleanupTemps);
+
+const CLIENT = join(ROOT, 'scripts-examples/hosts/hermes-hooks-client');
+
+function sh(command: string, stdin: string, env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const c = spawn('/bin/sh', ['-c', command], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    c.stdout.on('data', (d: Buffer) => (out += d));
+    c.stderr.on('data', (d: Buffer) => (err += d));
+    c.once('close', (code) => resolve({ code, stdout: out, stderr: err }));
+    c.stdin.end(stdin);
+  });
+}
+
+async function guardedHome(): Promise<string> {
+  const dir = tempDir();
+  const hook = writeScript(join(dir, 'g.sh'), `#!/bin/bash\np=$(cat)\nif [[ "$p" == *'rm -rf'* ]]; then echo '{"action":"block","message":"no rm -rf"}'; else echo '{}'; fi\n`);
+  return approvedHome({ pre_tool_call: [{ command: hook, fail_closed: true }] });
+}
+
+describe('print-config --serve', () => {
+  it('Claude Code: http hooks to the loopback URL with the token header, failing closed', async () => {
+    const home = await guardedHome();
+    const r = await runMain(['print-config', 'claude', '--serve', '--url', 'http://127.0.0.1:8765', '--home', home]);
+    expect(r.code).toBe(0);
+    const pre = JSON.parse(r.stdout).hooks.PreToolUse;
+    expect(pre).toEqual([
+      {
+        matcher: '*',
+        hooks: [
+          {
+            type: 'http',
+            url: 'http://127.0.0.1:8765/v1/agent/claude/PreToolUse',
+            headers: { Authorization: 'Bearer $HERMES_HOOKS_TOKEN' },
+            allowedEnvVars: ['HERMES_HOOKS_TOKEN'],
+            timeout: 310,
+            onFailure: 'block',
+          },
+        ],
+      },
+    ]);
+    // The wired request, as Claude sends it (header filled from the environment), gets run's answer.
+    const served = await startServe(home, ['--http', '127.0.0.1:0']);
+    const stdin = JSON.stringify({ session_id: 'c', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'rm -rf /' }, cwd: '/tmp' });
+    const url = new URL(pre[0].hooks[0].url.replace('8765', String(served.port)));
+    const res = await http({ port: served.port! }, 'POST', url.pathname, { body: stdin, headers: { authorization: `Bearer ${served.token}` } });
+    const viaRun = await runBin(['run', 'PreToolUse', '--dialect', 'claude', '--home', home], { stdin });
+    expect(res.status).toBe(200);
+    expect(res.body).toBe(viaRun.stdout);
+    expect(JSON.parse(res.body).hookSpecificOutput.permissionDecision).toBe('deny');
+    expect(await stopServe(served)).toBe(0);
+  });
+
+  it('Codex, Gemini, Cursor: the client on the profile socket answers as run --dialect; a server that is down blocks', async () => {
+    const home = await guardedHome();
+    const socket = join(home, 'hermes-hooks.sock');
+    const guard = `sh -c 'test -x "$0" || { echo "hermes-hooks-client is missing at $0: reinstall hermes-hooks, then rerun hermes-hooks print-config --serve" >&2; exit 2; }; exec "$0" "$@"'`;
+    const wired = (agent: string, event: string) => `${guard} ${CLIENT} ${agent} ${event} ${socket}`;
+    const cfg = async (agent: string) => JSON.parse((await runMain(['print-config', agent, '--serve', '--home', home])).stdout);
+    const codex = (await cfg('codex')).hooks.PreToolUse[0].hooks[0];
+    expect(codex).toEqual({ type: 'command', command: wired('codex', 'PreToolUse'), timeout: 310 });
+    const gemini = (await cfg('gemini')).hooks.BeforeTool[0].hooks[0];
+    expect(gemini).toEqual({ name: 'hermes-hooks', type: 'command', command: wired('gemini', 'BeforeTool'), timeout: 310000 });
+    const cursor = (await cfg('cursor')).hooks.preToolUse[0];
+    expect(cursor).toEqual({ command: wired('cursor', 'preToolUse'), timeout: 310, failClosed: true });
+
+    const cases: [string, string, string][] = [
+      ['codex', codex.command, JSON.stringify({ session_id: 'x', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'rm -rf /' }, cwd: '/tmp' })],
+      ['gemini', gemini.command, JSON.stringify({ session_id: 'g', hook_event_name: 'BeforeTool', tool_name: 'run_shell_command', tool_input: { command: 'rm -rf /' }, cwd: '/tmp' })],
+      ['cursor', cursor.command, JSON.stringify({ conversation_id: 'k', hook_event_name: 'preToolUse', tool_name: 'Shell', tool_input: { command: 'ls' }, workspace_roots: ['/tmp'] })],
+    ];
+    // Down: every wired call blocks with the reason.
+    for (const [agent, command, stdin] of cases) {
+      const down = await sh(command, stdin, baseEnv());
+      expect([agent, down.code, down.stdout]).toEqual([agent, 2, '']);
+      expect(down.stderr.startsWith(`hermes-hooks-client: hermes-hooks serve is not reachable on ${socket} (curl: `)).toBe(true);
+      expect(down.stderr.endsWith('); start it with: hermes-hooks serve; blocking this call (exit 2) rather than letting it through unguarded\n')).toBe(true);
+    }
+    // The client gone (package removed): blocked with the reason, not "command not found".
+    const gone = await sh(codex.command.replace(CLIENT, '/nonexistent/hermes-hooks-client'), cases[0]![2], baseEnv());
+    expect([gone.code, gone.stdout, gone.stderr]).toEqual([
+      2,
+      '',
+      'hermes-hooks-client is missing at /nonexistent/hermes-hooks-client: reinstall hermes-hooks, then rerun hermes-hooks print-config --serve\n',
+    ]);
+    const served = await startServe(home, []);
+    for (const [agent, command, stdin] of cases) {
+      const event = command.split(' ').at(-2)!;
+      const viaClient = await sh(command, stdin, baseEnv());
+      const viaRun = await runBin(['run', event, '--dialect', agent, '--home', home], { stdin });
+      expect([agent, viaClient.code, viaClient.stdout, viaClient.stderr]).toEqual([agent, viaRun.code, viaRun.stdout, viaRun.stderr]);
+    }
+    expect(await stopServe(served)).toBe(0);
+  }, 60_000);
+
+  it('--url without --serve is an error', async () => {
+    const r = await runMain(['print-config', 'claude', '--url', 'http://127.0.0.1:1']);
+    expect([r.code, r.stderr]).toEqual([1, 'hermes-hooks: print-config: --url only applies with --serve\n']);
+  });
+});
