@@ -52,12 +52,13 @@ describe('serve --stdio', () => {
     const rpc = rpcClient(served);
     await rpc.result('emit', { event: 'on_human_input_request', kwargs: { request_id: 'r1', kind: 'clarify', prompt: 'which branch?', session_id: 's' } });
     await rpc.result('emit', { event: 'on_human_input_request', kwargs: { request_id: 'r2', kind: 'sudo', prompt: 'password', session_id: 's' } });
-    const first = await rpc.result<Emission>('emit', { event: 'on_human_input_resolved', kwargs: { request_id: 'r1', outcome: 'answered', answer: 'main' } });
+    const first = await rpc.result<Emission>('emit', { event: 'on_human_input_resolved', kwargs: { request_id: 'r1', outcome: 'answered', answer: 'the-secret-branch' } });
     const again = await rpc.result<Emission>('emit', { event: 'on_human_input_resolved', kwargs: { request_id: 'r1', outcome: 'answered' } });
     expect(first.hooks).toHaveLength(1);
     expect(again.hooks).toEqual([]); // a repeat runs nothing
     expect(first.payload.extra).toMatchObject({ request_id: 'r1', outcome: 'answered', kind: 'clarify' });
-    expect(JSON.stringify(first.payload)).not.toContain('main');
+    // The answer itself never reaches hooks (redacted like the prompt's secrets).
+    expect(JSON.stringify(first.payload)).not.toContain('the-secret-branch');
     expect((await rpc.result<{ pending_human_input: number }>('health')).pending_human_input).toBe(1);
     await rpc.result('shutdown');
     expect(await served.exited).toBe(0);
