@@ -8,7 +8,7 @@
 // and goes ahead, so exiting 1 there would silently switch every guard off. `--fail-open` restores
 // that (exit 1 + the message) for whoever prefers availability; events that cannot block always do.
 
-import type { DialectAnswer } from '../dialects/answer.js';
+import { parseDialectInput, type DialectAnswer } from '../dialects/answer.js';
 import { answerAgentCall, canBlock, cannotDecideAnswer } from '../dialects/call.js';
 import { DEFAULT_DIALECT_MAPS, parseDialectsConfig, type AgentDialect, type DialectMaps } from '../dialects/names.js';
 import { stderrLogger } from '../engine/logger.js';
@@ -73,6 +73,14 @@ export async function runDialect(dialect: Dialect, args: string[], io: CliIO): P
       if ('error' in call) throw new CannotDecide(call.error);
       configLines.push(...eventDiagnosticLines(engine.diagnostics, call.event));
       return write(call.answer);
+    }, {
+      // stderr carries only what concerns the event being run: consent is decided for its hooks
+      // alone (the agent's event, mapped through this config's `dialects:` names).
+      eventsFor: (config) => {
+        const parsed = parseDialectInput(agent, parseDialectsConfig(config.source).maps, stdin, commandLineEvent ? { event: commandLineEvent } : {});
+        // Input that names no event of ours is answered with the problem alone: no hook registers.
+        return 'error' in parsed ? [] : [parsed.event];
+      },
     });
   } catch (e) {
     const raw = e instanceof CannotDecide || e instanceof CliError ? e.message : `internal error: ${(e as Error)?.message ?? String(e)}`;

@@ -2,7 +2,7 @@
 // options, consent enforced but never prompted for (stdin is the payload), and closed afterwards
 // without on_session_finalize (a run is one hook call, not a session).
 
-import { configLoadError } from '../config/load.js';
+import { configLoadError, loadConfig, type LoadedConfig } from '../config/load.js';
 import { createHookEngine, type HookEngine } from '../engine/create-engine.js';
 import type { Logger } from '../engine/logger.js';
 import type { EventName } from '../events.js';
@@ -15,10 +15,20 @@ export async function withRunEngine<T>(
   io: CliIO,
   logger: Logger,
   use: (engine: HookEngine) => Promise<T>,
-  opts: { events?: readonly EventName[] } = {},
+  opts: {
+    events?: readonly EventName[];
+    /** The events to register, known only from the config (a dialect's `dialects:` name maps). */
+    eventsFor?: (config: LoadedConfig) => readonly EventName[] | undefined;
+  } = {},
 ): Promise<T> {
   // A given location that does not exist is an error worded for the command line.
-  await locateProfile(discoveryOf(values), io);
+  const location = await locateProfile(discoveryOf(values), io);
+  let events = opts.events;
+  if (!events && opts.eventsFor) {
+    // A broken config yields no events here; the engine below reports it as the error it is.
+    const config = await loadConfig(location.configFile);
+    if (!configLoadError(config)) events = opts.eventsFor(config);
+  }
   const engine = await createHookEngine({
     ...discoveryOf(values),
     env: io.env,
@@ -27,7 +37,7 @@ export async function withRunEngine<T>(
     interactive: false,
     logger,
     // stderr carries only what concerns the event being run: consent is decided for its hooks alone.
-    ...(opts.events ? { events: opts.events } : {}),
+    ...(events ? { events } : {}),
   });
   try {
     // A config that exists but cannot be read or parsed is an error, not "no hooks": a host must

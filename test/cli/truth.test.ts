@@ -320,6 +320,27 @@ describe('run stays quiet and right', () => {
     );
   });
 
+  it('run --dialect: stderr carries only what concerns the agent event being run', async () => {
+    const h = home();
+    const guard = h.script('guard.sh', 'cat >/dev/null; echo \'{"action":"block","message":"no rm"}\'');
+    const other = h.script('other.sh', 'echo "{}"');
+    writeFileSync(h.config, hooksYaml({ pre_tool_call: [guard], post_tool_call: [other], on_session_start: [other] }));
+    await runMain(['approve', guard], { env: h.env });
+    const claude = '{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"rm -r x"}}';
+    const r = await runMain(['run', 'PreToolUse', '--dialect', 'claude'], { env: h.env, stdin: claude });
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(r.stdout)).toEqual({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'no rm' } });
+    // Input that cannot be answered is a block naming that problem alone, not other events' consent.
+    const mismatch = await runMain(['run', 'BeforeTool', '--dialect', 'gemini'], { env: h.env, stdin: claude });
+    expect(mismatch.stderr).toBe("hermes-hooks: stdin is a 'PreToolUse' event but the command line says 'BeforeTool'\n");
+    // The agent's event that maps to post_tool_call still reports that event's unapproved hook.
+    const post = await runMain(['run', 'PostToolUse', '--dialect', 'claude'], { env: h.env, stdin: claude.replace('PreToolUse', 'PostToolUse') });
+    expect(post.stderr).toBe(
+      `hermes-hooks: warning: shell hook for post_tool_call (${other}) is not approved — skipped. ` +
+        `Approve it with \`hermes-hooks approve --event post_tool_call ${other}\`, or use --accept-hooks / HERMES_ACCEPT_HOOKS=1 / hooks_auto_accept: true.\n`,
+    );
+  });
+
   it('exit 2 as a block is not a warning, in the Hermes wire or a dialect; another non-zero exit is', async () => {
     const h = home();
     const hermes = h.script('hermes.sh', 'cat >/dev/null; echo "refused" >&2; exit 2');
