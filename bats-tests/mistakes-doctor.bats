@@ -78,6 +78,20 @@ guard() {
   refute_line --partial '✓ approved'
 }
 
+@test "an approved script deleted afterwards: doctor ✗ 'file not found', never 'approve the hook first'" {
+  local g
+  g=$(hook gone.sh 'echo "{}"')
+  guard "$g"
+  hh approve --all >/dev/null
+  rm "$g"
+  run --separate-stderr hh doctor
+  assert_failure 1
+  assert_line "      ✗ file not found: $g — fix the path in $CONFIG line 3 (being fail_closed, it blocks every call it matches until then)"
+  assert_line --regexp '^      ℹ an approval is recorded \(.*\), but there is no script to run — fix the path, then approve it again$'
+  assert_line '      ℹ skipped smoke run — fix the problem above first, then re-run doctor'
+  refute_line --partial 'approve the hook first'
+}
+
 @test "a hook that prints non-JSON: test shows a warning, not ✓ ok" {
   local h
   h=$(hook chatty.sh 'echo "checking the command..."')

@@ -90,10 +90,12 @@ export async function doctorCommand(args: string[], io: CliIO): Promise<number> 
     let smoke: HookOutcome | null = null;
     if (safeMode) {
       checks.push({ ok: null, message: 'skipped smoke run — HERMES_SAFE_MODE is set: nothing runs in safe mode' });
+    } else if (!runnable.ok) {
+      // First things first: a missing script's recorded approval is not the problem (the check
+      // above says to approve it again once the path is fixed).
+      checks.push({ ok: null, message: 'skipped smoke run — fix the problem above first, then re-run doctor' });
     } else if (!consentAllowsRun(consent.state)) {
       checks.push({ ok: null, message: 'skipped smoke run — approve the hook first, then re-run doctor' });
-    } else if (!runnable.ok) {
-      checks.push({ ok: null, message: 'skipped smoke run — fix the problem above first, then re-run doctor' });
     } else {
       smoke = await smokeRunHook(spec, syntheticKwargs(spec.event), { home: profile.home, profile: profile.profile, cwd: io.cwd, env: io.env, dialectMaps: maps });
       checks.push(smokeCheck(spec, smoke));
