@@ -384,6 +384,19 @@ EOF
   assert_decision continue
 }
 
+@test "without HERMES_HOOKS_CLI or hermes-hooks on PATH, the CLI shipped with the library is used" {
+  unset HERMES_HOOKS_CLI
+  # A bare shell in a project with hermes-hooks as a dev dependency: node, but no hermes-hooks.
+  local bin=$BATS_TEST_TMPDIR/bin saved_path=$PATH
+  mkdir -p "$bin"
+  ln -s "$(command -v node)" "$bin/node"
+  PATH="$bin:/usr/bin:/bin"
+  if command -v hermes-hooks; then PATH=$saved_path; fail 'hermes-hooks is installed in /usr/bin or /bin'; fi
+  hermes_hooks_test pre_tool_call --config "$EXAMPLES/config.yaml" <"$PAYLOADS/pre_tool_call-rm-rf.json"
+  PATH=$saved_path
+  assert_decision block 'root filesystem'
+}
+
 @test "without HERMES_HOOKS_CLI and nothing on PATH it says how to set one" {
   unset HERMES_HOOKS_CLI
   local saved_path=$PATH rc=0

@@ -69,7 +69,8 @@
 #     (stdin passes through: redirect a payload into the call) and parses the report into
 #     HH_DECISION_ACTION, HH_DECISION_MESSAGE, HH_DECIDED_BY (index or ""), HH_DECISION (JSON).
 #     HERMES_HOOKS_CLI is a command line split on spaces (e.g. "node /app/dist/cli/bin.js");
-#     unset, `hermes-hooks` from PATH is used.
+#     unset, `hermes-hooks` from PATH is used, else the CLI of the package this library came
+#     with (node_modules/hermes-hooks/dist/cli/bin.js after `npm install --save-dev hermes-hooks`).
 # assert_decision <action> [message-substring]
 #     The last hermes_hooks_test decided <action> (block | approve | allow | continue); a block
 #     must also have exited 2, anything else 0.
@@ -90,6 +91,9 @@ fi
 shopt -u patsub_replacement 2>/dev/null || true # bash 5.2: keep '&' and '\' literal in ${x//a/b}
 
 : "${HERMES_HOOKS_BATS_PYTHON:=python3}"
+# The CLI shipped beside this file (<package>/bats-tests/ → <package>/dist/cli/bin.js): a project
+# that installed hermes-hooks as a dev dependency has no `hermes-hooks` on PATH in a bare shell.
+_HHB_BUNDLED_CLI="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." 2>/dev/null && pwd)/dist/cli/bin.js"
 
 # ── internals ────────────────────────────────────────────────────────────────────────────────
 
@@ -508,6 +512,8 @@ hermes_hooks_test() {
     read -r -a cli <<<"$HERMES_HOOKS_CLI"
   elif command -v hermes-hooks >/dev/null 2>&1; then
     cli=(hermes-hooks)
+  elif [[ -f $_HHB_BUNDLED_CLI ]] && command -v node >/dev/null 2>&1; then
+    cli=(node "$_HHB_BUNDLED_CLI")
   else
     echo "hermes-hooks-bats: set HERMES_HOOKS_CLI or put hermes-hooks on PATH" >&2
     return 1
