@@ -23,12 +23,12 @@ export async function withRunEngine<T>(
 ): Promise<T> {
   // A given location that does not exist is an error worded for the command line.
   const location = await locateProfile(discoveryOf(values), io);
-  let events = opts.events;
-  if (!events && opts.eventsFor) {
-    // A broken config yields no events here; the engine below reports it as the error it is.
-    const config = await loadConfig(location.configFile);
-    if (!configLoadError(config)) events = opts.eventsFor(config);
-  }
+  // A config that exists but cannot be read or parsed is an error, not "no hooks": a host must
+  // not go unguarded silently. Said once, here, before an engine would warn about it too.
+  const config = await loadConfig(location.configFile);
+  const broken = configLoadError(config);
+  if (broken) throw new CliError(`cannot use config: ${broken}`);
+  const events = opts.events ?? opts.eventsFor?.(config);
   const engine = await createHookEngine({
     ...discoveryOf(values),
     env: io.env,
@@ -40,10 +40,9 @@ export async function withRunEngine<T>(
     ...(events ? { events } : {}),
   });
   try {
-    // A config that exists but cannot be read or parsed is an error, not "no hooks": a host must
-    // not go unguarded silently.
-    const broken = configLoadError(engine.config);
-    if (broken) throw new CliError(`cannot use config: ${broken}`);
+    // The file may have changed in between: the engine's own reading decides.
+    const changed = configLoadError(engine.config);
+    if (changed) throw new CliError(`cannot use config: ${changed}`);
     return await use(engine);
   } finally {
     await engine.close({ finalize: false });

@@ -5,7 +5,7 @@
 import { mkdirSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
-import { configLoadError } from '../config/load.js';
+import { configLoadError, loadConfig } from '../config/load.js';
 import { createHookEngine, type HookEngine } from '../engine/create-engine.js';
 import { stderrLogger } from '../engine/logger.js';
 import { isLoopbackHost, loadToken, TOKEN_FILE_NAME } from '../serve/auth.js';
@@ -13,6 +13,7 @@ import { startServer, type RunningServer } from '../serve/lifecycle.js';
 import { SOCKET_FILE_NAME } from '../serve/socket-file.js';
 import { discoveryOf, parseCommandArgs } from './_args.js';
 import { CliError, type CliIO } from './_io.js';
+import { locateProfile } from './_profile.js';
 
 export const SERVE_HELP = `Usage: hermes-hooks serve [--stdio] [--socket PATH] [--http HOST:PORT] [options] [discovery options]
 
@@ -86,6 +87,11 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
   const logger = stderrLogger({ stream: io.stderr, verbose: values.verbose === true });
   let server: RunningServer | null = null;
   let engine: HookEngine;
+  // The location and config as the user typed them (--home, --config …), checked before the engine
+  // is built: a broken config is one error, not an engine warning and then an error.
+  const location = await locateProfile(discoveryOf(values), io);
+  const config = configLoadError(await loadConfig(location.configFile));
+  if (config) throw new CliError(`serve: ${config}`);
   try {
     engine = await createHookEngine({
       ...discoveryOf(values),

@@ -289,11 +289,12 @@ export async function createHookEngine(options: HookEngineOptions = {}): Promise
     };
   };
 
-  let gen = await build(
-    await loadConfig(location.configFile),
-    null,
-    options.interactive ?? Boolean(process.stdin.isTTY && process.stderr.isTTY),
-  );
+  const initial = await loadConfig(location.configFile);
+  // A guard never fails open without saying so: a config that exists but cannot be read or parsed
+  // registers no shell hooks, and the host hears it (it is also engine.diagnostics' error).
+  const broken = configLoadError(initial);
+  if (broken) logger.warn(`cannot use config: ${broken} — no shell hooks are registered from it`);
+  let gen = await build(initial, null, options.interactive ?? Boolean(process.stdin.isTTY && process.stderr.isTTY));
   let generation = 0;
   let reloadError: string | null = null;
   let reloadDiagnostics: Diagnostic[] = [];

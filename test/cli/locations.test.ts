@@ -312,6 +312,38 @@ describe('global options before the command, and --json errors', () => {
   });
 });
 
+describe('serve: the same location and config errors, before anything listens', () => {
+  it('a given location that does not exist names the option as typed', async () => {
+    const dir = tempDir();
+    const cases: [string[], NodeJS.ProcessEnv, string][] = [
+      [['--config', join(dir, 'nope.yaml')], baseEnv(), `config file not found: ${join(dir, 'nope.yaml')} (given by --config)`],
+      [['--home', join(dir, 'nope')], baseEnv(), `profile home not found: ${join(dir, 'nope')} does not exist (given by --home)`],
+      [[], baseEnv({ HERMES_HOME: join(dir, 'nope') }), `profile home not found: ${join(dir, 'nope')} does not exist (given by $HERMES_HOME)`],
+      [['--config', ''], baseEnv(), '--config is empty: give the path of a config file, or leave the option out to use the profile home'],
+      [['--profile', 'ghost'], baseEnv({ HERMES_HOME: dir }), `profile 'ghost' not found: ${join(dir, 'profiles', 'ghost')} does not exist (there are no profiles in ${join(dir, 'profiles')})`],
+    ];
+    for (const [extra, env, message] of cases) {
+      const r = await runMain(['serve', '--stdio', ...extra], { env, stdin: '' });
+      expect(r, extra.join(' ')).toEqual({ code: 1, stdout: '', stderr: `hermes-hooks: ${message}\n` });
+    }
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('a broken config is one error line naming file:line:col', async () => {
+    const home = makeHome('hooks:\n  pre_tool_call:\n    - command: /x.sh\n   bad: [\n');
+    const r = await runMain(['serve', '--stdio', '--home', home], { env: baseEnv(), stdin: '' });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(new RegExp(`^hermes-hooks: serve: ${join(home, 'config.yaml')}:4:\\d+: YAML syntax error: [^\\n]+\\n$`));
+  });
+
+  it('serve --help has an Examples section', async () => {
+    const r = await runMain(['serve', '--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('\nExamples:\n  hermes-hooks serve --home ~/.hermes ');
+  });
+});
+
 describe('createHookEngine with a location that does not exist rejects', () => {
   it.each([
     [{ config: '/nonexistent/hh/config.yaml' }, {}, "config file not found: /nonexistent/hh/config.yaml (given by the `config` option)"],
@@ -331,6 +363,22 @@ describe('createHookEngine with a location that does not exist rejects', () => {
     await expect(createHookEngine({ profile: 'ghost', env: baseEnv({ HERMES_HOME: root }), interactive: false })).rejects.toThrow(
       `profile 'ghost' not found: ${join(root, 'profiles', 'ghost')} does not exist (profiles here: work)`,
     );
+  });
+
+  it('a config that cannot be parsed is no rejection, but the host hears it: a warning and an error diagnostic', async () => {
+    const home = makeHome('hooks:\n  pre_tool_call:\n    - command: /x.sh\n   bad: [\n');
+    const warnings: string[] = [];
+    const engine = await createHookEngine({ home, env: baseEnv(), interactive: false, exitCleanup: false, logger: { warn: (m) => warnings.push(m) } });
+    try {
+      const error = engine.diagnostics.find((d) => d.level === 'error');
+      expect(error).toMatchObject({ path: '', line: 4, message: expect.stringMatching(/^YAML syntax error: /) });
+      expect(warnings).toEqual([
+        `cannot use config: ${join(home, 'config.yaml')}:4:${error?.column}: ${error?.message} — no shell hooks are registered from it`,
+      ]);
+      expect(engine.specs).toEqual([]);
+    } finally {
+      await engine.close({ finalize: false });
+    }
   });
 
   it('the implicit default without ~/.hermes is an engine with no hooks', async () => {
