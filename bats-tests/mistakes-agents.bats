@@ -96,6 +96,21 @@ snippet_command() {
   [[ $stderr == *'(--fail-open: the call goes ahead unguarded)' ]]
 }
 
+@test "run PreToolUse --dialect claude: stderr says nothing about other events' unapproved hooks" {
+  local other="$BATS_TEST_TMPDIR/other.sh"
+  printf '#!/usr/bin/env bash\necho "{}"\n' >"$other"
+  chmod +x "$other"
+  printf '  post_tool_call:\n    - command: %s\n  on_session_start:\n    - command: %s\n' "$other" "$other" >>"$HH/config.yaml"
+  run --separate-stderr $HERMES_HOOKS_CLI run PreToolUse --dialect claude --home "$HH" <<<"$CLAUDE_RM"
+  assert_success
+  assert_equal "$stderr" ''
+  assert_equal "$(jq -r .hookSpecificOutput.permissionDecision <<<"$output")" deny
+  # The event the unapproved hook belongs to still says so, with the command that approves it.
+  run --separate-stderr $HERMES_HOOKS_CLI run PostToolUse --dialect claude --home "$HH" <<<"${CLAUDE_RM/PreToolUse/PostToolUse}"
+  assert_success
+  assert_equal "$stderr" "hermes-hooks: warning: shell hook for post_tool_call ($other) is not approved — skipped. Approve it with \`hermes-hooks approve --event post_tool_call $other\`, or use --accept-hooks / HERMES_ACCEPT_HOOKS=1 / hooks_auto_accept: true."
+}
+
 @test "doctor --agent codex on a hooks.json with an npx command: ✗ with the fix, exit 1" {
   mkdir -p "$BATS_TEST_TMPDIR/home/.codex"
   cat >"$BATS_TEST_TMPDIR/home/.codex/hooks.json" <<'EOF'

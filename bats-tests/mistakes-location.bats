@@ -83,7 +83,9 @@ EOF
 @test "a YAML syntax error is an error naming file:line:col for every command" {
   printf 'hooks:\n  pre_tool_call:\n    - command: /x.sh\n   bad: [\n' >"$CONFIG"
   local cmd
-  for cmd in "test pre_tool_call" "run pre_tool_call" "list" "doctor" "approve --all" "revoke /x.sh"; do
+  printf '{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"/x.sh"}]}]}}' >"$BATS_TEST_TMPDIR/settings.json"
+  for cmd in "test pre_tool_call" "run pre_tool_call" "list" "doctor" "approve --all" "revoke /x.sh" \
+    "import $BATS_TEST_TMPDIR/settings.json" "print-config claude"; do
     # shellcheck disable=SC2086 # split the command on purpose
     run --separate-stderr hh $cmd <"$PAYLOAD"
     assert_failure 1
@@ -93,6 +95,27 @@ EOF
   run --separate-stderr hh validate
   assert_failure 1
   assert_line --index 0 --regexp "^$CONFIG:4:[0-9]+: error: YAML syntax error: "
+}
+
+@test "serve: the same location and config mistakes end in one error line before anything listens" {
+  run --separate-stderr hh serve --stdio --home "$BATS_TEST_TMPDIR/nope" </dev/null
+  assert_failure 1
+  assert_equal "$stderr" "hermes-hooks: profile home not found: $BATS_TEST_TMPDIR/nope does not exist (given by --home)"
+  run --separate-stderr hh serve --stdio --config "$BATS_TEST_TMPDIR/nope.yaml" </dev/null
+  assert_failure 1
+  assert_equal "$stderr" "hermes-hooks: config file not found: $BATS_TEST_TMPDIR/nope.yaml (given by --config)"
+  run --separate-stderr hh serve --stdio --profile ghost </dev/null
+  assert_failure 1
+  assert_equal "$stderr" "hermes-hooks: profile 'ghost' not found: $HERMES_HOME/profiles/ghost does not exist (there are no profiles in $HERMES_HOME/profiles)"
+  run --separate-stderr hh serve --stdio --config '' </dev/null
+  assert_failure 1
+  assert_equal "$stderr" "hermes-hooks: --config is empty: give the path of a config file, or leave the option out to use the profile home"
+  printf 'hooks:\n  pre_tool_call:\n    - command: /x.sh\n   bad: [\n' >"$CONFIG"
+  run --separate-stderr hh serve --stdio </dev/null
+  assert_failure 1
+  assert_output ''
+  assert_regex "$stderr" "^hermes-hooks: serve: $CONFIG:4:[0-9]+: YAML syntax error: [^"$'\n'"]+$"
+  [[ ! -e $HERMES_HOME/profiles ]]
 }
 
 @test "a directory given as the config is an error for every command, the path said once" {
