@@ -90,8 +90,8 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
   // The location and config as the user typed them (--home, --config …), checked before the engine
   // is built: a broken config is one error, not an engine warning and then an error.
   const location = await locateProfile(discoveryOf(values), io);
-  const config = configLoadError(await loadConfig(location.configFile));
-  if (config) throw new CliError(`serve: ${config}`);
+  const unusable = configLoadError(await loadConfig(location.configFile));
+  if (unusable) throw new CliError(`serve: ${unusable}`);
   try {
     engine = await createHookEngine({
       ...discoveryOf(values),
