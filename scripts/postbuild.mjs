@@ -105,6 +105,11 @@ async function main() {
     // The bundled CLI resolves the bootstrap next to bin.js.
     copyFileSync('src/gateway/gateway_bootstrap.py', join(CLI_DIR, 'gateway_bootstrap.py'));
   }
+  // Plugin runners: the worker thread of JS plugins and the python3 bootstrap of Python plugins.
+  for (const f of ['_plugin-worker.mjs', 'plugin_bootstrap.py']) {
+    copyFileSync(join('src/plugins', f), join('dist/plugins', f));
+    copyFileSync(join('src/plugins', f), join(CLI_DIR, f));
+  }
   // Never leave a bundle from an earlier build next to a newer tsc output (nor chunks of an
   // earlier bundling layout).
   for (const f of readdirSync(CLI_DIR)) if (/^_bin-.*\.js$|^_main\.cjs/.test(f)) rmSync(join(CLI_DIR, f));
