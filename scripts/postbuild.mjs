@@ -16,7 +16,7 @@ import { pathToFileURL } from 'node:url';
 const CLI_DIR = 'dist/cli';
 
 /**
- * Rewrites the two `import()`s of user files (plugins, gateway hooks) to the `__hhImport` the
+ * Rewrites the `import()` of user files (gateway hooks; a plugin is imported by its worker thread) to the `__hhImport` the
  * loader passes in: a script compiled from a code cache cannot import() by itself.
  */
 const userImports = {
