@@ -3,7 +3,11 @@
 // fail-closed pre_tool_call (a timeout or throw blocks the call, naming the callback), a 60 s
 // suppression window after a timeout (per tool on tool-scoped events), at most three abandoned
 // still-running calls per callback, and warn-once logging of repeated identical failures.
-// A synchronous callback that never returns cannot be bounded in JS: it blocks the event loop.
+// Plugins' callbacks reach this runner as proxies to their worker (a thread per JS plugin, a python3
+// process per Python plugin), whose abort on timeout stops a JS thread outright, so even a
+// synchronous endless loop is bounded. Callbacks a host registers (engine.registerHook) are the
+// host's own code and run in its thread: there an abandoned async call is bounded, a sync loop not.
+// The runner also applies Hermes' dispatcher bound to shell hooks (`bound`, reference §4.1).
 
 import { performance } from 'node:perf_hooks';
 import pTimeout, { TimeoutError } from 'p-timeout';
