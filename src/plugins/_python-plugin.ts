@@ -6,7 +6,7 @@
 
 import { fileURLToPath } from 'node:url';
 import type { Logger } from '../engine/logger.js';
-import { startPythonWorker, type WorkerExit } from '../spawn/python-worker.js';
+import { startPythonWorker, type PythonWorker, type WorkerExit } from '../spawn/python-worker.js';
 import { jsonSafe } from './_json-safe.js';
 import type { PluginCallback } from './types.js';
 
@@ -53,96 +53,129 @@ interface ReadyMessage {
   unsupported?: unknown;
 }
 
+interface Live {
+  worker: PythonWorker;
+  pending: Map<number, Pending>;
+  /** Takes a call off the books (replied, or the worker died). */
+  settle(id: number): Pending | undefined;
+  /** A call counts toward keeping the host alive (on) or no longer, once abandoned (off). */
+  activate(p: Pending, on: boolean): void;
+}
+
 export async function startPythonPlugin(opts: PythonPluginOptions): Promise<StartedPythonPlugin | { error: string }> {
   const { name, logger } = opts;
-  const worker = startPythonWorker({ python: opts.python, script: PLUGIN_BOOTSTRAP_PATH, args: [opts.dir, name], env: opts.env });
-  const recentStderr: string[] = [];
-  worker.onOutput((line) => {
-    recentStderr.push(line);
-    if (recentStderr.length > 20) recentStderr.shift();
-    logger.info?.(`[plugins] ${name}: ${line}`);
-  });
-
-  const pending = new Map<number, Pending>();
-  let active = 0;
-  let nextId = 1;
   let closing = false;
-  let loaded = false;
-  const settle = (id: number): Pending | undefined => {
-    const p = pending.get(id);
-    if (!p) return undefined;
-    pending.delete(id);
-    if (p.active && --active === 0) worker.setActive(false);
-    return p;
+  let nextId = 1;
+  let live: Live | null = null;
+  let registered = -1;
+
+  /** Start a worker and wait for its ready line (import + register(ctx)). */
+  const spawn = async (): Promise<{ live: Live; ready: ReadyMessage } | { error: string }> => {
+    const worker = startPythonWorker({ python: opts.python, script: PLUGIN_BOOTSTRAP_PATH, args: [opts.dir, name], env: opts.env });
+    const recentStderr: string[] = [];
+    worker.onOutput((line) => {
+      recentStderr.push(line);
+      if (recentStderr.length > 20) recentStderr.shift();
+      logger.info?.(`[plugins] ${name}: ${line}`);
+    });
+    const pending = new Map<number, Pending>();
+    let active = 0;
+    let loaded = false;
+    const settle = (id: number): Pending | undefined => {
+      const p = pending.get(id);
+      if (!p) return undefined;
+      pending.delete(id);
+      if (p.active) {
+        p.active = false;
+        if (--active === 0) worker.setActive(false);
+      }
+      return p;
+    };
+    const activate = (p: Pending, on: boolean): void => {
+      if (on) {
+        if (active++ === 0) worker.setActive(true);
+      } else if (p.active) {
+        p.active = false;
+        if (--active === 0) worker.setActive(false);
+      }
+    };
+    const me: Live = { worker, pending, settle, activate };
+    let ready!: (m: ReadyMessage) => void;
+    const readyMsg = new Promise<ReadyMessage>((r) => (ready = r));
+    worker.onMessage((m) => {
+      if (typeof m !== 'object' || m === null) return;
+      const msg = m as { ready?: unknown; id?: unknown; ok?: unknown; value?: unknown; error?: unknown };
+      if ('ready' in msg) return ready(msg as ReadyMessage);
+      if (typeof msg.id !== 'number') return;
+      const p = settle(msg.id);
+      if (!p) return;
+      if (msg.ok === true) p.resolve(msg.value ?? null);
+      else p.reject(pythonError(typeof msg.error === 'string' ? msg.error : 'callback failed'));
+    });
+    void worker.exited.then((exit) => {
+      const why = describeExit(exit);
+      for (const id of [...pending.keys()]) settle(id)?.reject(new Error(`python worker ${why}`));
+      if (live === me) live = null;
+      if (loaded && !closing) logger.warn(`[plugins] ${name}: python worker ${why}; a new one is started for the next call`);
+    });
+
+    worker.setActive(true);
+    let timer: NodeJS.Timeout | undefined;
+    const first = await Promise.race([
+      readyMsg,
+      worker.exited,
+      new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), opts.readyTimeoutMs))),
+    ]);
+    clearTimeout(timer);
+    worker.setActive(false);
+    const fail = async (error: string): Promise<{ error: string }> => {
+      await worker.stop(200);
+      return { error };
+    };
+    if (first === 'timeout') return fail(`importing __init__.py and register(ctx) did not finish within ${opts.readyTimeoutMs / 1000}s`);
+    if ('code' in first) {
+      if (first.error) return fail(`${first.error}: python3 is needed to run a Python plugin (install Python 3, or pass the \`python\` option)`);
+      const tail = recentStderr.slice(-3).join(' | ');
+      return fail(`python worker ${describeExit(first)} before it was ready${tail ? `: ${tail}` : ''}`);
+    }
+    if (!first.ready) return fail(typeof first.error === 'string' ? first.error : '__init__.py could not be loaded');
+    loaded = true;
+    return { live: me, ready: first };
   };
-  let ready!: (m: ReadyMessage) => void;
-  const readyMsg = new Promise<ReadyMessage>((r) => (ready = r));
-  worker.onMessage((m) => {
-    if (typeof m !== 'object' || m === null) return;
-    const msg = m as { ready?: unknown; id?: unknown; ok?: unknown; value?: unknown; error?: unknown };
-    if ('ready' in msg) return ready(msg as ReadyMessage);
-    if (typeof msg.id !== 'number') return;
-    const p = settle(msg.id);
-    if (!p) return;
-    if (msg.ok === true) p.resolve(msg.value ?? null);
-    else p.reject(pythonError(typeof msg.error === 'string' ? msg.error : 'callback failed'));
-  });
-  void worker.exited.then((exit) => {
-    const why = describeExit(exit);
-    for (const id of [...pending.keys()]) settle(id)?.reject(new Error(`python worker ${why}`));
-    if (loaded && !closing) logger.warn(`[plugins] ${name}: python worker ${why}; its hooks fail from now on`);
-  });
 
-  worker.setActive(true);
-  let timer: NodeJS.Timeout | undefined;
-  const first = await Promise.race([
-    readyMsg,
-    worker.exited,
-    new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), opts.readyTimeoutMs))),
-  ]);
-  clearTimeout(timer);
-  worker.setActive(false);
+  const started = await spawn();
+  if ('error' in started) return started;
+  live = started.live;
 
-  const fail = async (error: string): Promise<{ error: string }> => {
-    closing = true;
-    await worker.stop(200);
-    return { error };
-  };
-  if (first === 'timeout') return fail(`importing __init__.py and register(ctx) did not finish within ${opts.readyTimeoutMs / 1000}s`);
-  if ('code' in first) {
-    if (first.error) return fail(`${first.error}: python3 is needed to run a Python plugin (install Python 3, or pass the \`python\` option)`);
-    const tail = recentStderr.slice(-3).join(' | ');
-    return fail(`python worker ${describeExit(first)} before it was ready${tail ? `: ${tail}` : ''}`);
-  }
-  if (!first.ready) return fail(typeof first.error === 'string' ? first.error : '__init__.py could not be loaded');
-  loaded = true;
-
-  const call = (hook: number, kwargs: Record<string, unknown>, signal: AbortSignal): Promise<unknown> =>
-    new Promise((resolve, reject) => {
+  const call = async (hook: number, kwargs: Record<string, unknown>, signal: AbortSignal): Promise<unknown> => {
+    if (closing) throw new Error(`plugin ${name} is closed`);
+    if (live === null) {
+      // The worker died (os._exit, a crash): start a new one, as a JS plugin's thread is restarted.
+      const again = await spawn();
+      if ('error' in again) throw new Error(`plugin ${name} could not be restarted: ${again.error}`);
+      live = again.live;
+      const n = Array.isArray(again.ready.hooks) ? again.ready.hooks.length : 0;
+      if (n !== registered) logger.warn(`[plugins] ${name}: register(ctx) registered ${n} hooks after a restart, ${registered} at first; calls follow the first registration order`);
+    }
+    const current = live;
+    return new Promise((resolve, reject) => {
       const id = nextId++;
       const p: Pending = { resolve, reject, active: true };
-      pending.set(id, p);
-      if (active++ === 0) worker.setActive(true);
+      current.pending.set(id, p);
+      current.activate(p, true);
       // Abandoned after the timeout: still pending (its late reply settles it, which is how the
       // runner counts still-running calls), but no longer a reason to keep the host alive.
-      signal.addEventListener(
-        'abort',
-        () => {
-          if (p.active && pending.has(id)) {
-            p.active = false;
-            if (--active === 0) worker.setActive(false);
-          }
-        },
-        { once: true },
-      );
-      if (!worker.send({ id, hook, kwargs: jsonSafe(kwargs) ?? {} })) {
-        settle(id);
+      signal.addEventListener('abort', () => current.activate(p, false), { once: true });
+      if (!current.worker.send({ id, hook, kwargs: jsonSafe(kwargs) ?? {} })) {
+        current.settle(id);
         reject(new Error('python worker is not running'));
       }
     });
+  };
 
   const registrations: RemoteRegistration[] = [];
-  const list = Array.isArray(first.hooks) ? (first.hooks as { event?: unknown; name?: unknown; callable?: unknown }[]) : [];
+  const list = Array.isArray(started.ready.hooks) ? (started.ready.hooks as { event?: unknown; name?: unknown; callable?: unknown }[]) : [];
+  registered = list.length;
   list.forEach((h, i) => {
     registrations.push({
       event: typeof h.event === 'string' ? h.event : String(h.event),
@@ -151,13 +184,15 @@ export async function startPythonPlugin(opts: PythonPluginOptions): Promise<Star
       callback: (kwargs, { signal }) => call(i, kwargs, signal),
     });
   });
-  const unsupported = Array.isArray(first.unsupported) ? first.unsupported.filter((u): u is string => typeof u === 'string') : [];
+  const unsupported = Array.isArray(started.ready.unsupported) ? started.ready.unsupported.filter((u): u is string => typeof u === 'string') : [];
   return {
     registrations,
     unsupported,
     async close() {
       closing = true;
-      await worker.stop();
+      const w = live;
+      live = null;
+      if (w) await w.worker.stop();
     },
   };
 }

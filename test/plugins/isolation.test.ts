@@ -128,4 +128,16 @@ describe('a Hermes Python plugin (__init__.py, register(ctx)) through a real pyt
     expect(performance.now() - t1).toBeLessThan(1000);
     expect(other.decision).toMatchObject({ action: 'block', message: 'hermes-style blocks rm -rf (call 2)' });
   });
+
+  it('a worker that dies (os._exit in a callback) fails that call closed; the next call gets a new worker', async () => {
+    const logger = capture();
+    const engine = await testEngine(home(config, ['hermes-style']), { logger });
+    const died = await engine.emit('pre_tool_call', { tool_name: 'die', args: {} });
+    expect(died.hooks[0]).toMatchObject({ status: 'error', error: 'pre_tool_call plugin callback hermes-style.guard raised Error: python worker exited with code 3' });
+    expect(died.decision).toMatchObject({ action: 'block', message: 'pre_tool_call plugin callback hermes-style.guard raised Error: python worker exited with code 3' });
+    expect(logger.lines).toContain('[plugins] hermes-style: python worker exited with code 3; a new one is started for the next call');
+    // Module state starts over with the new worker (call 1 again).
+    const next = await engine.emit('pre_tool_call', { tool_name: 'terminal', args: { command: 'rm -rf /' } });
+    expect(next.decision).toMatchObject({ action: 'block', message: 'hermes-style blocks rm -rf (call 1)' });
+  });
 });
