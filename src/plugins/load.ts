@@ -123,6 +123,11 @@ async function loadOne(
   if (manifest.entry !== null) {
     const candidate = path.join(dir, manifest.entry);
     if (!(await isFile(candidate))) return skip(`entry module ${manifest.entry} not found in ${dir}`, manifestFile);
+    if (candidate.endsWith('.py')) {
+      // A Python plugin is its package: __init__.py in the plugin folder, as Hermes imports it.
+      if (candidate !== path.join(dir, '__init__.py')) return skip(`entry ${manifest.entry}: a Python plugin's entry is the folder's __init__.py`, manifestFile);
+      python = true;
+    }
     entryFile = candidate;
   } else {
     for (const e of DEFAULT_ENTRIES) {

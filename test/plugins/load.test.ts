@@ -118,4 +118,17 @@ describe('loadPlugins', () => {
     expect(hooks).toEqual([]);
     expect(diagnostics.map((d) => d.message)).toEqual(['plugin ../alpha skipped: a plugin name is a folder name under plugins/, not a path']);
   });
+
+  it('a Python plugin naming its entry: __init__.py runs in python3; another .py entry is refused with the reason', async () => {
+    const home = await homeWith('python-only');
+    const { writeFile, mkdir } = await import('node:fs/promises');
+    await writeFile(path.join(home, 'plugins', 'python-only', 'plugin.yaml'), 'name: python-only\nentry: __init__.py\n');
+    await mkdir(path.join(home, 'plugins', 'odd'), { recursive: true });
+    await writeFile(path.join(home, 'plugins', 'odd', 'plugin.yaml'), 'name: odd\nentry: main.py\n');
+    await writeFile(path.join(home, 'plugins', 'odd', 'main.py'), 'def register(ctx):\n    pass\n');
+    const { hooks, diagnostics } = await load({ home, enabled: ['python-only', 'odd'], safeMode: false, logger: captureLogger() });
+    expect(hooks.map((h) => h.name)).toEqual(['python-only.0']);
+    expect(diagnostics.map((d) => d.message)).toEqual(["plugin odd skipped: entry main.py: a Python plugin's entry is the folder's __init__.py"]);
+    expect(await hooks[0]!.callback({ tool_name: 'x' }, { signal: new AbortController().signal })).toBeNull();
+  });
 });
