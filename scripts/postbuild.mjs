@@ -16,7 +16,7 @@ import { pathToFileURL } from 'node:url';
 const CLI_DIR = 'dist/cli';
 
 /**
- * Rewrites the two `import()`s of user files (plugins, gateway hooks) to the `__hhImport` the
+ * Rewrites the `import()` of user files (gateway hooks; a plugin is imported by its worker thread) to the `__hhImport` the
  * loader passes in: a script compiled from a code cache cannot import() by itself.
  */
 const userImports = {
@@ -104,6 +104,11 @@ async function main() {
     copyFileSync('src/gateway/gateway_bootstrap.py', 'dist/gateway/gateway_bootstrap.py');
     // The bundled CLI resolves the bootstrap next to bin.js.
     copyFileSync('src/gateway/gateway_bootstrap.py', join(CLI_DIR, 'gateway_bootstrap.py'));
+  }
+  // Plugin runners: the worker thread of JS plugins and the python3 bootstrap of Python plugins.
+  for (const f of ['_plugin-worker.mjs', 'plugin_bootstrap.py']) {
+    copyFileSync(join('src/plugins', f), join('dist/plugins', f));
+    copyFileSync(join('src/plugins', f), join(CLI_DIR, f));
   }
   // Never leave a bundle from an earlier build next to a newer tsc output (nor chunks of an
   // earlier bundling layout).

@@ -161,6 +161,8 @@ interface Generation {
   dispatcher: OutboundDispatcher | null;
   outboundKey: string;
   pluginsKey: string;
+  /** Stops the plugins' workers (threads / python3 processes) this generation started. */
+  closePlugins: () => Promise<void>;
   callbackTimeoutMs: number | null;
 }
 
@@ -240,11 +242,14 @@ export async function createHookEngine(options: HookEngineOptions = {}): Promise
 
     const pluginsKey = canonicalJson(plugins.enabled);
     let callbackEntries: CallbackEntry[] = [];
+    let closePlugins = async (): Promise<void> => {};
     if (prev && prev.pluginsKey === pluginsKey) {
       callbackEntries = prev.callbackEntries;
+      closePlugins = prev.closePlugins;
     } else if ((options.plugins ?? true) && !safeMode && plugins.enabled.length > 0) {
       const { loadPlugins } = await import('../plugins/load.js');
-      const loaded = await loadPlugins({ home: location.home, enabled: plugins.enabled, safeMode, logger });
+      const loaded = await loadPlugins({ home: location.home, enabled: plugins.enabled, safeMode, logger, env });
+      closePlugins = loaded.close;
       diagnostics.push(...loaded.diagnostics);
       for (const h of loaded.hooks) {
         callbackEntries.push({ kind: 'plugin', event: h.event, name: h.name, plugin: h.plugin, callback: h.callback });
@@ -285,6 +290,7 @@ export async function createHookEngine(options: HookEngineOptions = {}): Promise
       dispatcher,
       outboundKey,
       pluginsKey,
+      closePlugins,
       callbackTimeoutMs: plugins.hookCallbackTimeoutMs,
     };
   };
@@ -451,6 +457,7 @@ export async function createHookEngine(options: HookEngineOptions = {}): Promise
       reloadDiagnostics = [];
       if (next.callbackTimeoutMs !== old.callbackTimeoutMs) callbacks = createCallbackRunner({ timeoutMs: next.callbackTimeoutMs, logger });
       if (old.dispatcher && old.dispatcher !== next.dispatcher) void old.dispatcher.close().catch(() => undefined);
+      if (old.closePlugins !== next.closePlugins) void old.closePlugins().catch(() => undefined);
       return { ok: true, error: null, diagnostics: next.diagnostics };
     });
     return reloading;
@@ -523,7 +530,7 @@ export async function createHookEngine(options: HookEngineOptions = {}): Promise
       }
       closed = true;
       abort.abort();
-      await Promise.allSettled([gen.dispatcher?.close(), gateway?.close()]);
+      await Promise.allSettled([gen.dispatcher?.close(), gateway?.close(), gen.closePlugins()]);
       return { notifications: notices.map((n) => n.message), notices };
     },
   };

@@ -7,7 +7,7 @@ import type { DialectMaps } from '../dialects/names.js';
 import { EVENTS } from '../events.js';
 import type { LaunchGate } from '../consent/launch.js';
 import type { GuardrailVerdict, ToolLoopGuardrails } from '../guardrails/guardrails.js';
-import type { CallbackRunner } from '../plugins/callback-runner.js';
+import { DISPATCHER_BOUNDED_EVENTS, DISPATCHER_TIMEOUT_MESSAGE, type CallbackRunner } from '../plugins/callback-runner.js';
 import { buildPayload } from '../protocol/build-payload.js';
 import { serializePayload } from '../protocol/serialize.js';
 import { resolve } from '../resolve/resolve.js';
@@ -94,7 +94,7 @@ export async function runEmit(
         if (entry.action === 'safe_mode') {
           return Promise.resolve({ ...outcomeBase(entry, index), status: 'safe_mode', error: SAFE_MODE_NOT_RUN });
         }
-        return ctx.limiter(() =>
+        const run = (): Promise<HookOutcome> =>
           runShellHook(entry, index, {
             payload,
             stdin,
@@ -106,8 +106,9 @@ export async function runEmit(
             signal,
             dialectMaps: ctx.dialectMaps,
             emitStart,
-          }),
-        );
+          });
+        if (ctx.callbacks.timeoutMs === null || !DISPATCHER_BOUNDED_EVENTS.has(event)) return ctx.limiter(run);
+        return runBounded(ctx, entry, index, event, info.toolScoped ? toolName : null, emitStart, run);
       }
     }
   });
@@ -160,6 +161,49 @@ function matches(entry: ShellEntry, toolName: unknown, maps: DialectMaps): boole
   if (entry.matcher.test(toolName)) return true;
   if (entry.spec.dialect === 'hermes' || typeof toolName !== 'string') return false;
   return dialectMatchesTool(entry.spec.dialect, maps, (n) => entry.matcher.test(n), toolName);
+}
+
+/**
+ * A shell hook under Hermes' dispatcher bound (`plugins.hook_callback_timeout`, reference §4.1):
+ * still running at the bound, it is abandoned — pre_tool_call blocks with Hermes' message whatever
+ * the hook's own fail_closed, other bounded events skip it — and that hook (per tool on tool
+ * events) is suppressed for 60 s. The abandoned process runs on to its own timeout, holding its
+ * pool slot; its answer is dropped. The bound starts when the hook starts, not while it queues.
+ */
+async function runBounded(
+  ctx: EmitContext,
+  entry: ShellEntry,
+  index: number,
+  event: EventName,
+  toolName: unknown,
+  emitStart: number,
+  run: () => Promise<HookOutcome>,
+): Promise<HookOutcome> {
+  const key = `${event}\u0000${entry.spec.command}\u0000${toolName === null || toolName === undefined ? '' : String(toolName)}`;
+  let started = performance.now();
+  const result = await ctx.callbacks.bound(key, (arm) =>
+    ctx.limiter(() => {
+      started = performance.now();
+      arm();
+      return run();
+    }),
+  );
+  if (result.kind === 'done') return result.value;
+  const bound = `plugins.hook_callback_timeout ${round((ctx.callbacks.timeoutMs ?? 0) / 1000)}s`;
+  const consequence = event === 'pre_tool_call' ? 'the tool call is blocked (fail closed)' : 'its result is skipped';
+  const error =
+    result.kind === 'abandoned'
+      ? `Hermes' dispatcher bound: still running after ${bound}; abandoned (it runs on to its own timeout), ${consequence}; suppressed for ${round(ctx.callbacks.suppressMs / 1000)}s`
+      : `Hermes' dispatcher bound: not run, ${result.why}; ${consequence}`;
+  const directive: Directive | null = event === 'pre_tool_call' ? { action: 'block', message: DISPATCHER_TIMEOUT_MESSAGE } : null;
+  return {
+    ...outcomeBase(entry, index),
+    status: result.kind === 'abandoned' ? 'timeout' : 'suppressed',
+    duration_ms: result.kind === 'abandoned' ? round(performance.now() - started) : 0,
+    started_ms: round(started - emitStart),
+    error,
+    directive,
+  };
 }
 
 async function runCallback(
@@ -249,7 +293,11 @@ function reportProblems(ctx: EmitContext, event: EventName, h: HookOutcome): voi
       logger.warn(`${who} failed: ${h.error}`);
       break;
     case 'timeout':
-      logger.warn(`${who} timed out after ${h.timeout}s${h.error === 'cancelled' ? ' (cancelled)' : ''}`);
+      if (h.error?.startsWith("Hermes' dispatcher bound")) logger.warn(`${who}: ${h.error}`);
+      else logger.warn(`${who} timed out after ${h.timeout}s${h.error === 'cancelled' ? ' (cancelled)' : ''}`);
+      break;
+    case 'suppressed':
+      logger.debug?.(`${who}: ${h.error}`);
       break;
     case 'output_limit':
       logger.warn(`${who} exceeded the output limit and was killed`);

@@ -3,7 +3,11 @@
 // fail-closed pre_tool_call (a timeout or throw blocks the call, naming the callback), a 60 s
 // suppression window after a timeout (per tool on tool-scoped events), at most three abandoned
 // still-running calls per callback, and warn-once logging of repeated identical failures.
-// A synchronous callback that never returns cannot be bounded in JS: it blocks the event loop.
+// Plugins' callbacks reach this runner as proxies to their worker (a thread per JS plugin, a python3
+// process per Python plugin), whose abort on timeout stops a JS thread outright, so even a
+// synchronous endless loop is bounded. Callbacks a host registers (engine.registerHook) are the
+// host's own code and run in its thread: there an abandoned async call is bounded, a sync loop not.
+// The runner also applies Hermes' dispatcher bound to shell hooks (`bound`, reference §4.1).
 
 import { performance } from 'node:perf_hooks';
 import pTimeout, { TimeoutError } from 'p-timeout';
@@ -17,6 +21,38 @@ import type { PluginCallOutcome, PluginCallback, PluginHook } from './types.js';
 
 export const DEFAULT_SUPPRESS_MS = 60_000;
 export const DEFAULT_MAX_ABANDONED = 3;
+
+/**
+ * Events whose callbacks Hermes' dispatcher runs under `plugins.hook_callback_timeout` — shell
+ * hooks included (reference §4.1): pre_tool_call (fails closed) and the hot-path observers (skipped).
+ * on_session_finalize/reset, pre_gateway_dispatch, approval, subagent and kanban hooks are unbounded.
+ */
+export const DISPATCHER_BOUNDED_EVENTS: ReadonlySet<EventName> = new Set<EventName>([
+  'pre_tool_call',
+  'post_tool_call',
+  'transform_terminal_output',
+  'transform_tool_result',
+  'transform_llm_output',
+  'pre_llm_call',
+  'post_llm_call',
+  'pre_api_request',
+  'post_api_request',
+  'api_request_error',
+  'pre_verify',
+  'on_session_start',
+  'on_session_end',
+]);
+
+/** Hermes' block when the dispatcher bound expires on pre_tool_call (verbatim, whatever the hook). */
+export const DISPATCHER_TIMEOUT_MESSAGE = 'pre_tool_call plugin callback timed out or is still running';
+
+/** What the dispatcher bound made of one shell hook run. */
+export type BoundResult<T> =
+  | { kind: 'done'; value: T }
+  /** Still running at the bound: abandoned (it runs on to its own timeout; its answer is dropped). */
+  | { kind: 'abandoned' }
+  /** Not started: it timed out less than `suppressMs` ago, or that run is still going. */
+  | { kind: 'suppressed'; why: string };
 
 export interface CallbackRunnerOptions {
   /** Bound per call in ms; null = unbounded (no timeout, so no suppression either). */
@@ -32,8 +68,15 @@ export interface CallbackRunnerOptions {
 
 export interface CallbackRunner {
   readonly timeoutMs: number | null;
+  readonly suppressMs: number;
   /** Never rejects: every failure becomes an outcome (and a block on pre_tool_call). */
   invoke(hook: PluginHook, event: EventName, kwargs: Record<string, unknown>): Promise<PluginCallOutcome>;
+  /**
+   * Hermes' dispatcher bound over a callback that is not a plugin (a shell hook): `start(arm)` runs
+   * it and calls `arm()` when it really starts (after any queueing), which starts the bound. `key`
+   * names the callback (and tool) for the suppression window. Unbounded when timeoutMs is null.
+   */
+  bound<T>(key: string, start: (arm: () => void) => Promise<T>): Promise<BoundResult<T>>;
 }
 
 class CallbackTimeout extends TimeoutError {}
@@ -128,7 +171,40 @@ export function createCallbackRunner(opts: CallbackRunnerOptions): CallbackRunne
     }
   }
 
-  return { timeoutMs, invoke };
+  // Shell hooks under the dispatcher bound: key → end of the suppression window / abandoned runs still going.
+  const boundSuppressed = new Map<string, number>();
+  const boundRunning = new Map<string, number>();
+
+  async function bound<T>(key: string, start: (arm: () => void) => Promise<T>): Promise<BoundResult<T>> {
+    if (timeoutMs === null) return { kind: 'done', value: await start(() => {}) };
+    const until = boundSuppressed.get(key);
+    const t = now();
+    if ((boundRunning.get(key) ?? 0) > 0) return { kind: 'suppressed', why: 'its earlier run timed out and is still running' };
+    if (until !== undefined && t < until) {
+      return { kind: 'suppressed', why: `it is suppressed for another ${Math.ceil((until - t) / 1000)}s after timing out` };
+    }
+    if (until !== undefined) boundSuppressed.delete(key);
+    let timer: NodeJS.Timeout | undefined;
+    let expire!: () => void;
+    const expired = new Promise<'expired'>((r) => (expire = () => r('expired')));
+    const task = start(() => {
+      timer = setTimeout(expire, timeoutMs);
+    });
+    const first = await Promise.race([task.then((value) => ({ value })), expired]);
+    clearTimeout(timer);
+    if (first !== 'expired') return { kind: 'done', value: first.value };
+    boundSuppressed.set(key, now() + suppressMs);
+    boundRunning.set(key, (boundRunning.get(key) ?? 0) + 1);
+    const release = (): void => {
+      const n = (boundRunning.get(key) ?? 1) - 1;
+      if (n <= 0) boundRunning.delete(key);
+      else boundRunning.set(key, n);
+    };
+    task.then(release, release);
+    return { kind: 'abandoned' };
+  }
+
+  return { timeoutMs, suppressMs, invoke, bound };
 }
 
 /** pre_tool_call fails closed; every other event skips the callback (post_gateway_admission fails open). */

@@ -1,20 +1,21 @@
 // Loads the plugins listed in `plugins.enabled` from `<home>/plugins/<name>/`: reads plugin.yaml,
-// imports the entry ES module and calls its `register(ctx)`. A plugin that fails anywhere is
+// then starts the plugin where a timeout can stop it — an ES module (index.mjs / index.js /
+// `entry:`) in its own worker thread, a Hermes Python plugin (__init__.py) in a python3 worker —
+// and calls its `register(ctx)` there. A plugin that fails anywhere is
 // skipped with a diagnostic; the others still load. Nothing loads under HERMES_SAFE_MODE.
 // Order is directory-name order (Hermes: plugin discovery is alphabetical), which is also the
 // order their callbacks run and their pre_llm_call contexts are joined in.
 
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import pTimeout from 'p-timeout';
 import { didYouMean } from '../config/_did-you-mean.js';
 import { parseConfigText } from '../config/source.js';
 import type { Logger } from '../engine/logger.js';
 import { EVENT_NAMES, isEventName } from '../events.js';
 import type { Diagnostic } from '../types.js';
 import { parsePluginManifest } from './_manifest.js';
-import { describeError } from './callback-runner.js';
+import { startJsPlugin } from './_js-plugin.js';
+import { startPythonPlugin } from './_python-plugin.js';
 import type { PluginCallback, PluginHook } from './types.js';
 
 // The config side lives in config.ts; re-exported so the engine imports plugin loading from one place.
@@ -27,16 +28,22 @@ export interface LoadPluginsOptions {
   enabled: readonly string[];
   safeMode: boolean;
   logger: Logger;
-  /** Bound for one plugin's `register(ctx)`. Default 30 s. */
+  /** Bound for one plugin's import + `register(ctx)` (and each restart). Default 30 s. */
   registerTimeoutMs?: number;
+  /** Interpreter for Python plugins. Default `python3`. */
+  python?: string;
+  /** Environment of Python plugin workers (default process.env); HERMES_HOME is set to `home`. */
+  env?: NodeJS.ProcessEnv;
 }
 
 export interface LoadedPlugins {
   hooks: PluginHook[];
   diagnostics: Diagnostic[];
+  /** Stops every plugin's worker (thread or python3 process). */
+  close(): Promise<void>;
 }
 
-/** What `register(ctx)` receives. */
+/** What a JS plugin's `register(ctx)` receives (in its worker thread). */
 export interface PluginContext {
   /** The plugin's directory name. */
   readonly plugin: string;
@@ -53,17 +60,21 @@ const DEFAULT_ENTRIES = ['index.mjs', 'index.js'];
 export async function loadPlugins(opts: LoadPluginsOptions): Promise<LoadedPlugins> {
   const diagnostics: Diagnostic[] = [];
   const hooks: PluginHook[] = [];
-  if (opts.enabled.length === 0) return { hooks, diagnostics };
+  const closers: (() => Promise<void>)[] = [];
+  const close = async (): Promise<void> => {
+    await Promise.allSettled(closers.splice(0).map((c) => c()));
+  };
+  if (opts.enabled.length === 0) return { hooks, diagnostics, close };
   if (opts.safeMode) {
     diagnostics.push(diag('info', 'plugins.enabled', 'HERMES_SAFE_MODE is set: no plugins are loaded'));
-    return { hooks, diagnostics };
+    return { hooks, diagnostics, close };
   }
   const names = [...new Set(opts.enabled)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   for (const name of names) {
-    const loaded = await loadOne(name, opts, diagnostics);
+    const loaded = await loadOne(name, opts, diagnostics, closers);
     if (loaded) hooks.push(...loaded);
   }
-  return { hooks, diagnostics };
+  return { hooks, diagnostics, close };
 }
 
 function diag(level: Diagnostic['level'], where: string, message: string, file?: string): Diagnostic {
@@ -80,7 +91,12 @@ async function isFile(p: string): Promise<boolean> {
   }
 }
 
-async function loadOne(name: string, opts: LoadPluginsOptions, diagnostics: Diagnostic[]): Promise<PluginHook[] | null> {
+async function loadOne(
+  name: string,
+  opts: LoadPluginsOptions,
+  diagnostics: Diagnostic[],
+  closers: (() => Promise<void>)[],
+): Promise<PluginHook[] | null> {
   const where = `plugins.enabled`;
   const skip = (message: string, file?: string): null => {
     diagnostics.push(diag('error', where, `plugin ${name} skipped: ${message}`, file));
@@ -103,9 +119,15 @@ async function loadOne(name: string, opts: LoadPluginsOptions, diagnostics: Diag
   if (!manifest) return skip(`invalid plugin.yaml: ${manifestDiags.map((d) => d.message).join('; ')}`, manifestFile);
 
   let entryFile: string | null = null;
+  let python = false;
   if (manifest.entry !== null) {
     const candidate = path.join(dir, manifest.entry);
     if (!(await isFile(candidate))) return skip(`entry module ${manifest.entry} not found in ${dir}`, manifestFile);
+    if (candidate.endsWith('.py')) {
+      // A Python plugin is its package: __init__.py in the plugin folder, as Hermes imports it.
+      if (candidate !== path.join(dir, '__init__.py')) return skip(`entry ${manifest.entry}: a Python plugin's entry is the folder's __init__.py`, manifestFile);
+      python = true;
+    }
     entryFile = candidate;
   } else {
     for (const e of DEFAULT_ENTRIES) {
@@ -115,67 +137,51 @@ async function loadOne(name: string, opts: LoadPluginsOptions, diagnostics: Diag
       }
     }
     if (!entryFile) {
-      const python = await isFile(path.join(dir, '__init__.py'));
-      return skip(
-        python
-          ? 'it is a Python plugin (__init__.py); hermes-hooks loads ES modules: port it to index.mjs exporting register(ctx)'
-          : `no entry module (index.mjs or index.js, or \`entry:\` in plugin.yaml) in ${dir}`,
-        manifestFile,
-      );
+      if (!(await isFile(path.join(dir, '__init__.py')))) {
+        return skip(`no entry module (index.mjs or index.js, __init__.py, or \`entry:\` in plugin.yaml) in ${dir}`, manifestFile);
+      }
+      entryFile = path.join(dir, '__init__.py');
+      python = true;
     }
   }
 
-  let mod: Record<string, unknown>;
-  try {
-    mod = (await import(/* @vite-ignore */ pathToFileURL(entryFile).href)) as Record<string, unknown>;
-  } catch (e) {
-    return skip(`importing ${entryFile} failed: ${describeError(e)}`, entryFile);
-  }
-  const fromDefault = mod.default as { register?: unknown } | undefined;
-  const register = typeof mod.register === 'function' ? mod.register : typeof fromDefault?.register === 'function' ? fromDefault.register : null;
-  if (typeof register !== 'function') return skip(`${entryFile} does not export a register(ctx) function`, entryFile);
+  const timeoutMs = opts.registerTimeoutMs ?? DEFAULT_REGISTER_TIMEOUT_MS;
+  // Plugin code never runs on the host's thread: a Python plugin in a python3 worker, a JS plugin
+  // in a worker thread; both can be stopped by the callback timeout.
+  const started = python
+    ? await startPythonPlugin({
+        name,
+        dir,
+        python: opts.python ?? 'python3',
+        env: { ...(opts.env ?? process.env), HERMES_HOME: opts.home },
+        logger: opts.logger,
+        readyTimeoutMs: timeoutMs,
+      })
+    : await startJsPlugin({ name, dir, home: opts.home, entryFile, logger: opts.logger, readyTimeoutMs: timeoutMs });
+  if ('error' in started) return skip(started.error, entryFile);
+  closers.push(() => started.close());
 
   const hooks: PluginHook[] = [];
-  let open = true;
-  let index = 0;
-  const ctx: PluginContext = {
-    plugin: name,
-    dir,
-    home: opts.home,
-    logger: opts.logger,
-    registerHook(event: string, callback: PluginCallback): void {
-      const n = index++;
-      if (!open) {
-        opts.logger.warn(`[plugins] ${name}: registerHook('${event}') after register() returned is ignored`);
-        return;
-      }
-      if (!isEventName(event)) {
-        const hint = didYouMean(String(event), EVENT_NAMES);
-        diagnostics.push(
-          diag('warning', where, `plugin ${name} registered a hook for unknown event '${String(event)}'${hint ? ` (did you mean '${hint}'?)` : ''}; ignored`, entryFile ?? undefined),
-        );
-        return;
-      }
-      if (typeof callback !== 'function') {
-        diagnostics.push(diag('warning', where, `plugin ${name} registered a non-function for ${event}; ignored`, entryFile ?? undefined));
-        return;
-      }
-      const fn = callback.name && callback.name !== 'anonymous' ? callback.name : String(n);
-      hooks.push({ plugin: name, name: `${name}.${fn}`, event, callback });
-    },
-  };
-
-  const timeoutMs = opts.registerTimeoutMs ?? DEFAULT_REGISTER_TIMEOUT_MS;
-  try {
-    await pTimeout(Promise.resolve().then(() => (register as (c: PluginContext) => unknown).call(mod, ctx)), {
-      milliseconds: timeoutMs,
-      message: `register() did not finish within ${timeoutMs / 1000}s`,
-    });
-  } catch (e) {
-    open = false;
-    return skip(`register() failed: ${describeError(e)}`, entryFile);
+  const file = entryFile;
+  started.registrations.forEach((r, n) => {
+    if (!isEventName(r.event)) {
+      const hint = didYouMean(r.event, EVENT_NAMES);
+      diagnostics.push(diag('warning', where, `plugin ${name} registered a hook for unknown event '${r.event}'${hint ? ` (did you mean '${hint}'?)` : ''}; ignored`, file));
+      return;
+    }
+    if (!r.callable) {
+      diagnostics.push(diag('warning', where, `plugin ${name} registered a non-function for ${r.event}; ignored`, file));
+      return;
+    }
+    hooks.push({ plugin: name, name: `${name}.${r.fn ?? String(n)}`, event: r.event, callback: r.callback });
+  });
+  const unsupported = 'unsupported' in started ? (started.unsupported as string[]) : [];
+  if (unsupported.length > 0) {
+    const what = unsupported.map((m) => `ctx.${m}`).join(', ');
+    const message = `plugin ${name} called ${what}: not supported by hermes-hooks (only ctx.register_hook runs here); ignored`;
+    diagnostics.push(diag('warning', where, message, file));
+    opts.logger.warn(`[plugins] ${message}`);
   }
-  open = false;
   if (manifest.name !== name) {
     diagnostics.push(diag('info', where, `plugin folder ${name} declares name '${manifest.name}'; it is enabled and reported by its folder name`, manifestFile));
   }

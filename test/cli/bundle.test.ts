@@ -316,7 +316,7 @@ describe("bin.js falls back to tsc's main.js", () => {
   });
 });
 
-describe('the bundled CLI imports user ES modules (the two import()s the build rewrites)', () => {
+describe('the bundled CLI imports user ES modules (a gateway handler through the import() the build rewrites, a plugin in its worker thread)', () => {
   const variants: [string, () => string][] = [
     ['the shipped bundle, cache used', () => join(CLI, 'bin.js')],
     [
@@ -350,9 +350,24 @@ describe('the bundled CLI imports user ES modules (the two import()s the build r
     expect(JSON.parse(allowed.stdout)).toMatchObject({ action: 'allow' });
   });
 
+  it.each(variants)('%s: run pre_tool_call blocks through an unchanged Hermes Python plugin', async (_name, binOf) => {
+    const bin = binOf();
+    const home = makeHome('plugins:\n  enabled: [py-guard]\n');
+    cpSync(join(ROOT, 'scripts-examples/plugins/py-guard'), join(home, 'plugins/py-guard'), { recursive: true });
+    const stdin = JSON.stringify({ tool_name: 'terminal', tool_input: { command: 'rm -rf /' }, session_id: 'bundle-test' });
+    const r = await node([bin, 'run', 'pre_tool_call', '--accept-hooks', '--home', home], { stdin });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stdout)).toMatchObject({ action: 'block', message: 'py-guard: refusing a destructive command: rm -rf /', decided_by: 0 });
+  });
+
   it('the bundle itself (the shipped one) goes through the loader for them: no import() is left in it', () => {
     const text = readFileSync(BUNDLE, 'utf8');
-    expect(text.match(/__hhImport\(/g)).toHaveLength(2);
+    // Gateway handlers: the one rewritten import(). Plugins are imported by their worker thread
+    // (_plugin-worker.mjs, shipped next to the bundle, not bundled).
+    expect(text.match(/__hhImport\(/g)).toHaveLength(1);
     expect(text).not.toMatch(/[^\w$.]import\(/);
+    expect(text).toContain('_plugin-worker.mjs');
+    expect(existsSync(join(CLI, '_plugin-worker.mjs'))).toBe(true);
   });
 });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadPlugins } from '../../src/plugins/load.js';
+import { loadPlugins, type LoadedPlugins } from '../../src/plugins/load.js';
 import { captureLogger } from './_capture-logger.js';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/plugins/', import.meta.url));
@@ -17,7 +17,16 @@ async function homeWith(...names: string[]): Promise<string> {
   return home;
 }
 
+const loaded: LoadedPlugins[] = [];
+/** loadPlugins, with its workers stopped after the test. */
+async function load(opts: Parameters<typeof loadPlugins>[0]): Promise<LoadedPlugins> {
+  const r = await loadPlugins(opts);
+  loaded.push(r);
+  return r;
+}
+
 afterEach(async () => {
+  await Promise.all(loaded.splice(0).map((l) => l.close()));
   await Promise.all(homes.splice(0).map((h) => rm(h, { recursive: true, force: true })));
 });
 
@@ -25,7 +34,7 @@ describe('loadPlugins', () => {
   it('loads only enabled plugins, in directory-name order, with named callbacks', async () => {
     const home = await homeWith('alpha', 'beta', 'cjs-plugin');
     const logger = captureLogger();
-    const { hooks, diagnostics } = await loadPlugins({ home, enabled: ['beta', 'alpha'], safeMode: false, logger });
+    const { hooks, diagnostics } = await load({ home, enabled: ['beta', 'alpha'], safeMode: false, logger });
     expect(diagnostics).toEqual([]);
     expect(hooks.map((h) => [h.plugin, h.name, h.event])).toEqual([
       ['alpha', 'alpha.recall', 'pre_llm_call'],
@@ -42,16 +51,16 @@ describe('loadPlugins', () => {
 
   it('loads nothing that is not enabled, and nothing at all in safe mode', async () => {
     const home = await homeWith('alpha', 'beta');
-    const none = await loadPlugins({ home, enabled: [], safeMode: false, logger: captureLogger() });
-    expect(none).toEqual({ hooks: [], diagnostics: [] });
-    const safe = await loadPlugins({ home, enabled: ['alpha', 'beta'], safeMode: true, logger: captureLogger() });
+    const none = await load({ home, enabled: [], safeMode: false, logger: captureLogger() });
+    expect([none.hooks, none.diagnostics]).toEqual([[], []]);
+    const safe = await load({ home, enabled: ['alpha', 'beta'], safeMode: true, logger: captureLogger() });
     expect(safe.hooks).toEqual([]);
     expect(safe.diagnostics).toEqual([expect.objectContaining({ level: 'info', message: 'HERMES_SAFE_MODE is set: no plugins are loaded' })]);
   });
 
   it('a CommonJS index.js exporting register on module.exports loads', async () => {
     const home = await homeWith('cjs-plugin');
-    const { hooks, diagnostics } = await loadPlugins({ home, enabled: ['cjs-plugin'], safeMode: false, logger: captureLogger() });
+    const { hooks, diagnostics } = await load({ home, enabled: ['cjs-plugin'], safeMode: false, logger: captureLogger() });
     expect(diagnostics).toEqual([]);
     expect(hooks.map((h) => h.name)).toEqual(['cjs-plugin.0']);
   });
@@ -59,14 +68,15 @@ describe('loadPlugins', () => {
   it('skips broken plugins with a diagnostic and still loads the rest', async () => {
     const home = await homeWith('alpha', 'broken-manifest', 'throwing-register', 'python-only', 'bad-events');
     const logger = captureLogger();
-    const { hooks, diagnostics } = await loadPlugins({
+    const { hooks, diagnostics } = await load({
       home,
       enabled: ['alpha', 'broken-manifest', 'throwing-register', 'python-only', 'bad-events', 'missing'],
       safeMode: false,
       logger,
     });
-    // alpha loads fully; bad-events keeps its one valid hook; throwing-register keeps none of its.
-    expect(hooks.map((h) => h.name)).toEqual(['alpha.recall', 'alpha.guard', 'alpha.2', 'bad-events.observe']);
+    // alpha loads fully; bad-events keeps its one valid hook; throwing-register keeps none of its;
+    // python-only (a Hermes __init__.py plugin with a lambda) runs in its python3 worker.
+    expect(hooks.map((h) => h.name)).toEqual(['alpha.recall', 'alpha.guard', 'alpha.2', 'bad-events.observe', 'python-only.0']);
     const messages = diagnostics.map((d) => d.message);
     const yamlError = 'YAML syntax error: Flow sequence in block collection must be sufficiently indented and end with a ]';
     // Every problem once, in full, and nothing else.
@@ -75,7 +85,6 @@ describe('loadPlugins', () => {
         yamlError,
         `plugin broken-manifest skipped: invalid plugin.yaml: ${yamlError}`,
         'plugin throwing-register skipped: register() failed: RangeError: register exploded',
-        'plugin python-only skipped: it is a Python plugin (__init__.py); hermes-hooks loads ES modules: port it to index.mjs exporting register(ctx)',
         "plugin bad-events registered a hook for unknown event 'pre_tool_cal' (did you mean 'pre_tool_call'?); ignored",
         'plugin bad-events registered a non-function for post_tool_call; ignored',
         `plugin missing skipped: ${home}/plugins/missing/plugin.yaml not found`,
@@ -90,7 +99,7 @@ describe('loadPlugins', () => {
 
   it('a register() that never finishes is bounded and skipped', async () => {
     const home = await homeWith('hanging-register', 'alpha');
-    const { hooks, diagnostics } = await loadPlugins({
+    const { hooks, diagnostics } = await load({
       home,
       enabled: ['hanging-register', 'alpha'],
       safeMode: false,
@@ -105,8 +114,21 @@ describe('loadPlugins', () => {
 
   it('rejects an enabled name that is a path', async () => {
     const home = await homeWith('alpha');
-    const { hooks, diagnostics } = await loadPlugins({ home, enabled: ['../alpha'], safeMode: false, logger: captureLogger() });
+    const { hooks, diagnostics } = await load({ home, enabled: ['../alpha'], safeMode: false, logger: captureLogger() });
     expect(hooks).toEqual([]);
     expect(diagnostics.map((d) => d.message)).toEqual(['plugin ../alpha skipped: a plugin name is a folder name under plugins/, not a path']);
+  });
+
+  it('a Python plugin naming its entry: __init__.py runs in python3; another .py entry is refused with the reason', async () => {
+    const home = await homeWith('python-only');
+    const { writeFile, mkdir } = await import('node:fs/promises');
+    await writeFile(path.join(home, 'plugins', 'python-only', 'plugin.yaml'), 'name: python-only\nentry: __init__.py\n');
+    await mkdir(path.join(home, 'plugins', 'odd'), { recursive: true });
+    await writeFile(path.join(home, 'plugins', 'odd', 'plugin.yaml'), 'name: odd\nentry: main.py\n');
+    await writeFile(path.join(home, 'plugins', 'odd', 'main.py'), 'def register(ctx):\n    pass\n');
+    const { hooks, diagnostics } = await load({ home, enabled: ['python-only', 'odd'], safeMode: false, logger: captureLogger() });
+    expect(hooks.map((h) => h.name)).toEqual(['python-only.0']);
+    expect(diagnostics.map((d) => d.message)).toEqual(["plugin odd skipped: entry main.py: a Python plugin's entry is the folder's __init__.py"]);
+    expect(await hooks[0]!.callback({ tool_name: 'x' }, { signal: new AbortController().signal })).toBeNull();
   });
 });

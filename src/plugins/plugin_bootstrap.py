@@ -1,0 +1,228 @@
+"""Runs one Hermes Python plugin (plugin.yaml + __init__.py with register(ctx)) for hermes-hooks, unchanged.
+
+Usage: python3 plugin_bootstrap.py <plugin dir> <plugin name>
+
+The package is imported by path (its __init__.py runs, relative imports work), then
+``register(ctx)`` is called; ``ctx.register_hook(event, callback)`` records the callbacks. Any
+other ctx method (register_tool, register_command, ...) is accepted, does nothing, and is named in
+the ready line so the host can say once that it is not supported.
+
+Protocol, line-delimited JSON in UTF-8 on this process's original stdin/stdout:
+  first line out:  {"ready": true, "hooks": [{"event", "name"}], "unsupported": [...]}
+                   or {"ready": false, "error": "..."}
+  each line in:    {"id": n, "hook": i, "kwargs": {...}}
+  each line out:   {"id": n, "ok": true, "value": <return value>}  or  {"id": n, "ok": false, "error": "Type: message"}
+Each call runs on its own daemon thread, like Hermes' dispatcher: a callback that never returns is
+abandoned by the host after plugins.hook_callback_timeout and cannot hold up the others; its late
+reply (if any) still arrives, so the host knows when an abandoned call ended. ``async def``
+callbacks are run to completion with asyncio.run on that thread. Callbacks get keyword arguments:
+all of them when they take **kwargs, otherwise only the names they declare (Hermes).
+stdin EOF (the host closed us or died) -> exit 0.
+
+The plugin's own output (print, logging) goes to stderr: fd 1 is pointed at fd 2 after the
+protocol channel is duplicated, so nothing the plugin does can corrupt the protocol.
+"""
+
+import asyncio
+import importlib.util
+import inspect
+import json
+import os
+import re
+import signal
+import sys
+import threading
+import time
+import traceback
+
+
+def _open_protocol():
+    proto_out = os.fdopen(os.dup(1), "w", encoding="utf-8", newline="\n")
+    proto_in = os.fdopen(os.dup(0), "r", encoding="utf-8")
+    os.dup2(2, 1)
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    os.close(devnull)
+    sys.stdout = sys.stderr
+    sys.stdin = open(os.devnull, "r")
+    return proto_in, proto_out
+
+
+_send_lock = threading.Lock()
+
+
+def _send(proto_out, message):
+    line = json.dumps(message, ensure_ascii=False, default=str) + "\n"
+    with _send_lock:
+        proto_out.write(line)
+        proto_out.flush()
+
+
+def _describe(exc):
+    return "%s: %s" % (type(exc).__name__, exc)
+
+
+def _watch_parent():
+    # If the host is killed outright while a callback blocks, stdin EOF is never read: leave anyway.
+    parent = os.getppid()
+    while True:
+        time.sleep(1.0)
+        if os.getppid() != parent:
+            os._exit(0)
+
+
+class _Manifest(object):
+    def __init__(self, name):
+        self.name = name
+        self.key = name
+
+
+class PluginContext(object):
+    """The part of Hermes' PluginContext a hook plugin needs; everything else is a recorded no-op."""
+
+    def __init__(self, name, plugin_dir):
+        self.hooks = []
+        self.unsupported = []
+        self.plugin_id = name
+        self.plugin_dir = plugin_dir
+        self.manifest = _Manifest(name)
+        self.hermes_home = os.environ.get("HERMES_HOME", "")
+
+    def register_hook(self, hook_name, callback):
+        self.hooks.append((hook_name, callback))
+
+    def __getattr__(self, attr):
+        if attr.startswith("__"):
+            raise AttributeError(attr)
+
+        def not_supported(*args, **kwargs):
+            if attr not in self.unsupported:
+                self.unsupported.append(attr)
+            return None
+
+        return not_supported
+
+
+def _load(plugin_dir, name):
+    module_name = "hermes_plugins_" + re.sub(r"\W", "_", name)
+    init = os.path.join(plugin_dir, "__init__.py")
+    spec = importlib.util.spec_from_file_location(module_name, init, submodule_search_locations=[plugin_dir])
+    if spec is None or spec.loader is None:
+        raise ImportError("cannot load %s as a Python package" % init)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[module_name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def _accepted(callback, kwargs):
+    """All kwargs for a callback with **kwargs; otherwise only the names it declares."""
+    try:
+        params = inspect.signature(callback).parameters.values()
+    except (TypeError, ValueError):
+        return kwargs
+    names = set()
+    for p in params:
+        if p.kind == p.VAR_KEYWORD:
+            return kwargs
+        if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY):
+            names.add(p.name)
+    return {k: v for k, v in kwargs.items() if k in names}
+
+
+def _jsonable(value):
+    # The reply must be JSON; a value json cannot say becomes its str() (default=str), but a
+    # value that cannot even be walked (a cycle) is a failure of the callback, not of the worker.
+    json.dumps(value, ensure_ascii=False, default=str)
+    return value
+
+
+def _call(proto_out, callback, rid, kwargs):
+    try:
+        result = callback(**_accepted(callback, kwargs))
+        if inspect.isawaitable(result):
+            result = asyncio.run(_await(result))
+        _send(proto_out, {"id": rid, "ok": True, "value": _jsonable(result)})
+    except BaseException as exc:  # noqa: B902 - a callback's sys.exit() must not kill the worker
+        traceback.print_exc()
+        _send(proto_out, {"id": rid, "ok": False, "error": _describe(exc)})
+
+
+async def _await(awaitable):
+    return await awaitable
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.stderr.write("usage: plugin_bootstrap.py <plugin dir> <plugin name>\n")
+        return 2
+    plugin_dir, name = sys.argv[1], sys.argv[2]
+    # The host decides when we stop (stdin EOF / SIGTERM); Ctrl-C in the terminal is for the host.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    sys.dont_write_bytecode = True
+    proto_in, proto_out = _open_protocol()
+    threading.Thread(target=_watch_parent, daemon=True).start()
+
+    try:
+        module = _load(plugin_dir, name)
+    except ImportError as exc:
+        traceback.print_exc()
+        missing = getattr(exc, "name", None)
+        hint = ""
+        if missing:
+            hint = " (the plugin needs the Python module '%s', which is not installed for %s; install it, e.g. %s -m pip install %s)" % (
+                missing, sys.executable, sys.executable, missing)
+        _send(proto_out, {"ready": False, "error": "__init__.py failed to import: " + _describe(exc) + hint})
+        return 1
+    except BaseException as exc:  # noqa: B902 - a SystemExit at import time is a load failure too
+        traceback.print_exc()
+        _send(proto_out, {"ready": False, "error": "__init__.py failed to import: " + _describe(exc)})
+        return 1
+
+    register = getattr(module, "register", None)
+    if not callable(register):
+        _send(proto_out, {"ready": False, "error": "__init__.py has no register(ctx) function"})
+        return 1
+    ctx = PluginContext(name, plugin_dir)
+    try:
+        result = register(ctx)
+        if inspect.isawaitable(result):
+            asyncio.run(_await(result))
+    except BaseException as exc:  # noqa: B902
+        traceback.print_exc()
+        _send(proto_out, {"ready": False, "error": "register() failed: " + _describe(exc)})
+        return 1
+
+    hooks = []
+    callbacks = []
+    for event, callback in ctx.hooks:
+        fn = getattr(callback, "__name__", None) if callable(callback) else None
+        hooks.append({"event": event if isinstance(event, str) else str(event),
+                      "name": fn if fn and fn != "<lambda>" else None,
+                      "callable": callable(callback)})
+        callbacks.append(callback)
+    _send(proto_out, {"ready": True, "hooks": hooks, "unsupported": list(ctx.unsupported)})
+
+    for line in proto_in:
+        line = line.strip()
+        if not line:
+            continue
+        try:
+            request = json.loads(line)
+            rid = request.get("id")
+            callback = callbacks[int(request.get("hook"))]
+        except (ValueError, TypeError, IndexError, AttributeError) as exc:
+            _send(proto_out, {"id": None, "ok": False, "error": "bad request: " + _describe(exc)})
+            continue
+        kwargs = request.get("kwargs")
+        if not isinstance(kwargs, dict):
+            kwargs = {}
+        threading.Thread(target=_call, args=(proto_out, callback, rid, kwargs), daemon=True).start()
+    return 0
+
+
+if __name__ == "__main__":
+    code = main()
+    sys.stderr.flush()
+    # Abandoned callback threads are daemons: leave without waiting for them.
+    os._exit(code)
