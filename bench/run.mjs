@@ -101,13 +101,12 @@ const BREAKDOWN_ROWS = {
   node_e_0: '`node -e 0`: Node’s own start-up, the floor',
   esm_empty_module: 'an empty ES module (Node plus its ESM loader)',
   cli_version: '`hermes-hooks --version`: bin.js loads the bundle and its code cache, runs nothing',
-  import_execa_unbundled: '`import("execa")` unbundled, as the CLI paid it before',
   import_zod_unbundled: '`import("zod")` unbundled (no longer on the `run`/`test` path)',
   import_yaml_unbundled: '`import("yaml")` unbundled',
   cli_run_unbundled: '`run`, tsc’s unbundled output (before bundling)',
   cli_run_bundle_no_code_cache: '`run`, bundled, without the code cache',
   cli_run: '`run` as shipped: bundle + code cache',
-  cli_run_child_process: '`run` as shipped, but launching on child_process instead of execa (benchmark-only build)',
+  cli_run_baseline: '`run` of the baseline build (HH_BENCH_BASELINE): before → after',
 };
 
 function renderBreakdown(summaries) {

@@ -2,7 +2,7 @@
 // the bit) and ship the Python gateway bootstrap next to the compiled code that starts it.
 //
 // Why: every host that calls `hermes-hooks run` pays the CLI's start-up once per event. Unbundled,
-// that start-up is mostly module loading (execa alone is ~100 files) and then parsing and
+// that start-up is mostly module loading (execa alone was ~100 files; yaml is the one dependency left on it) and then parsing and
 // compiling the code that runs. dist/cli/_main.cjs is the whole CLI in one script and
 // _main.cjs.cache is V8's code for it after a real `run` and `test` (src/cli/_bundle.ts loads
 // both). The library (dist/index.js and what it imports) stays tsc's unbundled output.

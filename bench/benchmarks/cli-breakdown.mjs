@@ -1,9 +1,10 @@
 // Where the CLI's start-up goes, in one interleaved run: Node's floor, the ESM loader, loading
 // the bundle alone (`--version`), the big packages imported unbundled, and `run` four ways —
-// tsc's unbundled output, bundled without and with its code cache (as shipped), and bundled with
-// execa swapped for child_process (a benchmark-only build). No targets: this explains cli-start.
+// tsc's unbundled output, bundled without and with its code cache (as shipped), and the baseline
+// build's (HH_BENCH_BASELINE, before → after). No targets: this explains cli-start.
 import { benchMain, figure } from '../lib/bench-main.mjs';
 import { approvedTrivialHome, cliVariant, measure } from '../lib/cli-variants.mjs';
+import { BASELINE } from '../lib/engine-variants.mjs';
 import { BENCH, BIN } from '../lib/paths.mjs';
 import { makeWorkspace } from '../lib/fixtures.mjs';
 import { round, summarize } from '../lib/stats.mjs';
@@ -15,19 +16,17 @@ benchMain(async ({ quick }) => {
     // Approved once, as a user would; the measured `run`s are the production path.
     const { home, payload } = await approvedTrivialHome(ws);
     const noCacheBin = await cliVariant(ws.file('cli-no-cache'), { cache: false });
-    const cpBin = await cliVariant(ws.file('cli-child-process'), { childProcess: true });
     const run = (bin) => ['node', bin, 'run', 'pre_tool_call', '--home', home];
     const commands = {
       node_e_0: ['node', '-e', '0'],
       esm_empty_module: ['node', `${BENCH}/lib/probes/empty.mjs`],
       cli_version: ['node', BIN, '--version'],
-      import_execa_unbundled: ['node', `${BENCH}/lib/probes/import.mjs`, 'execa'],
       import_zod_unbundled: ['node', `${BENCH}/lib/probes/import.mjs`, 'zod'],
       import_yaml_unbundled: ['node', `${BENCH}/lib/probes/import.mjs`, 'yaml'],
       cli_run_unbundled: run(`${BENCH}/lib/probes/cli-unbundled.mjs`),
       cli_run_bundle_no_code_cache: run(noCacheBin),
       cli_run: run(BIN),
-      cli_run_child_process: run(cpBin),
+      ...(BASELINE ? { cli_run_baseline: run(`${BASELINE}/dist/cli/bin.js`) } : {}),
     };
     const rows = await measure(commands, { runs, warmup: 2, stdin: payload, usageDir: ws.dir });
     const stats = Object.fromEntries(
@@ -46,10 +45,14 @@ benchMain(async ({ quick }) => {
           limit: `bundled without code cache ${over('cli_run_bundle_no_code_cache')} ms; shipped (bundle + code cache) ${over('cli_run')} ms`,
           note: 'before → after',
         }),
-        figure('`run` bundled on child_process instead of execa, over node -e 0', over('cli_run_child_process'), 'ms', {
-          limit: `execa at start: ${round(over('cli_run') - over('cli_run_child_process'), 1)} ms wall, ${round(cpuOver('cli_run') - cpuOver('cli_run_child_process'), 1)} ms CPU`,
-          note: 'benchmark-only build',
-        }),
+        ...(BASELINE
+          ? [
+              figure('`run` of the baseline build, over node -e 0', over('cli_run_baseline'), 'ms', {
+                limit: `now ${over('cli_run')} ms: ${round(over('cli_run_baseline') - over('cli_run'), 1)} ms wall, ${round(cpuOver('cli_run_baseline') - cpuOver('cli_run'), 1)} ms CPU saved`,
+                note: 'before → after',
+              }),
+            ]
+          : []),
       ],
     };
   } finally {

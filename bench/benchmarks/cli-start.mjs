@@ -3,11 +3,14 @@
 // goes is cli-breakdown.mjs.
 import { benchMain, figure } from '../lib/bench-main.mjs';
 import { approvedTrivialHome, measure } from '../lib/cli-variants.mjs';
+import { BASELINE } from '../lib/engine-variants.mjs';
 import { BIN } from '../lib/paths.mjs';
 import { makeWorkspace } from '../lib/fixtures.mjs';
 import { median, round, summarize } from '../lib/stats.mjs';
 
 const TARGET_MS = 60;
+/** `run` ≤ this × (node -e 0 + bare hook), measured in the same run (issue 14). */
+const TARGET_FACTOR = 1.5;
 
 benchMain(async ({ quick }) => {
   const runs = quick ? 8 : 30;
@@ -21,6 +24,7 @@ benchMain(async ({ quick }) => {
       bare_hook: [hook],
       cli_run: ['node', BIN, 'run', 'pre_tool_call', '--home', home],
       cli_test: ['node', BIN, 'test', 'pre_tool_call', '--home', home, '--json'],
+      ...(BASELINE ? { cli_run_baseline: ['node', `${BASELINE}/dist/cli/bin.js`, 'run', 'pre_tool_call', '--home', home] } : {}),
     };
     const rows = await measure(commands, { runs, warmup: 3, stdin: payload, usageDir: ws.dir });
     const stats = Object.fromEntries(
@@ -49,6 +53,19 @@ benchMain(async ({ quick }) => {
       figures: [
         row('cli_run', '`run` start: median − (node -e 0 + bare hook)'),
         row('cli_test', '`test --json` start: median − (node -e 0 + bare hook)'),
+        figure('`run` start ÷ (node -e 0 + bare hook)', round(stats.cli_run.wall_ms.median / pair, 3), '×', {
+          target: `≤ ${TARGET_FACTOR}`,
+          pass: stats.cli_run.wall_ms.median / pair <= TARGET_FACTOR,
+          limit: `${stats.cli_run.wall_ms.median} ms vs ${round(pair, 1)} ms`,
+        }),
+        ...(BASELINE
+          ? [
+              figure('`run` start of the baseline build ÷ (node -e 0 + bare hook)', round(stats.cli_run_baseline.wall_ms.median / pair, 3), '×', {
+                limit: `${stats.cli_run_baseline.wall_ms.median} ms (p95 ${stats.cli_run_baseline.wall_ms.p95}); CPU ${round(cpuOver('cli_run_baseline'), 1)} ms over node -e 0`,
+                note: 'before',
+              }),
+            ]
+          : []),
       ],
     };
   } finally {

@@ -2,33 +2,20 @@
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { hooksYaml, TRIVIAL_HOOK } from './fixtures.mjs';
-import { BENCH, BIN, ROOT } from './paths.mjs';
+import { BIN, ROOT } from './paths.mjs';
 import { runCommand } from './proc.mjs';
 import { rotate } from './stats.mjs';
 
 /**
  * A copy of the shipped CLI in `dir`: bin.js and its loader, the bundle, and (unless `cache` is
- * false) a code cache recorded for that bundle. `childProcess` rebuilds the bundle with the
- * benchmark-only child_process launch instead of execa.
+ * false) a code cache recorded for that bundle.
  */
-export async function cliVariant(dir, { cache = true, childProcess = false } = {}) {
+export async function cliVariant(dir, { cache = true } = {}) {
   mkdirSync(dir, { recursive: true });
   process.chdir(ROOT); // the build helpers work relative to the package root
   for (const f of ['bin.js', '_bundle.js']) copyFileSync(`${ROOT}/dist/cli/${f}`, `${dir}/${f}`);
   const build = await import(pathToFileURL(`${ROOT}/scripts/postbuild.mjs`).href);
-  if (childProcess) {
-    const launchCp = `${BENCH}/lib/launch-child-process.mjs`;
-    await build.buildCliBundle(dir, [
-      {
-        name: 'launch-child-process',
-        setup(b) {
-          b.onResolve({ filter: /\/_launch\.js$/ }, (args) => (args.importer.includes('/src/spawn/') ? { path: launchCp } : undefined));
-        },
-      },
-    ]);
-  } else {
-    copyFileSync(`${ROOT}/dist/cli/_main.cjs`, `${dir}/_main.cjs`);
-  }
+  copyFileSync(`${ROOT}/dist/cli/_main.cjs`, `${dir}/_main.cjs`);
   if (cache) await build.writeCodeCache(dir);
   return `${dir}/bin.js`;
 }

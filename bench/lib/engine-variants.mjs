@@ -1,34 +1,27 @@
-// The built library twice: as shipped (execa launch) and with the child_process launch variant.
-import { register } from 'node:module';
+// The built library as it is, and optionally a baseline: the same library built from another
+// checkout (HH_BENCH_BASELINE=<root of a built checkout>, e.g. the commit before a change), loaded
+// into the same process so before and after are measured interleaved, in one run.
 import { pathToFileURL } from 'node:url';
-import { BENCH, DIST, DIST_INDEX_URL } from './paths.mjs';
+import { DIST_INDEX_URL } from './paths.mjs';
 
-let registered = false;
+/** Root of a built checkout to compare against, or null. */
+export const BASELINE = process.env.HH_BENCH_BASELINE || null;
 
 export async function loadEngines() {
-  if (!registered) {
-    register(pathToFileURL(`${BENCH}/lib/variant-hooks.mjs`).href, {
-      data: {
-        distPrefix: pathToFileURL(`${DIST}/`).href,
-        cpLaunchUrl: pathToFileURL(`${BENCH}/lib/launch-child-process.mjs`).href,
-      },
-    });
-    registered = true;
-  }
-  const execa = await import(DIST_INDEX_URL);
-  const cp = await import(`${DIST_INDEX_URL}?launch=cp`);
-  if (execa.createHookEngine === cp.createHookEngine) throw new Error('variant loader did not isolate the engine copy');
-  return { execa, cp };
+  const lib = await import(DIST_INDEX_URL);
+  const base = BASELINE ? await import(pathToFileURL(`${BASELINE}/dist/index.js`).href) : null;
+  if (base && base.createHookEngine === lib.createHookEngine) throw new Error('the baseline is the same module as the library');
+  return { lib, base };
 }
 
 /**
- * The engine as shipped and the child_process-launch copy on the same home, with the options every
- * in-process benchmark uses (no exit cleanup: the runner process owns its children).
+ * The engine as built, and the baseline's (null without HH_BENCH_BASELINE), on the same home, with
+ * the options every in-process benchmark uses (no exit cleanup: the runner process owns its children).
  */
 export async function createEnginePair(home, extra = {}) {
-  const { execa: lib, cp: libCp } = await loadEngines();
+  const { lib, base } = await loadEngines();
   const common = { home, acceptHooks: true, interactive: false, exitCleanup: false, ...extra };
   const engine = await lib.createHookEngine({ ...common, logger: lib.silentLogger });
-  const engineCp = await libCp.createHookEngine({ ...common, logger: libCp.silentLogger });
-  return { lib, engine, engineCp };
+  const engineBase = base ? await base.createHookEngine({ ...common, logger: base.silentLogger }) : null;
+  return { lib, base, engine, engineBase };
 }

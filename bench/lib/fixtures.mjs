@@ -19,6 +19,13 @@ read -r _payload || :
 echo '{}'
 `;
 
+/** The common hook: a bash guard that reads its whole stdin (`input=$(cat)`) and prints a deny. */
+export const DENY_HOOK = `#!/bin/bash
+# stdin-reading guard: read the whole payload, deny the call
+input=$(cat)
+echo '{"decision": "block", "reason": "denied by the bench guard"}'
+`;
+
 export function makeWorkspace(name) {
   const dir = mkdtempSync(join(tmpdir(), `hermes-bench-${name}-`));
   return {

@@ -33,7 +33,6 @@ export function machineFacts() {
     node: process.version,
     v8: process.versions.v8,
     loadavg_at_start: os.loadavg().map((x) => Math.round(x * 100) / 100),
-    execa: pkgVersion('execa'),
     yaml: pkgVersion('yaml'),
     zod: pkgVersion('zod'),
     esbuild: pkgVersion('esbuild'),

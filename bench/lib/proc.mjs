@@ -78,13 +78,14 @@ export function cpuSince(start) {
 }
 
 /**
- * The four single-hook variants overhead and throughput compare: a bare spawn of the hook with the
- * engine's stdin bytes (plain, and in its own process group), and one emit on each engine.
+ * The single-hook variants overhead and throughput compare: a bare spawn of the hook with the
+ * engine's stdin bytes (plain, and in its own process group), one emit on the engine, and one on
+ * the baseline engine when there is one (HH_BENCH_BASELINE).
  */
-export function singleHookVariants({ hook, payload, engine, engineCp, kwargs }) {
+export function singleHookVariants({ hook, payload, engine, engineBase = null, kwargs, status = 'ok' }) {
   const emitOk = async (e, label) => {
     const r = await e.emit('pre_tool_call', kwargs);
-    if (r.hooks[0].status !== 'ok') throw new Error(`${label}: ${r.hooks[0].status}`);
+    if (r.hooks[0].status !== status) throw new Error(`${label}: ${r.hooks[0].status}`);
   };
   return {
     bare: async () => {
@@ -96,6 +97,6 @@ export function singleHookVariants({ hook, payload, engine, engineCp, kwargs }) 
       if (r.code !== 0) throw new Error(`bare detached hook exited ${r.code}`);
     },
     emit: () => emitOk(engine, 'emit'),
-    emit_child_process: () => emitOk(engineCp, 'emit (child_process)'),
+    ...(engineBase ? { emit_baseline: () => emitOk(engineBase, 'emit (baseline)') } : {}),
   };
 }

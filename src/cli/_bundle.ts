@@ -1,5 +1,5 @@
 // The CLI's start-up path. `npm run build` bundles the whole CLI (main.ts and everything it loads,
-// execa and yaml included) into one CommonJS script, dist/cli/_main.cjs, and records V8's compiled
+// yaml included) into one CommonJS script, dist/cli/_main.cjs, and records V8's compiled
 // code for it, after a real `run` and `test`, in _main.cjs.cache. bin.js compiles the bundle with
 // that cache, so a `hermes-hooks run` — started once per event by hosts — neither resolves and
 // reads ~150 module files nor parses and compiles the code it runs. Node 20 has no code cache for

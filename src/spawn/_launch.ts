@@ -1,9 +1,13 @@
-// The execa call, and nothing else: start `file` detached with the payload file as fd 0 and two
-// plain pipes, and report how it ended. Deadline, group kill, output cap and cleanup are
-// run-hook.ts's job, because execa 9's versions of them reach the direct child only.
+// The child_process.spawn call, and nothing else: start `file` detached with the payload file as
+// fd 0 and two plain pipes, and report how it ended. Deadline, group kill, output cap and cleanup
+// are run-hook.ts's job (they must reach the whole process group, not the direct child).
+//
+// Why not execa: none of what it adds is used here (its timeout, maxBuffer, forceKill and cleanup
+// reach the direct child only), and its per-call plumbing cost ~0.6–1.6 ms wall and ~0.7–1.9 ms
+// host CPU per hook run on the 2-core bench machine, plus ~6 ms at every CLI start (bench/README.md).
 
+import { spawn } from 'node:child_process';
 import type { Readable } from 'node:stream';
-import { execa } from 'execa';
 
 /** How the process ended, or why it never started (then `code` is the errno code). */
 export interface LaunchOutcome {
@@ -18,7 +22,7 @@ export interface Launched {
   pid: number | undefined;
   stdout: Readable | null;
   stderr: Readable | null;
-  /** Always resolves (reject: false); a rejection would be an execa-internal error, also mapped. */
+  /** Always resolves: at 'close' (exited and both pipes ended), or with the spawn error. */
   exited: Promise<LaunchOutcome>;
 }
 
@@ -28,28 +32,22 @@ export interface LaunchOptions {
   cwd: string | undefined;
 }
 
-/** Throws only on invalid arguments that execa rejects synchronously. */
+/** Throws only on invalid arguments that child_process rejects synchronously (e.g. a NUL byte). */
 export function launch(file: string, args: string[], { stdinFd, env, cwd }: LaunchOptions): Launched {
-  const sub = execa(file, args, {
-    // A plain fd is handed to child_process as is ('native' stdio); execa's typings only spell
-    // out the literals 0 and 3–9.
-    stdin: stdinFd as 3,
-    stdout: 'pipe',
-    stderr: 'pipe',
-    buffer: false, // run-hook captures, bounded
-    encoding: 'buffer',
-    stripFinalNewline: false,
+  const child = spawn(file, args, {
+    stdio: [stdinFd, 'pipe', 'pipe'],
     detached: true, // own process group: -pid reaches the whole tree
-    cleanup: false, // a no-op with detached anyway; live-hooks.ts does it for groups
-    reject: false,
-    forceKillAfterDelay: false, // escalation is ours, to the group
-    extendEnv: false,
     env,
     ...(cwd === undefined ? {} : { cwd }),
   });
-  const toOutcome = (r: unknown): LaunchOutcome => {
-    const o = r as { exitCode?: number; signal?: string; code?: string; originalMessage?: string; message?: string };
-    return { exitCode: o.exitCode, signal: o.signal, code: o.code, message: o.originalMessage ?? o.message };
-  };
-  return { pid: sub.pid, stdout: sub.stdout, stderr: sub.stderr, exited: sub.then(toOutcome, toOutcome) };
+  const exited = new Promise<LaunchOutcome>((resolve) => {
+    // 'error' before any exit is a failed spawn (ENOENT, EACCES, …); later ones (a failed kill)
+    // change nothing about how the process ends, so only the first settlement counts.
+    child.once('error', (err: NodeJS.ErrnoException) => resolve({ code: err.code, message: err.message }));
+    // 'close', not 'exit': the output is complete only once both pipes ended.
+    child.once('close', (code: number | null, signal: NodeJS.Signals | null) =>
+      resolve({ exitCode: code ?? undefined, signal: signal ?? undefined }),
+    );
+  });
+  return { pid: child.pid, stdout: child.stdout, stderr: child.stderr, exited };
 }

@@ -1,6 +1,6 @@
 // Registry of hook process groups that may still be running, so a host that exits (or an engine
 // that closes) can kill them. Needed because hooks are spawned detached (their own process
-// group), which also switches off execa's own kill-on-exit cleanup. (Stdin payload files need no
+// group), so they do not die with the host by themselves. (Stdin payload files need no
 // cleanup: each is unlinked before its hook starts, see stdin-file.ts.)
 
 /** One running hook, as registered by spawnHook. */

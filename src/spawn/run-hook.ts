@@ -7,9 +7,9 @@
 // (consent is checked there, so the check-to-exec window is as small as Node allows). At the deadline the whole group gets
 // SIGTERM, then SIGKILL `killGraceMs` later if any member is left, then the pipes are abandoned
 // `drainMs` after that — so a run settles within timeout + ~1 s even when a `setsid` grandchild
-// holds stdout. execa 9 is used for the spawn only: its timeout, maxBuffer, forceKill and cleanup
-// all reach the direct child alone (and do not settle while a grandchild holds a pipe), so those
-// are ours. A hook that exits in time keeps its detached helpers: no group kill after a normal exit.
+// holds stdout. The spawn itself is a plain child_process.spawn (_launch.ts): a runner's usual
+// timeout, maxBuffer, forceKill and cleanup reach the direct child alone (and do not settle while
+// a grandchild holds a pipe), so those are ours. A hook that exits in time keeps its detached helpers: no group kill after a normal exit.
 
 import { statSync } from 'node:fs';
 import type { HookRun, HookStatus } from '../types.js';
@@ -248,7 +248,7 @@ async function runHook(options: SpawnHookOptions): Promise<HookRun> {
   const stderr = new OutputCapture(maxOutputBytes, () => stop('output_limit'));
   sub.stdout?.on('data', stdout.push);
   sub.stderr?.on('data', stderr.push);
-  // An abandoned or broken pipe is not a hook outcome; execa reports it on its result.
+  // An abandoned or broken pipe is not a hook outcome.
   sub.stdout?.on('error', () => {});
   sub.stderr?.on('error', () => {});
 
@@ -275,7 +275,7 @@ async function runHook(options: SpawnHookOptions): Promise<HookRun> {
     return finish({ ...common, status: 'timeout', signal, error: stopReason === 'cancelled' ? 'cancelled' : null });
   }
   if (exitCode === undefined && signal === null) {
-    // Neither an exit code nor a signal: execa failed around the process (e.g. a stream error).
+    // Neither an exit code nor a signal: the launch failed around the process.
     const error = launchErrorText(outcome?.code, outcome?.message, file);
     return finish({ ...common, status: 'nonzero_exit', error });
   }

@@ -74,7 +74,7 @@ interface Copy {
  * The whole dist/ tree in a temp dir, mtimes kept (a plain copy can leave _main.cjs a few µs older
  * than main.js, which reads as a stale bundle), with package.json beside it (`--version` reads
  * ../../package.json, and it makes dist/*.js ES modules). node_modules only on request: without it,
- * only the self-contained bundle can run — tsc's main.js cannot even import execa.
+ * only the self-contained bundle can run — tsc's main.js cannot even import yaml.
  */
 function copyDist(opts: { nodeModules?: boolean } = {}): Copy {
   const root = tempDir('hh-bundle-dist-');
