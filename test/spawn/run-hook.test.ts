@@ -83,6 +83,16 @@ describe('spawnHook: exits', () => {
     expect(r.stdout).toContain(`pid=${r.pid} pgid=${r.pid}\n`);
   });
 
+  it('gives the child the base env overlaid by extraEnv: each variable once, the override winning, even one named __proto__', async () => {
+    const base: NodeJS.ProcessEnv = { PATH: process.env.PATH, HERMES_HOME: '/from/host', KEEP: 'kept' };
+    Object.defineProperty(base, '__proto__', { value: 'odd', enumerable: true, configurable: true, writable: true });
+    const r = await run('/usr/bin/env', { env: base, extraEnv: { HERMES_HOME: '/profiles/work', HERMES_HOOK_EVENT: 'pre_tool_call' } });
+    expect(r.status).toBe('ok');
+    expect(r.stdout.split('\n').filter((l) => l !== '').sort()).toEqual(
+      ['HERMES_HOME=/profiles/work', 'HERMES_HOOK_EVENT=pre_tool_call', 'KEEP=kept', `PATH=${process.env.PATH}`, '__proto__=odd'].sort(),
+    );
+  });
+
   it('uses process.env when no env is given', async () => {
     const r = await run(fixture('print-env.sh'));
     expect(r.stdout).toContain('HERMES_HOME=unset\n');
