@@ -4,7 +4,10 @@
 // bench/README.md between the results markers is rewritten from them.
 //
 // Options: --quick (fewer runs, for trying the harness), --only a,b (a subset), --results DIR
-// (write elsewhere; the README table is then left alone), --no-retry.
+// (write elsewhere; the README table is then left alone), --no-retry. `--only peers` runs the
+// opt-in peer benchmark (installs @google/gemini-cli-core into a temp dir). With
+// HH_BENCH_BASELINE=<root of a built checkout>, the engine benchmarks also measure that build
+// (before → after, interleaved in the same run).
 // A benchmark whose noise-sensitive target failed is run once more and both attempts are kept
 // (unless the run is already past its time budget).
 import { spawn, spawnSync } from 'node:child_process';
@@ -16,9 +19,11 @@ import { loadNow, machineFacts } from './lib/machine.mjs';
 import { BENCH, BIN, DIST, RESULTS, ROOT } from './lib/paths.mjs';
 
 const BENCHMARKS = ['overhead', 'breakdown', 'fanout', 'cli-start', 'cli-breakdown', 'throughput', 'timeout', 'memory', 'serve', 'plugins'];
+/** Opt-in only (`--only peers`): installs a peer's package from the registry into a temp dir. */
+const OPT_IN = ['peers'];
 const PER_BENCHMARK_LIMIT_MS = 150_000;
 /** serve sends 64 000 requests and 100 000 emits through real servers: it gets longer. */
-const LIMIT_MS = { serve: 420_000 };
+const LIMIT_MS = { serve: 420_000, peers: 600_000 };
 /** No retries once the run has taken this long, so `npm run bench` stays under 5 minutes. */
 const RETRY_BUDGET_S = 200;
 
@@ -32,8 +37,8 @@ const retry = !argv.includes('--no-retry');
 const only = opt('--only')?.split(',').map((s) => s.trim());
 const resultsDir = opt('--results') ?? RESULTS;
 const writeReadme = opt('--results') === undefined;
-for (const name of only ?? []) if (!BENCHMARKS.includes(name)) throw new Error(`unknown benchmark '${name}' (one of: ${BENCHMARKS.join(', ')})`);
-const selected = BENCHMARKS.filter((b) => !only || only.includes(b));
+for (const name of only ?? []) if (!BENCHMARKS.includes(name) && !OPT_IN.includes(name)) throw new Error(`unknown benchmark '${name}' (one of: ${[...BENCHMARKS, ...OPT_IN].join(', ')})`);
+const selected = [...BENCHMARKS, ...OPT_IN].filter((b) => (only ? only.includes(b) : BENCHMARKS.includes(b)));
 
 function newestMtime(dir) {
   let newest = 0;
