@@ -4,7 +4,8 @@
 // bench/README.md between the results markers is rewritten from them.
 //
 // Options: --quick (fewer runs, for trying the harness), --only a,b (a subset), --results DIR
-// (write elsewhere; the README table is then left alone), --no-retry. `--only peers` runs the
+// (write elsewhere; the README table is then left alone), --no-retry, --render (only rewrite the
+// README table from the results files, each benchmark with its own run's date and load). `--only peers` runs the
 // opt-in peer benchmark (installs @google/gemini-cli-core into a temp dir). With
 // HH_BENCH_BASELINE=<root of a built checkout>, the engine benchmarks also measure that build
 // (before → after, interleaved in the same run).
@@ -136,6 +137,16 @@ function renderBreakdown(summaries) {
   return lines.join('\n');
 }
 
+/** One line per benchmark: when it ran, the load average before and after, and the commit. */
+function renderRuns(summaries) {
+  return summaries
+    .map((s) => {
+      const last = s.attempts?.[s.attempts.length - 1] ?? {};
+      return `- ${s.name}: ${s.machine.date.slice(0, 16).replace('T', ' ')} UTC, commit ${s.machine.commit ?? '?'}, load average ${last.loadavg_before?.join(' / ') ?? '?'} before → ${last.loadavg_after?.join(' / ') ?? '?'} after${s.attempts?.length > 1 ? ' (last of 2 attempts)' : ''}`;
+    })
+    .join('\n');
+}
+
 function updateReadme(summaries, machine, totalS) {
   const readme = join(BENCH, 'README.md');
   const start = '<!-- bench:results:start -->';
@@ -147,12 +158,25 @@ function updateReadme(summaries, machine, totalS) {
     console.log('bench: README.md has no results markers; table not written');
     return;
   }
-  const header =
-    `Run of ${machine.date.slice(0, 16).replace('T', ' ')} UTC on ${machine.nproc} × ${machine.cpu_model ?? 'CPU'}, ` +
+  const header = totalS === null
+    ? `Each benchmark's own run, on ${machine.nproc} × ${machine.cpu_model ?? 'CPU'}, Node ${machine.node} (table rewritten with \`--render\` from bench/results/):`
+    : `Run of ${machine.date.slice(0, 16).replace('T', ' ')} UTC on ${machine.nproc} × ${machine.cpu_model ?? 'CPU'}, ` +
     `Node ${machine.node}, load average at start ${machine.loadavg_at_start.join(' / ')}, commit ${machine.commit ?? '?'}` +
-    `${quick ? ', **--quick**' : ''}; the whole run took ${totalS} s.`;
-  const body = `${start}\n${header}\n\n${renderTable(summaries)}\n${renderBreakdown(summaries)}\n${end}`;
+    `${quick ? ', **--quick**' : ''}${totalS === null ? '' : `; the whole run took ${totalS} s`}.`;
+  const body = `${start}\n${header}\n\n${renderRuns(summaries)}\n\n${renderTable(summaries)}\n${renderBreakdown(summaries)}\n${end}`;
   writeFileSync(readme, text.slice(0, a) + body + text.slice(b + end.length));
+}
+
+if (argv.includes('--render')) {
+  // Rewrite the README table from the results files already there (e.g. after runs with --only).
+  const summaries = [...BENCHMARKS, ...OPT_IN]
+    .filter((n) => existsSync(join(resultsDir, `${n}.json`)))
+    .map((n) => JSON.parse(readFileSync(join(resultsDir, `${n}.json`), 'utf8')));
+  if (summaries.length === 0) throw new Error(`no results in ${resultsDir}`);
+  const first = summaries[0].machine;
+  updateReadme(summaries, { ...first, date: summaries.map((s) => s.machine.date).sort()[0] }, null);
+  console.log(`bench: README table rewritten from ${summaries.length} results files`);
+  process.exit(0);
 }
 
 ensureBuilt();

@@ -41,12 +41,18 @@ function installPeer() {
   return dir;
 }
 
+/** Still running: signalable and not a zombie (an exited child that init has not reaped yet). */
 const alive = (pid) => {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
-    return err.code === 'EPERM';
+    if (err.code !== 'EPERM') return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return existsSync('/proc') ? false : true;
   }
 };
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
