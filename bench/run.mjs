@@ -5,7 +5,7 @@
 //
 // Options: --quick (fewer runs, for trying the harness), --only a,b (a subset), --results DIR
 // (write elsewhere; the README table is then left alone), --no-retry, --render (only rewrite the
-// README table from the results files, each benchmark with its own run's date and load). `--only peers` runs the
+// README table and summary.json from the results files, each benchmark with its own run's date and load). `--only peers` runs the
 // opt-in peer benchmark (installs @google/gemini-cli-core into a temp dir). With
 // HH_BENCH_BASELINE=<root of a built checkout>, the engine benchmarks also measure that build
 // (before → after, interleaved in the same run).
@@ -175,6 +175,10 @@ if (argv.includes('--render')) {
   if (summaries.length === 0) throw new Error(`no results in ${resultsDir}`);
   const first = summaries[0].machine;
   updateReadme(summaries, { ...first, date: summaries.map((s) => s.machine.date).sort()[0] }, null);
+  writeFileSync(
+    join(resultsDir, 'summary.json'),
+    `${JSON.stringify({ rendered_from: 'bench/results/*.json', figures: summaries.flatMap((s) => s.figures.map((f) => ({ benchmark: s.name, date: s.machine.date, ...f }))) }, null, 2)}\n`,
+  );
   console.log(`bench: README table rewritten from ${summaries.length} results files`);
   process.exit(0);
 }

@@ -9,7 +9,8 @@
 // `drainMs` after that — so a run settles within timeout + ~1 s even when a `setsid` grandchild
 // holds stdout. The spawn itself is a plain child_process.spawn (_launch.ts): a runner's usual
 // timeout, maxBuffer, forceKill and cleanup reach the direct child alone (and do not settle while
-// a grandchild holds a pipe), so those are ours. A hook that exits in time keeps its detached helpers: no group kill after a normal exit.
+// a grandchild holds a pipe), so those are ours. A hook that exits in time keeps its detached
+// helpers: no group kill after a normal exit.
 
 import { statSync } from 'node:fs';
 import type { HookRun, HookStatus } from '../types.js';
