@@ -106,6 +106,21 @@ describe('print-config --serve', () => {
     expect(await stopServe(served)).toBe(0);
   }, 60_000);
 
+  it('the client carries a tool call over 1 MiB (curl would send Expect: 100-continue) and answers as run --dialect', async () => {
+    const dir = tempDir();
+    const hook = writeScript(join(dir, 'big.sh'), `#!/bin/bash\np=$(cat)\necho "{\\"action\\": \\"block\\", \\"message\\": \\"saw \${#p} bytes\\"}"\n`);
+    const home = await approvedHome({ pre_tool_call: [hook] });
+    const socket = join(home, 'hermes-hooks.sock');
+    const stdin = JSON.stringify({ session_id: 'big', hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: '/tmp/x', content: 'a'.repeat(1_500_000) }, cwd: '/tmp' });
+    const served = await startServe(home, []);
+    const viaClient = await sh(`${CLIENT} codex PreToolUse ${socket}`, stdin, baseEnv());
+    const viaRun = await runBin(['run', 'PreToolUse', '--dialect', 'codex', '--home', home], { stdin });
+    expect([viaRun.code, viaRun.stdout]).toEqual([2, '']);
+    expect(viaRun.stderr).toMatch(/^saw 15\d{5} bytes\n$/);
+    expect([viaClient.code, viaClient.stdout, viaClient.stderr]).toEqual([viaRun.code, viaRun.stdout, viaRun.stderr]);
+    expect(await stopServe(served)).toBe(0);
+  }, 60_000);
+
   it('--url without --serve is an error', async () => {
     const r = await runMain(['print-config', 'claude', '--url', 'http://127.0.0.1:1']);
     expect([r.code, r.stderr]).toEqual([1, 'hermes-hooks: print-config: --url only applies with --serve\n']);
