@@ -52,6 +52,12 @@ describe('print-config --serve', () => {
         ],
       },
     ]);
+    // The notes say what onFailure depends on, and do not suggest adding what the snippet has.
+    expect(r.stderr).toContain(
+      'Needs Claude Code 2.1.295+ for "onFailure": "block": an older one lets every call through while the\n' +
+        '  server is down or the token is wrong — wire it with print-config claude (no --serve) there.\n',
+    );
+    expect(r.stderr).not.toContain('add "onFailure"');
     // The wired request, as Claude sends it (header filled from the environment), gets run's answer.
     const served = await startServe(home, ['--http', '127.0.0.1:0']);
     const stdin = JSON.stringify({ session_id: 'c', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'rm -rf /' }, cwd: '/tmp' });
