@@ -5,6 +5,7 @@
 
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runBin, runMain } from '../cli/_helpers.js';
 import { approvedHome, baseEnv, cleanupTemps, http, ROOT, startServe, stopServe, tempDir, writeScript } from './_helpers.js';
@@ -110,6 +111,34 @@ describe('print-config --serve', () => {
       expect([agent, viaClient.code, viaClient.stdout, viaClient.stderr]).toEqual([agent, viaRun.code, viaRun.stdout, viaRun.stderr]);
     }
     expect(await stopServe(served)).toBe(0);
+  }, 60_000);
+
+  it('only tool gates fail closed: with the server down or the client gone, Stop and AfterAgent are a non-blocking error (exit 1), never a forced turn', async () => {
+    const home = await guardedHome();
+    const socket = join(home, 'hermes-hooks.sock');
+    const cfg = async (agent: string) => JSON.parse((await runMain(['print-config', agent, '--serve', '--home', home])).stdout);
+    const claude = (await cfg('claude')).hooks;
+    expect(claude.PreToolUse[0].hooks[0].onFailure).toBe('block');
+    for (const event of ['Stop', 'UserPromptSubmit', 'PostToolUse', 'SessionStart']) expect([event, claude[event][0].hooks[0].onFailure]).toEqual([event, undefined]);
+
+    const codexStop = (await cfg('codex')).hooks.Stop[0].hooks[0].command as string;
+    const geminiAfter = (await cfg('gemini')).hooks.AfterAgent[0].hooks[0].command as string;
+    const stdin = JSON.stringify({ session_id: 'x', hook_event_name: 'Stop', stop_hook_active: false, cwd: '/tmp' });
+    for (const [event, command] of [['Stop', codexStop], ['AfterAgent', geminiAfter]] as const) {
+      const down = await sh(command, stdin, baseEnv());
+      expect([event, down.code, down.stdout]).toEqual([event, 1, '']);
+      expect(down.stderr.startsWith(`hermes-hooks-client: hermes-hooks serve is not reachable on ${socket} (curl: `)).toBe(true);
+      expect(down.stderr.endsWith(`; ${event} is not a tool gate, so the agent goes on without hermes-hooks (exit 1, a non-blocking error)\n`)).toBe(true);
+      const gone = await sh(command.replace(CLIENT, '/nonexistent/hermes-hooks-client'), stdin, baseEnv());
+      expect([event, gone.code, gone.stderr]).toEqual([
+        event,
+        1,
+        'hermes-hooks-client is missing at /nonexistent/hermes-hooks-client: reinstall hermes-hooks, then rerun hermes-hooks print-config --serve\n',
+      ]);
+    }
+    // As run --dialect answers when it cannot decide outside a tool gate.
+    writeFileSync(join(home, 'config.yaml'), 'hooks: [\n');
+    expect((await runBin(['run', 'Stop', '--dialect', 'codex', '--home', home], { stdin })).code).toBe(1);
   }, 60_000);
 
   it('the client carries a tool call over 1 MiB (curl would send Expect: 100-continue) and answers as run --dialect', async () => {
