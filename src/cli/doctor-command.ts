@@ -97,7 +97,7 @@ export async function doctorCommand(args: string[], io: CliIO): Promise<number> 
     } else if (!consentAllowsRun(consent.state)) {
       checks.push({ ok: null, message: 'skipped smoke run — approve the hook first, then re-run doctor' });
     } else {
-      smoke = await smokeRunHook(spec, syntheticKwargs(spec.event), { home: profile.home, profile: profile.profile, cwd: io.cwd, env: io.env, dialectMaps: maps });
+      smoke = await smokeRunHook(spec, syntheticKwargs(spec.event), { home: profile.home, profile: profile.profile, cwd: io.cwd, env: io.env, dialectMaps: maps, store });
       checks.push(smokeCheck(spec, smoke));
     }
     report.push({
@@ -283,6 +283,7 @@ function smokeCheck(spec: HookSpec, o: HookOutcome): Check {
     case 'output_limit':
       return { ok: false, message: 'printed more than the output limit on the synthetic payload' };
     case 'skipped':
+    case 'awaiting_approval': // consent, checked again at the launch, refused it
       return { ok: false, message: `not run: ${o.error}` };
     case 'safe_mode':
       return { ok: null, message: `not run: ${o.error}` };

@@ -177,8 +177,15 @@ function printServe(agent: AgentDialect, values: Record<string, unknown>, home: 
   const notes = [`hermes-hooks print-config ${agent} --serve: these hooks need a running server; start it with: ${start}`];
   if (agent === 'claude') {
     notes.push(`  and give Claude Code the token: export HERMES_HOOKS_TOKEN=$(cat ${shellQuote(join(home, TOKEN_FILE_NAME))})`);
+    // The snippet already carries onFailure: say what it depends on instead of suggesting to add it.
+    notes.push(
+      ...setupNotes(agent).filter((l) => !l.startsWith('Optional (Claude Code 2.1.295+)') && !l.startsWith('  command that cannot start or times out')),
+      'Needs Claude Code 2.1.295+ for "onFailure": "block": an older one lets every call through while the',
+      '  server is down or the token is wrong — wire it with print-config claude (no --serve) there.',
+    );
+  } else {
+    notes.push(...setupNotes(agent));
   }
-  notes.push(...setupNotes(agent));
   for (const line of notes) writeLine(io.stderr, line);
   return 0;
 }

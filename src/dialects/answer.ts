@@ -36,6 +36,7 @@
 import type { EventName } from '../events.js';
 import type { Decision, JsonObject } from '../types.js';
 import { isPlainObject } from '../_json.js';
+import { inert } from '../_display.js';
 import { parseMaybeJson, promptText } from './_values.js';
 import {
   argsToOurs,
@@ -245,7 +246,7 @@ function cursorAnswer(theirEvent: string, decision: Decision, theirArgs: JsonObj
     if (theirArgs) {
       // The hook wanted different arguments and this event cannot carry them: running the original
       // call would ignore the hook, so refuse it and say what would be allowed.
-      const wanted = theirEvent === 'beforeShellExecution' && typeof theirArgs['command'] === 'string' ? theirArgs['command'] : JSON.stringify(theirArgs);
+      const wanted = inert(theirEvent === 'beforeShellExecution' && typeof theirArgs['command'] === 'string' ? theirArgs['command'] : JSON.stringify(theirArgs));
       const message = `hermes-hooks rewrote this call, but Cursor's ${theirEvent} cannot apply rewrites; run it as: ${wanted}`;
       return json({ permission: 'deny', user_message: message, agent_message: message });
     }
@@ -275,6 +276,9 @@ export function renderDialectAnswer(
 ): DialectAnswer {
   const theirTool = toolName === null ? null : toTheirTool(maps, dialect, toolName);
   const theirArgs = decision.args === null ? null : argsToTheirs(maps, dialect, theirTool, decision.args);
+  // The message is what the agent shows a person (Claude's reason, Cursor's user_message, Codex's
+  // stderr as is): a command name or a hook's message must not repaint that terminal either.
+  if (decision.message !== null) decision = { ...decision, message: inert(decision.message, { keepNewlines: true }) };
   switch (dialect) {
     case 'claude':
     case 'codex':

@@ -100,13 +100,14 @@ export function setupNotes(dialect: AgentDialect): string[] {
   }
 }
 
-const CLIENT_GUARD =
-  'test -x "$0" || { echo "hermes-hooks-client is missing at $0: reinstall hermes-hooks, then rerun hermes-hooks print-config --serve" >&2; exit 2; }; exec "$0" "$@"';
+/** A missing client blocks a tool gate (exit 2); elsewhere it is a non-blocking error (exit 1), as `run` answers. */
+const clientGuard = (gate: boolean): string =>
+  `test -x "$0" || { echo "hermes-hooks-client is missing at $0: reinstall hermes-hooks, then rerun hermes-hooks print-config --serve" >&2; exit ${gate ? 2 : 1}; }; exec "$0" "$@"`;
 
 /**
  * `print-config <agent> --serve`: the same events wired to a running `hermes-hooks serve`.
  * Claude Code gets `type: "http"` hooks to the loopback URL with the bearer token taken from
- * $HERMES_HOOKS_TOKEN and `onFailure: "block"` (a server that is down blocks rather than fails open).
+ * $HERMES_HOOKS_TOKEN and, on the tool gate, `onFailure: "block"` (a server that is down blocks the call rather than fails open).
  * The others have command hooks only: they run `client AGENT EVENT SOCKET`, a bash script doing one
  * curl per call to the Unix socket, which exits 2 (block) when the server cannot be reached.
  */
@@ -122,7 +123,10 @@ export function printServeConfig(
     const toolScoped = EVENTS[ours].toolScoped;
     // Through `sh -c` whatever the agent's shell: a client that is gone (package removed or moved)
     // blocks with a reason instead of failing open as "command not found" would.
-    const command = ['sh', '-c', CLIENT_GUARD, opts.client, dialect, theirEvent, opts.socket].map(opts.quote).join(' ');
+    // Only a tool gate fails closed: exit 2 (or Claude's onFailure: block) on Stop or AfterAgent
+    // would force the agent into another turn, again and again while the server is down.
+    const gate = ours === 'pre_tool_call';
+    const command = ['sh', '-c', clientGuard(gate), opts.client, dialect, theirEvent, opts.socket].map(opts.quote).join(' ');
     if (dialect === 'cursor') {
       const failClosed = theirEvent === 'preToolUse' ? { failClosed: true } : {};
       hooks[theirEvent] = [{ command, timeout: RUN_TIMEOUT_SECONDS, ...failClosed }];
@@ -136,7 +140,7 @@ export function printServeConfig(
             headers: { Authorization: 'Bearer $HERMES_HOOKS_TOKEN' },
             allowedEnvVars: ['HERMES_HOOKS_TOKEN'],
             timeout: RUN_TIMEOUT_SECONDS,
-            onFailure: 'block',
+            ...(gate ? { onFailure: 'block' } : {}),
           }
         : dialect === 'gemini'
           ? { name: 'hermes-hooks', type: 'command', command, timeout: RUN_TIMEOUT_SECONDS * 1000 }

@@ -1,9 +1,13 @@
 // Run one configured shell hook on a payload outside an emit — `hermes-hooks doctor`'s smoke run.
 // Same rendering, spawning and evaluation as an emit, so the verdict is the production one.
-// Under HERMES_SAFE_MODE nothing runs: the outcome says so (status safe_mode).
+// Under HERMES_SAFE_MODE nothing runs: the outcome says so (status safe_mode). Given the consent
+// store, consent is checked again at the launch, as in an emit: a script rewritten after doctor
+// looked at it (an attacker flipping it in a loop) does not run.
 
 import { isTruthyEnv } from '../config/hooks.js';
 import { compileMatcher } from '../config/matcher.js';
+import { LaunchGate } from '../consent/launch.js';
+import type { ConsentStore } from '../consent/store.js';
 import type { DialectMaps } from '../dialects/names.js';
 import { buildPayload } from '../protocol/build-payload.js';
 import { serializePayload } from '../protocol/serialize.js';
@@ -14,7 +18,7 @@ import { noteStdoutProblem, SAFE_MODE_NOT_RUN } from './emit.js';
 export async function smokeRunHook(
   spec: HookSpec,
   kwargs: Record<string, unknown>,
-  opts: { home: string; profile: string; cwd: string; env: NodeJS.ProcessEnv; dialectMaps: DialectMaps },
+  opts: { home: string; profile: string; cwd: string; env: NodeJS.ProcessEnv; dialectMaps: DialectMaps; store?: ConsentStore },
 ): Promise<HookOutcome> {
   const entry = { kind: 'shell', event: spec.event, spec, matcher: compileMatcher(spec.matcher), consent: null, action: 'run' } as const;
   if (isTruthyEnv(opts.env.HERMES_SAFE_MODE)) return { ...outcomeBase(entry, 0), status: 'safe_mode', error: SAFE_MODE_NOT_RUN };
@@ -23,7 +27,8 @@ export async function smokeRunHook(
   const outcome = await runShellHook(entry, 0, {
     payload,
     stdin: () => bytes,
-    gate: null,
+    // Never approves (no accept) and warns nowhere: a refusal is the outcome doctor reports.
+    gate: opts.store ? new LaunchGate({ store: opts.store, accept: false, warn: () => {}, promptable: false }) : null,
     env: opts.env,
     extraEnv: { HERMES_HOME: opts.home, HERMES_HOOK_EVENT: spec.event },
     cwd: opts.cwd,

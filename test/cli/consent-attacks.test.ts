@@ -216,6 +216,25 @@ describe('displayed text is inert', () => {
     expect(JSON.parse((await runMain(['list', '--json'], { env })).stdout).hooks[0].command).toBe(EVIL);
   });
 
+  it("an agent's answer (run --dialect) carries the message escaped: Codex's stderr, Claude's reason, Cursor's user_message", async () => {
+    const home = makeHome();
+    writeFileSync(join(home, 'config.yaml'), hooksYaml({ pre_tool_call: [{ command: EVIL, fail_closed: true }] }));
+    const env = baseEnv({ HERMES_HOME: home });
+    const reason = `hook ${SHOWN} awaits approval (not approved yet): tool calls it guards are blocked until it is approved — run `;
+    const claudeIn = JSON.stringify({ session_id: 'x', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, cwd: '/tmp' });
+    const codex = await runMain(['run', 'PreToolUse', '--dialect', 'codex'], { stdin: claudeIn, env });
+    expect([codex.code, codex.stdout]).toEqual([2, '']);
+    expect(codex.stderr.startsWith(reason)).toBe(true);
+    const claude = await runMain(['run', 'PreToolUse', '--dialect', 'claude'], { stdin: claudeIn, env });
+    expect(JSON.parse(claude.stdout).hookSpecificOutput.permissionDecisionReason.startsWith(reason)).toBe(true);
+    const cursorIn = JSON.stringify({ conversation_id: 'k', hook_event_name: 'beforeShellExecution', command: 'ls', cwd: '/tmp' });
+    const cursor = await runMain(['run', 'beforeShellExecution', '--dialect', 'cursor'], { stdin: cursorIn, env });
+    expect(JSON.parse(cursor.stdout).user_message.startsWith(reason)).toBe(true);
+    // Nothing raw on the wire, and no JSON escape of a raw ESC either (it would be decoded, then shown).
+    for (const out of [codex.stderr, claude.stdout, claude.stderr, cursor.stdout]) expect(out).not.toMatch(/[\u001b\r\u202e]/);
+    for (const out of [claude.stdout, cursor.stdout]) expect(out).not.toContain('\\u001b');
+  });
+
   it('the consent prompt of a real engine shows the command escaped', async () => {
     const home = makeHome();
     const cwd = tempDir('hh-prompt-');

@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { baseEnv, cleanupTemps, hooksYaml, makeHome, runBin, waitFor, writeScript } from './_helpers.js';
+import { baseEnv, cleanupTemps, hooksYaml, makeHome, runBin, runMain, waitFor, writeScript } from './_helpers.js';
 
 afterEach(cleanupTemps);
 
@@ -71,5 +71,46 @@ describe('run while the hook script is being flipped', () => {
     expect([settled.code, settled.stderr]).toEqual([0, '']);
     expect(lines().at(-1)).toBe('approved__');
     expect(lines().filter((l) => l === 'UNAPPROVED')).toEqual([]);
+  });
+});
+
+describe('doctor while the hook script is being flipped', () => {
+  // doctor smoke-runs approved hooks. Checked once before the smoke run (as before), it ran the
+  // unapproved version in 12 of 60 runs; consent is now checked again at the launch.
+  it('never smoke-runs the unapproved version (40 runs, flipped every 20 ms)', { timeout: 120_000 }, async () => {
+    const home = makeHome();
+    const hook = writeScript(join(home, 'hook.sh'), APPROVED);
+    writeFileSync(join(home, 'config.yaml'), hooksYaml({ pre_tool_call: [hook] }));
+    const env = baseEnv({ HERMES_HOME: home });
+    const log = join(home, 'ran.log');
+    const lines = (): string[] => (existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : []);
+    expect((await runMain(['approve', hook], { env })).code).toBe(0);
+
+    const flipper = startFlipper(hook, APPROVED, UNAPPROVED, 20);
+    let started = false;
+    flipper.stdout?.on('data', () => (started = true));
+    expect(await waitFor(() => started, 10_000)).toBe(true);
+    const outputs: string[] = [];
+    for (let i = 0; i < 40; i += 2) {
+      const pair = await Promise.all([runMain(['doctor'], { env }), runMain(['doctor'], { env })]);
+      for (const r of pair) outputs.push(r.stdout);
+    }
+    flipper.kill('SIGTERM');
+    await new Promise((r) => flipper.once('exit', r));
+
+    expect(lines().filter((l) => l === 'UNAPPROVED')).toEqual([]);
+    // Each run smoke-ran the approved bytes, or said why it did not run them.
+    for (const out of outputs) {
+      const smoke = out.split('\n')[5]!;
+      expect([
+        '      ℹ produced a JSON object with no directive pre_tool_call reads',
+        '      ℹ skipped smoke run — approve the hook first, then re-run doctor',
+        `      ✗ not run: shell hook for pre_tool_call (${hook}) was modified since approval — skipped: `,
+      ]).toContain(smoke.startsWith('      ✗ not run: ') ? smoke.slice(0, smoke.indexOf('skipped: ') + 9) : smoke.replace(/ \(exit=.*$/, ''));
+    }
+    // Quiet again on the approved version: doctor runs it, so the check above was not vacuous.
+    const settled = await runMain(['doctor'], { env });
+    expect(settled.code).toBe(0);
+    expect(lines().at(-1)).toBe('approved__');
   });
 });

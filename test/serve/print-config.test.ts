@@ -5,6 +5,7 @@
 
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runBin, runMain } from '../cli/_helpers.js';
 import { approvedHome, baseEnv, cleanupTemps, http, ROOT, startServe, stopServe, tempDir, writeScript } from './_helpers.js';
@@ -52,6 +53,12 @@ describe('print-config --serve', () => {
         ],
       },
     ]);
+    // The notes say what onFailure depends on, and do not suggest adding what the snippet has.
+    expect(r.stderr).toContain(
+      'Needs Claude Code 2.1.295+ for "onFailure": "block": an older one lets every call through while the\n' +
+        '  server is down or the token is wrong — wire it with print-config claude (no --serve) there.\n',
+    );
+    expect(r.stderr).not.toContain('add "onFailure"');
     // The wired request, as Claude sends it (header filled from the environment), gets run's answer.
     const served = await startServe(home, ['--http', '127.0.0.1:0']);
     const stdin = JSON.stringify({ session_id: 'c', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'rm -rf /' }, cwd: '/tmp' });
@@ -103,6 +110,49 @@ describe('print-config --serve', () => {
       const viaRun = await runBin(['run', event, '--dialect', agent, '--home', home], { stdin });
       expect([agent, viaClient.code, viaClient.stdout, viaClient.stderr]).toEqual([agent, viaRun.code, viaRun.stdout, viaRun.stderr]);
     }
+    expect(await stopServe(served)).toBe(0);
+  }, 60_000);
+
+  it('only tool gates fail closed: with the server down or the client gone, Stop and AfterAgent are a non-blocking error (exit 1), never a forced turn', async () => {
+    const home = await guardedHome();
+    const socket = join(home, 'hermes-hooks.sock');
+    const cfg = async (agent: string) => JSON.parse((await runMain(['print-config', agent, '--serve', '--home', home])).stdout);
+    const claude = (await cfg('claude')).hooks;
+    expect(claude.PreToolUse[0].hooks[0].onFailure).toBe('block');
+    for (const event of ['Stop', 'UserPromptSubmit', 'PostToolUse', 'SessionStart']) expect([event, claude[event][0].hooks[0].onFailure]).toEqual([event, undefined]);
+
+    const codexStop = (await cfg('codex')).hooks.Stop[0].hooks[0].command as string;
+    const geminiAfter = (await cfg('gemini')).hooks.AfterAgent[0].hooks[0].command as string;
+    const stdin = JSON.stringify({ session_id: 'x', hook_event_name: 'Stop', stop_hook_active: false, cwd: '/tmp' });
+    for (const [event, command] of [['Stop', codexStop], ['AfterAgent', geminiAfter]] as const) {
+      const down = await sh(command, stdin, baseEnv());
+      expect([event, down.code, down.stdout]).toEqual([event, 1, '']);
+      expect(down.stderr.startsWith(`hermes-hooks-client: hermes-hooks serve is not reachable on ${socket} (curl: `)).toBe(true);
+      expect(down.stderr.endsWith(`; ${event} is not a tool gate, so the agent goes on without hermes-hooks (exit 1, a non-blocking error)\n`)).toBe(true);
+      const gone = await sh(command.replace(CLIENT, '/nonexistent/hermes-hooks-client'), stdin, baseEnv());
+      expect([event, gone.code, gone.stderr]).toEqual([
+        event,
+        1,
+        'hermes-hooks-client is missing at /nonexistent/hermes-hooks-client: reinstall hermes-hooks, then rerun hermes-hooks print-config --serve\n',
+      ]);
+    }
+    // As run --dialect answers when it cannot decide outside a tool gate.
+    writeFileSync(join(home, 'config.yaml'), 'hooks: [\n');
+    expect((await runBin(['run', 'Stop', '--dialect', 'codex', '--home', home], { stdin })).code).toBe(1);
+  }, 60_000);
+
+  it('the client carries a tool call over 1 MiB (curl would send Expect: 100-continue) and answers as run --dialect', async () => {
+    const dir = tempDir();
+    const hook = writeScript(join(dir, 'big.sh'), `#!/bin/bash\np=$(cat)\necho "{\\"action\\": \\"block\\", \\"message\\": \\"saw \${#p} bytes\\"}"\n`);
+    const home = await approvedHome({ pre_tool_call: [hook] });
+    const socket = join(home, 'hermes-hooks.sock');
+    const stdin = JSON.stringify({ session_id: 'big', hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: '/tmp/x', content: 'a'.repeat(1_500_000) }, cwd: '/tmp' });
+    const served = await startServe(home, []);
+    const viaClient = await sh(`${CLIENT} codex PreToolUse ${socket}`, stdin, baseEnv());
+    const viaRun = await runBin(['run', 'PreToolUse', '--dialect', 'codex', '--home', home], { stdin });
+    expect([viaRun.code, viaRun.stdout]).toEqual([2, '']);
+    expect(viaRun.stderr).toMatch(/^saw 15\d{5} bytes\n$/);
+    expect([viaClient.code, viaClient.stdout, viaClient.stderr]).toEqual([viaRun.code, viaRun.stdout, viaRun.stderr]);
     expect(await stopServe(served)).toBe(0);
   }, 60_000);
 
