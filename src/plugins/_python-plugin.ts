@@ -68,6 +68,9 @@ export async function startPythonPlugin(opts: PythonPluginOptions): Promise<Star
   let nextId = 1;
   let live: Live | null = null;
   let registered = -1;
+  /** One restart at a time; a failed one is retried by the next call. */
+  let restarting: Promise<void> | null = null;
+  let restartError: string | null = null;
 
   /** Start a worker and wait for its ready line (import + register(ctx)). */
   const spawn = async (): Promise<{ live: Live; ready: ReadyMessage } | { error: string }> => {
@@ -116,7 +119,12 @@ export async function startPythonPlugin(opts: PythonPluginOptions): Promise<Star
       const why = describeExit(exit);
       for (const id of [...pending.keys()]) settle(id)?.reject(new Error(`python worker ${why}`));
       if (live === me) live = null;
-      if (loaded && !closing) logger.warn(`[plugins] ${name}: python worker ${why}; a new one is started for the next call`);
+      if (loaded && !closing) {
+        logger.warn(`[plugins] ${name}: python worker ${why}; a new one is started for the next call`);
+        // Start it now, not inside the next call: importing the plugin again must not eat into
+        // that call's hook_callback_timeout (and so fail it closed and suppress it).
+        restarting ??= restart();
+      }
     });
 
     worker.setActive(true);
@@ -147,16 +155,29 @@ export async function startPythonPlugin(opts: PythonPluginOptions): Promise<Star
   if ('error' in started) return started;
   live = started.live;
 
-  const call = async (hook: number, kwargs: Record<string, unknown>, signal: AbortSignal): Promise<unknown> => {
-    if (closing) throw new Error(`plugin ${name} is closed`);
-    if (live === null) {
-      // The worker died (os._exit, a crash): start a new one, as a JS plugin's thread is restarted.
+  const restart = async (): Promise<void> => {
+    try {
       const again = await spawn();
-      if ('error' in again) throw new Error(`plugin ${name} could not be restarted: ${again.error}`);
+      if ('error' in again) {
+        restartError = again.error;
+        return;
+      }
+      restartError = null;
+      // Closed while it started: it is not ours to keep.
+      if (closing) return void (await again.live.worker.stop());
       live = again.live;
       const n = Array.isArray(again.ready.hooks) ? again.ready.hooks.length : 0;
       if (n !== registered) logger.warn(`[plugins] ${name}: register(ctx) registered ${n} hooks after a restart, ${registered} at first; calls follow the first registration order`);
+    } finally {
+      restarting = null;
     }
+  };
+
+  const call = async (hook: number, kwargs: Record<string, unknown>, signal: AbortSignal): Promise<unknown> => {
+    if (closing) throw new Error(`plugin ${name} is closed`);
+    // The worker died (os._exit, a crash): wait for the new one, as a JS plugin's thread is restarted.
+    if (live === null) await (restarting ??= restart());
+    if (live === null) throw new Error(`plugin ${name} could not be restarted: ${restartError ?? 'its worker exited'}`);
     const current = live;
     return new Promise((resolve, reject) => {
       const id = nextId++;
@@ -190,6 +211,7 @@ export async function startPythonPlugin(opts: PythonPluginOptions): Promise<Star
     unsupported,
     async close() {
       closing = true;
+      await restarting;
       const w = live;
       live = null;
       if (w) await w.worker.stop();
