@@ -3,8 +3,8 @@
 // hook when the host passes onBoot). Placing the files is the opt-in: no enable list, no consent,
 // not affected by safe mode — the directory is inside the profile home's trust boundary. Load the
 // registry only on the gateway surface, never for the CLI. Emits are fire-and-forget; a broken
-// hook never hurts the host. Handlers of one emission run one after another (as Hermes awaits
-// them in a loop), so a handler that hangs delays the later handlers of that same event only.
+// hook never hurts the host. Each handler has its own queue: it sees events in emit order, and a
+// handler that hangs delays only its own later events (never another handler, never the caller).
 //
 // Handler precedence in one directory: handler.mjs, then handler.js, then handler.py (run
 // unchanged through a python3 worker).
@@ -143,19 +143,31 @@ export function createGatewayRegistry(handlers: readonly GatewayHandler[], logge
   let stopping = false;
   let closing: Promise<void> | null = null;
 
-  const run = async (targets: GatewayHandler[], eventType: string, context: Record<string, unknown>): Promise<void> => {
-    // Start on a later macrotask so even a synchronous handler never runs inside emitGateway().
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    for (const h of targets) {
-      try {
-        // Each handler gets its own copy: one handler's mutation never reaches the next.
-        await h.handle(eventType, deepCopy(context));
-      } catch (e) {
-        const text = `[hooks] Error in handler ${h.name} for '${eventType}': ${describeError(e)}`;
-        if (stopping) logger.debug?.(text);
-        else logger.warn(text);
-      }
+  // One delivery queue per handler: it sees events in emit order, and a slow handler (a hanging
+  // agent:start) holds back only its own later events, never another handler's or the caller.
+  const queues = new Map<GatewayHandler, Promise<void>>();
+
+  const deliver = async (h: GatewayHandler, eventType: string, context: Record<string, unknown>): Promise<void> => {
+    try {
+      await h.handle(eventType, context);
+    } catch (e) {
+      const text = `[hooks] Error in handler ${h.name} for '${eventType}': ${describeError(e)}`;
+      if (stopping) logger.debug?.(text);
+      else logger.warn(text);
     }
+  };
+
+  const enqueue = (h: GatewayHandler, eventType: string, context: Record<string, unknown>): void => {
+    // The first delivery starts on a later macrotask, so even a synchronous handler never runs
+    // inside emitGateway(); later ones follow the handler's previous delivery.
+    const prev = queues.get(h) ?? new Promise<void>((resolve) => setImmediate(resolve));
+    const task = prev.then(() => deliver(h, eventType, context));
+    queues.set(h, task);
+    inflight.add(task);
+    void task.finally(() => {
+      inflight.delete(task);
+      if (queues.get(h) === task) queues.delete(h);
+    });
   };
 
   return {
@@ -166,10 +178,9 @@ export function createGatewayRegistry(handlers: readonly GatewayHandler[], logge
         return;
       }
       const targets = handlersFor(handlers, eventType);
-      if (targets.length === 0) return;
-      const task = run(targets, eventType, context ?? {});
-      inflight.add(task);
-      void task.finally(() => inflight.delete(task));
+      // Each handler gets its own copy, taken now: neither the host's later mutation nor another
+      // handler's reaches it.
+      for (const h of targets) enqueue(h, eventType, deepCopy(context ?? {}));
     },
     close(timeoutMs = DEFAULT_GATEWAY_CLOSE_TIMEOUT_MS) {
       // Idempotent: a second close() shares the first one's wait.

@@ -23,8 +23,9 @@ export interface GatewayHooks {
   /** In run order: built-ins first, then directory hooks sorted by directory name. */
   handlers: GatewayHandlerInfo[];
   /**
-   * Fire-and-forget: returns at once; the matching handlers run on a later tick, one after another
-   * (exact subscribers first, then `<prefix>:*` subscribers). Errors are logged, never thrown.
+   * Fire-and-forget: returns at once; each matching handler (exact subscribers first, then
+   * `<prefix>:*` subscribers) gets the event on a later tick, through its own queue: per handler,
+   * events arrive in emit order, and a slow handler delays only itself. Errors are logged, never thrown.
    */
   emitGateway(eventType: string, context: Record<string, unknown>): void;
   /** Waits up to `timeoutMs` (default 5 s) for in-flight handlers, then stops python workers. */
