@@ -72,7 +72,19 @@ export interface EventInfo {
   /** Shell hooks may register. false = Python/plugin-only, refused at config parse. */
   shell: boolean;
   /** What a hook's answer can do on this event (for docs, doctor and reports). */
-  honours: readonly ('block' | 'modify' | 'approve' | 'context' | 'continue' | 'notify' | 'handled')[];
+  honours: readonly (
+    | 'block'
+    | 'modify'
+    | 'approve'
+    | 'context'
+    | 'continue'
+    | 'notify'
+    | 'handled'
+    | 'rewrite'
+    | 'skip'
+    | 'allow'
+    | 'override'
+  )[];
   /** One line for humans. */
   summary: string;
 }
@@ -86,6 +98,13 @@ const HONOURS: Partial<Record<EventName, EventInfo['honours']>> = {
   pre_verify: ['continue'],
   on_session_finalize: ['notify'],
   post_gateway_admission: ['handled'],
+  // Beyond Hermes (its shell bridge answers nothing here): shell hooks answer as plugins do.
+  transform_tool_result: ['rewrite'],
+  transform_terminal_output: ['rewrite'],
+  transform_llm_output: ['rewrite'],
+  pre_gateway_dispatch: ['skip', 'rewrite', 'allow'],
+  pre_transcription: ['override'],
+  pre_tts_synthesis: ['rewrite', 'block'],
 };
 
 const SUMMARIES: Record<EventName, string> = {
@@ -105,16 +124,16 @@ const SUMMARIES: Record<EventName, string> = {
   on_session_reset: 'when a session is reset (/new, /reset)',
   subagent_start: 'when a subagent is spawned',
   subagent_stop: 'when a subagent finishes',
-  transform_tool_result: 'plugin transform of a tool result (shell hooks cannot replace it)',
-  transform_terminal_output: 'plugin transform of terminal output (shell hooks cannot replace it)',
-  transform_llm_output: 'plugin transform of the model output (shell hooks cannot replace it)',
+  transform_tool_result: 'replace a tool result the model sees (first string answer wins)',
+  transform_terminal_output: 'replace terminal output (first string answer wins)',
+  transform_llm_output: 'replace the model output (first non-empty string answer wins)',
   transform_api_error_classification: 'plugin-only: reclassify a provider error',
   on_stream_start: 'a streamed response starts',
   on_stream_delta: 'a streamed chunk arrives',
   on_stream_end: 'a streamed response ends',
   on_interim_message: 'an interim message is shown',
   on_room_member_activity: 'someone joins, leaves or acts in a gateway room',
-  pre_gateway_dispatch: 'before the gateway dispatches a message',
+  pre_gateway_dispatch: 'before the gateway dispatches a message; can skip it or rewrite its text',
   post_gateway_admission: 'after the gateway admits a message; can consume it with a reply',
   gateway_platform_event: 'a raw gateway platform event',
   agent_loop_stopped: 'a running agent loop was interrupted',
@@ -124,8 +143,8 @@ const SUMMARIES: Record<EventName, string> = {
   post_approval_response: 'after an approval prompt is answered',
   pre_command: 'before a slash command runs',
   on_skill_lifecycle: 'a skill is installed, updated or removed',
-  pre_transcription: 'before audio transcription',
-  pre_tts_synthesis: 'before text-to-speech synthesis',
+  pre_transcription: 'before audio transcription; can override prompt, language and model',
+  pre_tts_synthesis: 'before text-to-speech synthesis; can replace or block the script (fails closed)',
   kanban_task_created: 'a kanban task was created',
   kanban_task_updated: 'a kanban task was updated',
   kanban_task_moved: 'a kanban task moved column',

@@ -34,6 +34,23 @@ export { parseGuardrailsConfig, createToolLoopGuardrails } from './guardrails/gu
 
 export { loadPlugins, parsePluginsConfig } from './plugins/load.js';
 export { createCallbackRunner } from './plugins/callback-runner.js';
-export { loadGatewayHooks } from './gateway/gateway-hooks.js';
+export { loadGatewayHooks, createGatewayRegistry } from './gateway/gateway-hooks.js';
+export {
+  buildBootPrompt,
+  createBootMdHook,
+  isSilentReply,
+  SILENT_TOKENS,
+  type BootMdOptions,
+  type BootRun,
+} from './gateway/boot-md.js';
+export type { GatewayHandler, GatewayHandlerInfo, GatewayHooks } from './gateway/types.js';
+export {
+  HUMAN_INPUT_OUTCOMES,
+  HumanInputTracker,
+  normaliseOutcome,
+  redactHumanInputKwargs,
+  type HumanInputOutcome,
+  type PendingHumanInput,
+} from './lifecycle/index.js';
 
 export { main } from './cli/main.js';

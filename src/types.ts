@@ -85,9 +85,23 @@ export type Directive =
   | { action: 'continue'; message: string }
   | { action: 'context'; context: string }
   | { action: 'notify'; message: string }
-  | { action: 'handled'; reply?: string };
+  | { action: 'handled'; reply?: string }
+  /** A replacement string: transform_* results, pre_gateway_dispatch rewrite, pre_tts_synthesis script. */
+  | { action: 'rewrite'; text: string }
+  /** pre_gateway_dispatch: drop the message. */
+  | { action: 'skip'; reason: string | null }
+  /** pre_gateway_dispatch: an explicit "dispatch normally" (it counts as the first recognised answer). */
+  | { action: 'allow' }
+  /** transform_api_error_classification: a valid, sanitised classification (`reason` + hints). */
+  | { action: 'classify'; classification: JsonObject }
+  /** pre_transcription: prompt / language / model overrides. */
+  | { action: 'override'; overrides: JsonObject };
 
-export type DecisionAction = 'block' | 'approve' | 'allow' | 'continue' | 'handled';
+/**
+ * `rewrite`: the transform/rewrite events' answer — use `Decision.result` instead of the original.
+ * `skip`: pre_gateway_dispatch said drop the message.
+ */
+export type DecisionAction = 'block' | 'approve' | 'allow' | 'continue' | 'handled' | 'rewrite' | 'skip';
 
 /** The resolved answer for one emit, with provenance. Indices point into the emit's hook list. */
 export interface Decision {
@@ -108,10 +122,19 @@ export interface Decision {
   rule_key?: string | null;
   /** on_session_finalize: messages for the user, in hook order. */
   notifications?: string[];
+  /** on_session_finalize through the engine: the same messages, each with the session it belongs to. */
+  notices?: FinalizeNotice[];
   /** post_gateway_admission: the reply to send when handled. */
   reply?: string | null;
   /** Tool-loop guardrail hard stop: the host should end the turn. */
   stop_turn?: boolean;
+  /**
+   * Transform and rewrite events: what the host uses instead of the original — the replaced text
+   * (transform_tool_result / transform_terminal_output / transform_llm_output, pre_gateway_dispatch
+   * rewrite, pre_tts_synthesis), the classification (transform_api_error_classification) or the
+   * merged overrides (pre_transcription). Set (and `action` is `rewrite`) only when a hook answered.
+   */
+  result?: string | JsonObject | null;
 }
 
 /** Where a hook came from, for reports. */

@@ -17,3 +17,13 @@ export {
   STDERR_MESSAGE_LIMIT,
   failClosedMessage,
 } from './messages.js';
+export {
+  FAILOVER_REASONS,
+  readTransformAnswer,
+  TRANSFORM_EVENTS,
+  TTS_BLOCKED,
+  TTS_INVALID_DIRECTIVE,
+  TTS_INVALID_SCRIPT,
+  TTS_UNSTABLE,
+  type AnswerOrigin,
+} from './transforms.js';

@@ -10,6 +10,7 @@ import type { Directive, JsonObject } from '../types.js';
 import { parseClaudeDialect } from './_claude-dialect.js';
 import { nonBlankTrimmed, parseHermesDialect } from './_hermes-dialect.js';
 import { parsePythonJson } from './_python-json.js';
+import { readTransformAnswer, TRANSFORM_EVENTS } from './transforms.js';
 
 export type StdoutKind = 'empty' | 'invalid_json' | 'not_object' | 'object';
 
@@ -73,8 +74,12 @@ export function isJsonObjectText(s: string): boolean {
   return parsed.ok && isPlainObject(parsed.value);
 }
 
-/** Beyond Hermes: keys that only mean something on one event. */
+/**
+ * Beyond Hermes: keys that only mean something on one event. On the transform and rewrite events
+ * a shell hook answers as a plugin would (Hermes' shell bridge has no answer there).
+ */
 function parseEventDirective(event: EventName, obj: JsonObject): Directive | null {
+  if (TRANSFORM_EVENTS.has(event)) return readTransformAnswer(event, obj, 'shell');
   if (event === 'on_session_finalize') {
     const message = nonBlankTrimmed(obj.message);
     return message === null ? null : { action: 'notify', message };

@@ -10,7 +10,7 @@ export interface SessionBook {
   /** on_session_finalize for kwargs.session_id: false when it was finalized already and not seen since. */
   claimFinalize(kwargs: Record<string, unknown>): boolean;
   size(): number;
-  /** Whether any session was ever seen (an emit with a session_id, or a finalize of one). */
+  /** Whether any session was ever seen (an emit with a session_id), or any finalize fired (even with no session). */
   seenAny(): boolean;
   /** Every open session, oldest first; the book is empty afterwards (shutdown). */
   drain(): { session_id: string; session_key: string | null }[];
@@ -90,8 +90,8 @@ export function createSessionBook(opts: {
     },
     claimFinalize(kwargs) {
       const id = kwargs.session_id;
+      seen = true; // a host that finalized (even with no session) gets no extra null finalize at close()
       if (typeof id !== 'string' || id === '') return true;
-      seen = true;
       if (!open.has(id) && finalized.has(id)) return false;
       open.delete(id);
       remember(id);

@@ -18,7 +18,8 @@ import { applyConsentPolicy, type PromptInfo } from '../consent/policy.js';
 import { promptOnTty } from '../consent/prompt.js';
 import { defaultDialectMaps, parseDialectsConfig, type DialectMaps } from '../dialects/names.js';
 import { EVENTS, isEventName, SORTED_EVENT_NAMES } from '../events.js';
-import { createBootMdHook } from '../gateway/boot-md.js';
+import { createBootMdHook, type BootRun } from '../gateway/boot-md.js';
+import { TTS_UNSTABLE } from '../directives/transforms.js';
 import type { GatewayHooks } from '../gateway/gateway-hooks.js';
 import { createToolLoopGuardrails, parseGuardrailsConfig, type ToolLoopGuardrails } from '../guardrails/guardrails.js';
 import { HumanInputTracker, prepareAuxiliaryKwargs, redactHumanInputKwargs } from '../lifecycle/index.js';
@@ -62,8 +63,13 @@ export interface HookEngineOptions {
   logger?: Logger;
   /** 'gateway' also loads `<home>/hooks/*` gateway hooks and BOOT.md. Default 'cli'. */
   surface?: 'cli' | 'gateway';
-  /** BOOT.md instructions on gateway:startup. */
-  onBoot?: (instructions: string) => unknown;
+  /**
+   * BOOT.md instructions on gateway:startup, with the prompt to run them with. Resolve to the boot
+   * session's final reply: `[SILENT]` sends nothing, anything else goes to onBootReply.
+   */
+  onBoot?: (instructions: string, run: BootRun) => unknown;
+  /** The boot session's reply when it is not a silence token: the host sends it. */
+  onBootReply?: (reply: string) => unknown;
   /** Load `plugins.enabled` plugins (default true). */
   plugins?: boolean;
   /** Kill live hook process groups when the host exits or gets SIGINT/SIGTERM (default true). */
@@ -306,7 +312,7 @@ export async function createHookEngine(options: HookEngineOptions = {}): Promise
   let reloadDiagnostics: Diagnostic[] = [];
 
   let gateway: GatewayHooks | null = null;
-  const boot = createBootMdHook({ home: location.home, onBoot: options.onBoot, logger });
+  const boot = createBootMdHook({ home: location.home, onBoot: options.onBoot, onBootReply: options.onBootReply, logger });
   if (options.surface === 'gateway') {
     const { loadGatewayHooks } = await import('../gateway/gateway-hooks.js');
     gateway = await loadGatewayHooks({ home: location.home, logger, env });
@@ -372,8 +378,8 @@ export async function createHookEngine(options: HookEngineOptions = {}): Promise
   const emitPrepared = async (event: EventName, args: Record<string, unknown>, opts: EmitOptions): Promise<Emission> => {
     const g = gen; // one registry for the whole emit, whatever a reload swaps in meanwhile
     const done = event === 'on_session_finalize' ? null : sessions.touch(args);
-    try {
-      const emission = await runEmit(
+    const once = (kwargs: Record<string, unknown>): Promise<Emission> =>
+      runEmit(
         {
           entries: registryOf(g, event),
           limiter,
@@ -391,9 +397,15 @@ export async function createHookEngine(options: HookEngineOptions = {}): Promise
           gate: g.gate,
         },
         event,
-        args,
+        kwargs,
         opts,
       );
+    try {
+      const emission = await once(args);
+      if (event === 'pre_tts_synthesis') await recheckTtsScript(emission, args, once);
+      if (event === 'on_session_finalize') {
+        emission.decision.notices = noticesOf(emission, sessionIdOf(args), sessionKeyOf(args));
+      }
       if (g.dispatcher && EVENTS[event]) g.dispatcher.notify(event, args);
       if (event === 'on_session_finalize' && typeof args.session_id === 'string') g.guardrails?.resetSession(args.session_id);
       return emission;
@@ -516,7 +528,7 @@ export async function createHookEngine(options: HookEngineOptions = {}): Promise
       sessions.stop();
       // Teardown hooks first, while the engine still runs hooks.
       // resolveAll already marks them resolved; emit directly so the tracker does not drop them as repeats.
-      for (const resolved of tracker.resolveAll('cancelled')) {
+      for (const resolved of tracker.resolveAll('withdrawn')) {
         await emitPrepared('on_human_input_resolved', resolved, {}).catch(() => undefined);
       }
       const open = sessions.drain();
@@ -539,6 +551,32 @@ export async function createHookEngine(options: HookEngineOptions = {}): Promise
 
 function noticesOf(e: Emission | null, session_id: string | null, session_key: string | null): FinalizeNotice[] {
   return (e?.decision.notifications ?? []).map((message) => ({ session_id, session_key, message }));
+}
+
+const sessionIdOf = (kwargs: Record<string, unknown>): string | null =>
+  typeof kwargs.session_id === 'string' && kwargs.session_id !== '' ? kwargs.session_id : null;
+const sessionKeyOf = (kwargs: Record<string, unknown>): string | null =>
+  typeof kwargs.session_key === 'string' && kwargs.session_key !== '' ? kwargs.session_key : null;
+
+/**
+ * Hermes' TTS boundary re-checks a changed script against every hook once more, so no hook's
+ * guard is skipped by another hook's rewrite: a block there blocks, and a second pass that changes
+ * the script again blocks as unstable. Mutates the first pass's decision; its hook list stays.
+ */
+async function recheckTtsScript(
+  first: Emission,
+  args: Record<string, unknown>,
+  once: (kwargs: Record<string, unknown>) => Promise<Emission>,
+): Promise<void> {
+  const d = first.decision;
+  if (d.action !== 'rewrite' || typeof d.result !== 'string' || d.result === args.text) return;
+  const approved = d.result;
+  const second = (await once({ ...args, text: approved })).decision;
+  if (second.action === 'block') {
+    Object.assign(d, { action: 'block', message: second.message, result: null, decided_by: second.decided_by, modified_by: [] });
+  } else if (second.action === 'rewrite' && second.result !== approved) {
+    Object.assign(d, { action: 'block', message: TTS_UNSTABLE, result: null, decided_by: second.decided_by, modified_by: [] });
+  }
 }
 
 /** What an emit that runs nothing returns (a repeated human-input resolve). */

@@ -1,7 +1,9 @@
 // The built-in boot-md gateway hook (Hermes ships it): on `gateway:startup`, if
 // `<home>/BOOT.md` exists, its instructions go to the host's `onBoot` in the background — the host
-// runs them as a background agent session. No file → nothing happens and nothing is read
-// beforehand (the file is looked at only when the event fires).
+// runs them as a background agent session (buildBootPrompt gives the prompt Hermes uses). When
+// onBoot resolves to the session's final reply, a silence token (`[SILENT]`: nothing needed
+// attention) sends nothing; any other reply goes to `onBootReply`. No file → nothing happens and
+// nothing is read beforehand (the file is looked at only when the event fires).
 
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -9,11 +11,37 @@ import type { Logger } from '../engine/logger.js';
 import { describeError } from '../plugins/callback-runner.js';
 import type { GatewayHandler } from './types.js';
 
+/** What onBoot receives besides the instructions. */
+export interface BootRun {
+  /** BOOT.md wrapped the way Hermes wraps it (buildBootPrompt): run the session with this. */
+  prompt: string;
+}
+
 export interface BootMdOptions {
   home: string;
-  /** Receives BOOT.md's text (trimmed). May be async; its errors are logged, never thrown. */
-  onBoot?: (instructions: string) => unknown;
+  /**
+   * Receives BOOT.md's text (trimmed) and the prompt to run it with. May be async; its errors are
+   * logged, never thrown. Resolve to the session's final reply (a string) to have it checked for
+   * `[SILENT]`; anything else means the host delivers on its own.
+   */
+  onBoot?: (instructions: string, run: BootRun) => unknown;
+  /** Gets the boot session's reply when it is not a silence token (the host sends it). */
+  onBootReply?: (reply: string) => unknown;
   logger: Logger;
+}
+
+/**
+ * Hermes' intentional-silence tokens: a final reply that is exactly one of these (case and
+ * whitespace normalised) is stored but never delivered. A sentence that merely mentions one is
+ * delivered.
+ */
+export const SILENT_TOKENS: readonly string[] = ['[SILENT]', 'SILENT', 'NO_REPLY', 'NO REPLY'];
+
+/** True when the whole reply is a silence token (`[SILENT]`, ` silent `, `no_reply` …): send nothing. */
+export function isSilentReply(reply: unknown): boolean {
+  if (typeof reply !== 'string') return false;
+  const normalised = reply.trim().replace(/\s+/g, ' ').toUpperCase();
+  return SILENT_TOKENS.includes(normalised);
 }
 
 /** The prompt Hermes wraps BOOT.md in; a host may use it for the background session. */
@@ -54,7 +82,17 @@ export function createBootMdHook(opts: BootMdOptions): GatewayHandler {
       opts.logger.info?.(`[hooks] boot-md: running ${file} in the background`);
       // In the background: gateway startup never waits for the boot session.
       void Promise.resolve()
-        .then(() => onBoot(text))
+        .then(() => onBoot(text, { prompt: buildBootPrompt(text) }))
+        .then(async (reply: unknown) => {
+          if (typeof reply !== 'string') return;
+          if (isSilentReply(reply)) {
+            opts.logger.info?.('[hooks] boot-md: the boot session answered [SILENT]; nothing sent');
+            return;
+          }
+          if (reply.trim() === '') return;
+          if (opts.onBootReply) await opts.onBootReply(reply);
+          else opts.logger.info?.('[hooks] boot-md: the boot session replied, but the host has no onBootReply; not sent');
+        })
         .catch((e: unknown) => opts.logger.warn(`[hooks] boot-md: onBoot failed: ${describeError(e)}`));
     },
   };

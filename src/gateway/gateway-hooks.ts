@@ -18,7 +18,7 @@ import { importJsHandler } from './_js-handler.js';
 import { parseGatewayHookManifest } from './_manifest.js';
 import { startPythonHandler } from './_python-handler.js';
 import { handlersFor } from './_routing.js';
-import { createBootMdHook } from './boot-md.js';
+import { createBootMdHook, type BootRun } from './boot-md.js';
 import type { GatewayHandler, GatewayHooks } from './types.js';
 
 export type { GatewayHandler, GatewayHandlerInfo, GatewayHooks } from './types.js';
@@ -34,7 +34,9 @@ export interface LoadGatewayHooksOptions {
   /** Environment of python workers (default process.env); HERMES_HOME is set to `home`. */
   env?: NodeJS.ProcessEnv;
   /** Receives BOOT.md's instructions on gateway:startup (see boot-md.ts). */
-  onBoot?: (instructions: string) => unknown;
+  onBoot?: (instructions: string, run: BootRun) => unknown;
+  /** The boot session's reply when it is not `[SILENT]` (see boot-md.ts). */
+  onBootReply?: (reply: string) => unknown;
   /**
    * Register the built-in boot-md hook first. Default: only when `onBoot` is given (a host that
    * drives createBootMdHook itself leaves both out).
@@ -47,7 +49,7 @@ export interface LoadGatewayHooksOptions {
 export async function loadGatewayHooks(opts: LoadGatewayHooksOptions): Promise<GatewayHooks> {
   const { logger } = opts;
   const handlers: GatewayHandler[] = [];
-  if (opts.bootMd ?? opts.onBoot !== undefined) handlers.push(createBootMdHook({ home: opts.home, onBoot: opts.onBoot, logger }));
+  if (opts.bootMd ?? opts.onBoot !== undefined) handlers.push(createBootMdHook({ home: opts.home, onBoot: opts.onBoot, onBootReply: opts.onBootReply, logger }));
   const loaded = await loadDirectoryHooks(opts);
   handlers.push(...loaded);
   return createGatewayRegistry(handlers, logger);

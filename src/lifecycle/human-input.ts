@@ -6,8 +6,23 @@
 import { randomUUID } from 'node:crypto';
 import { redactDeep, redactSecrets } from './redact.js';
 
-/** How a wait for a human ended. */
-export type HumanInputOutcome = 'answered' | 'skipped' | 'timeout' | 'withdrawn' | 'failed' | (string & {});
+/** How a wait for a human ended, as the seed names the outcomes (never the answer itself). */
+export const HUMAN_INPUT_OUTCOMES = ['answered', 'skipped', 'timeout', 'withdrawn', 'failed'] as const;
+export type HumanInputOutcome = (typeof HUMAN_INPUT_OUTCOMES)[number];
+
+/**
+ * A host's outcome as one of the five: missing → `answered` (the common case); `cancelled` /
+ * `canceled` → `withdrawn` (the wait was taken back, the seed's word for it); anything else →
+ * `failed`, so a hook never sees an outcome outside the documented set.
+ */
+export function normaliseOutcome(value: unknown): HumanInputOutcome {
+  if (value === undefined || value === null || value === '') return 'answered';
+  if (typeof value !== 'string') return 'failed';
+  const v = value.trim().toLowerCase();
+  if ((HUMAN_INPUT_OUTCOMES as readonly string[]).includes(v)) return v as HumanInputOutcome;
+  if (v === 'cancelled' || v === 'canceled') return 'withdrawn';
+  return 'failed';
+}
 
 // Keys that carry (or may carry) what the human answered. Dropped whatever their value.
 const ANSWER_KEYS = new Set([
@@ -86,12 +101,12 @@ export class HumanInputTracker {
     let extra: Record<string, unknown>;
     if (typeof idOrKwargs === 'string') {
       requestId = idOrKwargs;
-      outcome = outcomeArg ?? 'answered';
+      outcome = normaliseOutcome(outcomeArg);
       extra = extraArg;
     } else {
       const rid = idOrKwargs.request_id;
       requestId = typeof rid === 'number' ? String(rid) : typeof rid === 'string' ? rid : '';
-      outcome = typeof idOrKwargs.outcome === 'string' && idOrKwargs.outcome !== '' ? idOrKwargs.outcome : 'answered';
+      outcome = normaliseOutcome(idOrKwargs.outcome);
       extra = idOrKwargs;
     }
     const request = this.open.get(requestId);

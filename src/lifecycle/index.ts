@@ -1,4 +1,11 @@
 // Lifecycle helpers for human-input and auxiliary-call events (re-exports only).
 export { prepareAuxiliaryKwargs } from './auxiliary.js';
-export { HumanInputTracker, redactHumanInputKwargs, type HumanInputOutcome, type PendingHumanInput } from './human-input.js';
+export {
+  HUMAN_INPUT_OUTCOMES,
+  HumanInputTracker,
+  normaliseOutcome,
+  redactHumanInputKwargs,
+  type HumanInputOutcome,
+  type PendingHumanInput,
+} from './human-input.js';
 export { REDACTED, redactDeep, redactSecrets } from './redact.js';

@@ -4,6 +4,7 @@
 import { isPlainObject } from '../_json.js';
 import type { EventName } from '../events.js';
 import type { Directive, JsonObject } from '../types.js';
+import { readTransformAnswer, TRANSFORM_EVENTS } from '../directives/transforms.js';
 
 const nonBlank = (v: unknown): v is string => typeof v === 'string' && v.trim() !== '';
 
@@ -34,7 +35,8 @@ export function normalisePluginReturn(event: EventName, value: unknown, hookName
       }
       return null;
     default:
-      return null;
+      // transform_* / pre_gateway_dispatch / pre_transcription / pre_tts_synthesis.
+      return TRANSFORM_EVENTS.has(event) ? readTransformAnswer(event, value, 'plugin') : null;
   }
 }
 

@@ -14,6 +14,11 @@ export const DirectiveSchema = z
     z.strictObject({ action: z.literal('context'), context: z.string() }),
     z.strictObject({ action: z.literal('notify'), message: z.string() }),
     z.strictObject({ action: z.literal('handled'), reply: z.string().optional() }),
+    z.strictObject({ action: z.literal('rewrite'), text: z.string() }),
+    z.strictObject({ action: z.literal('skip'), reason: z.string().nullable() }),
+    z.strictObject({ action: z.literal('allow') }),
+    z.strictObject({ action: z.literal('classify'), classification: JsonObjectSchema }),
+    z.strictObject({ action: z.literal('override'), overrides: JsonObjectSchema }),
   ])
   .describe('What one hook said, normalised.');
 

@@ -74,6 +74,42 @@ export const HermesHandledOutputSchema = z
   })
   .describe('post_gateway_admission: consume the message; the agent turn is skipped.');
 
+// ── Transform and rewrite events (beyond Hermes: its shell bridge gives these no answer) ────────
+
+export const RewriteOutputSchema = z
+  .looseObject({
+    action: z.literal('rewrite'),
+    text: z.string().describe('The replacement ("" counts on transform_tool_result / transform_terminal_output).'),
+  })
+  .describe(
+    'transform_tool_result / transform_terminal_output / transform_llm_output: replace the text (first answer wins; an empty text is ignored on transform_llm_output). pre_gateway_dispatch: replace the message text.',
+  );
+
+export const SkipOutputSchema = z
+  .looseObject({
+    action: z.literal('skip'),
+    reason: z.string().optional().describe('Why the message was dropped (logged, reported as the decision message).'),
+  })
+  .describe('pre_gateway_dispatch: drop the incoming message (first recognised skip / rewrite / allow wins).');
+
+export const AllowOutputSchema = z
+  .looseObject({ action: z.literal('allow') })
+  .describe('pre_gateway_dispatch: dispatch normally; it counts as the first recognised answer.');
+
+export const TranscriptionOutputSchema = z
+  .looseObject({
+    prompt: z.string().optional(),
+    language: z.string().optional(),
+    model: z.string().optional(),
+  })
+  .describe('pre_transcription: override the transcription prompt / language / model (applied in order, last writer wins).');
+
+export const TtsTextOutputSchema = z
+  .strictObject({ text: z.string().describe('Non-blank replacement script.') })
+  .describe(
+    'pre_tts_synthesis: replace the spoken script (exactly this one key; anything else with `text` or `action` blocks synthesis as invalid). `{"action":"block","message"?}` blocks it.',
+  );
+
 export const HermesOutputSchema = z
   .union([
     HermesBlockOutputSchema,
@@ -85,6 +121,11 @@ export const HermesOutputSchema = z
     HermesContextOutputSchema,
     HermesNotifyOutputSchema,
     HermesHandledOutputSchema,
+    RewriteOutputSchema,
+    SkipOutputSchema,
+    AllowOutputSchema,
+    TranscriptionOutputSchema,
+    TtsTextOutputSchema,
   ])
   .describe('A directive in the Hermes dialect.');
 

@@ -33,6 +33,18 @@ export function resolve(
       return { ...allowDecision(event), notifications: notifications(entries) };
     case 'post_gateway_admission':
       return resolveGatewayAdmission(entries);
+    case 'transform_tool_result':
+    case 'transform_terminal_output':
+    case 'transform_llm_output':
+      return firstRewrite(event, entries);
+    case 'transform_api_error_classification':
+      return firstClassification(entries);
+    case 'pre_gateway_dispatch':
+      return resolveGatewayDispatch(entries);
+    case 'pre_transcription':
+      return resolveTranscription(entries);
+    case 'pre_tts_synthesis':
+      return resolveTtsSynthesis(entries);
     default:
       return allowDecision(event);
   }
@@ -130,4 +142,79 @@ function nonBlank(value: unknown): string | null {
   if (typeof value !== 'string') return null;
   const trimmed = pyStrip(value);
   return trimmed === '' ? null : trimmed;
+}
+
+// ── Transform and rewrite events: `result` is what the host uses instead of the original ─────────
+
+/** The Decision of a transform event no hook answered: allow, with `result: null`. */
+function noResult(event: EventName): Decision {
+  return { ...allowDecision(event), result: null };
+}
+
+/** transform_tool_result / _terminal_output / _llm_output: the first string answer wins. */
+function firstRewrite(event: EventName, entries: readonly Entry[]): Decision {
+  const first = entries.find(({ d }) => d.action === 'rewrite' && typeof d.text === 'string');
+  if (!first) return noResult(event);
+  return { ...noResult(event), action: 'rewrite', result: first.d.text as string, decided_by: first.index };
+}
+
+/** Run all, then the first valid classification in order (later valid ones are skipped). */
+function firstClassification(entries: readonly Entry[]): Decision {
+  const event = 'transform_api_error_classification';
+  const first = entries.find(({ d }) => d.action === 'classify' && isPlainObject(d.classification));
+  if (!first) return noResult(event);
+  return { ...noResult(event), action: 'rewrite', result: first.d.classification as JsonObject, decided_by: first.index };
+}
+
+/** The first recognised answer decides: skip (drop), rewrite (replace the text) or allow. */
+function resolveGatewayDispatch(entries: readonly Entry[]): Decision {
+  const event = 'pre_gateway_dispatch';
+  const first = entries.find(
+    ({ d }) => d.action === 'skip' || d.action === 'allow' || (d.action === 'rewrite' && typeof d.text === 'string'),
+  );
+  if (!first) return noResult(event);
+  const { d, index } = first;
+  if (d.action === 'skip') {
+    return { ...noResult(event), action: 'skip', message: typeof d.reason === 'string' ? d.reason : null, decided_by: index };
+  }
+  if (d.action === 'rewrite') return { ...noResult(event), action: 'rewrite', result: d.text as string, decided_by: index };
+  return { ...noResult(event), decided_by: index };
+}
+
+/** prompt / language / model overrides applied in order; the last writer of each key wins. */
+function resolveTranscription(entries: readonly Entry[]): Decision {
+  const event = 'pre_transcription';
+  let merged: JsonObject | null = null;
+  const by: number[] = [];
+  for (const { d, index } of entries) {
+    if (d.action !== 'override' || !isPlainObject(d.overrides) || Object.keys(d.overrides).length === 0) continue;
+    merged = { ...(merged ?? {}), ...d.overrides };
+    by.push(index);
+  }
+  if (merged === null) return noResult(event);
+  return { ...noResult(event), action: 'rewrite', result: merged, decided_by: by[by.length - 1]!, modified_by: by };
+}
+
+/**
+ * Hermes' fail-closed TTS boundary: the first block (or invalid answer, already a block) in order
+ * stops synthesis; else the last replacement script wins. (The engine then re-checks a changed
+ * script against every hook once more: see create-engine.)
+ */
+function resolveTtsSynthesis(entries: readonly Entry[]): Decision {
+  const event = 'pre_tts_synthesis';
+  let last: Entry | null = null;
+  const by: number[] = [];
+  for (const entry of entries) {
+    const { d } = entry;
+    if (d.action === 'block') {
+      const message = typeof d.message === 'string' && d.message !== '' ? d.message : DEFAULT_BLOCK_MESSAGE;
+      return { ...noResult(event), action: 'block', message, decided_by: entry.index };
+    }
+    if (d.action === 'rewrite' && typeof d.text === 'string') {
+      last = entry;
+      by.push(entry.index);
+    }
+  }
+  if (last === null) return noResult(event);
+  return { ...noResult(event), action: 'rewrite', result: last.d.text as string, decided_by: last.index, modified_by: by };
 }
