@@ -97,11 +97,11 @@ export const AllowOutputSchema = z
   .describe('pre_gateway_dispatch: dispatch normally; it counts as the first recognised answer.');
 
 export const TranscriptionOutputSchema = z
-  .looseObject({
-    prompt: z.string().optional(),
-    language: z.string().optional(),
-    model: z.string().optional(),
-  })
+  .union([
+    z.looseObject({ prompt: z.string() }),
+    z.looseObject({ language: z.string() }),
+    z.looseObject({ model: z.string() }),
+  ])
   .describe('pre_transcription: override the transcription prompt / language / model (applied in order, last writer wins).');
 
 export const TtsTextOutputSchema = z

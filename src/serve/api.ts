@@ -50,10 +50,8 @@ export function createServeApi(engine: HookEngine, opts: { surface: 'cli' | 'gat
     async finalize(kwargs, signal) {
       const args = kwargsOf(kwargs, 'kwargs');
       const emission = await engine.emit('on_session_finalize', { session_id: null, ...args }, { signal });
-      const sid = typeof emission.payload.session_id === 'string' && emission.payload.session_id ? emission.payload.session_id : null;
-      const key = typeof args.session_key === 'string' ? args.session_key : null;
-      const notices = (emission.decision.notifications ?? []).map((message) => ({ session_id: sid, session_key: key, message }));
-      return { emission, notices };
+      // The engine attaches each notice's session (one place decides it for every face).
+      return { emission, notices: emission.decision.notices ?? [] };
     },
     emitGateway(event, context) {
       if (opts.surface !== 'gateway') throw new RequestError('emit_gateway needs a server started with --surface gateway');

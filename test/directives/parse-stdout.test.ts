@@ -264,7 +264,9 @@ describe('properties', () => {
     fc.assert(
       fc.property(events, directiveish, (event, stdout) => {
         const d = parseStdout(event, stdout);
-        if (d?.action === 'block' || d?.action === 'modify' || d?.action === 'approve') expect(event).toBe('pre_tool_call');
+        // pre_tts_synthesis reads its own {"action":"block"} (and blocks malformed answers).
+        if (d?.action === 'block') expect(['pre_tool_call', 'pre_tts_synthesis']).toContain(event);
+        if (d?.action === 'modify' || d?.action === 'approve') expect(event).toBe('pre_tool_call');
         if (d?.action === 'continue') expect(event).toBe('pre_verify');
         if (d?.action === 'notify') expect(event).toBe('on_session_finalize');
         if (d?.action === 'handled') expect(event).toBe('post_gateway_admission');

@@ -250,7 +250,7 @@ describe('human input requests', () => {
     expect(jsonLines(resolved)).toHaveLength(1);
   });
 
-  it('close() resolves the requests still pending as cancelled, once each', async () => {
+  it('close() resolves the requests still pending as withdrawn (the seed\'s word), once each', async () => {
     const dir = home(`hooks:\n  on_human_input_resolved:\n    - command: ${HOOKS}/log-stdin.sh\n`);
     const engine = await testEngine(dir);
     await engine.emit('on_human_input_request', { kind: 'sudo', request_id: 'r1', session_id: 's', prompt: '[sudo] password for ada:' });
@@ -260,7 +260,7 @@ describe('human input requests', () => {
     const out = jsonLines(join(dir, 'on_human_input_resolved.jsonl'));
     expect(out.map((p) => [(p.extra as Record<string, unknown>).request_id, (p.extra as Record<string, unknown>).outcome])).toEqual([
       ['r2', 'answered'],
-      ['r1', 'cancelled'],
+      ['r1', 'withdrawn'],
     ]);
     expect((out[1]!.extra as Record<string, unknown>).prompt).toBe('[sudo] password for ada:');
   });

@@ -173,9 +173,23 @@ describe('every other event: nothing is enforced', () => {
   const others = EVENT_NAMES.filter(
     (e) => !['pre_tool_call', 'pre_llm_call', 'pre_verify', 'on_session_finalize', 'post_gateway_admission'].includes(e),
   );
-  it.each(others)('%s', (event) => {
+  // The transform and rewrite events carry `result: null` when no hook replaced anything; a block
+  // counts only on pre_tts_synthesis (its own directive: test/engine/transforms.test.ts).
+  const TRANSFORMS = new Set<string>(['transform_tool_result', 'transform_terminal_output', 'transform_llm_output', 'transform_api_error_classification', 'pre_gateway_dispatch', 'pre_transcription', 'pre_tts_synthesis']);
+  it.each(others.filter((e) => e !== 'pre_tts_synthesis'))('%s', (event) => {
     const ds: Directive[] = [block('no'), modify({ a: 1 }), approve('x'), { action: 'context', context: 'c' }, { action: 'continue', message: 'm' }];
-    expect(resolve(event, ds, ARGS)).toEqual(base(event));
+    expect(resolve(event, ds, ARGS)).toEqual(TRANSFORMS.has(event) ? { ...base(event), result: null } : base(event));
+  });
+  it('pre_tts_synthesis: modify / approve / context / continue do nothing; a block blocks', () => {
+    const ds: Directive[] = [modify({ a: 1 }), approve('x'), { action: 'context', context: 'c' }, { action: 'continue', message: 'm' }];
+    expect(resolve('pre_tts_synthesis', ds, ARGS)).toEqual({ ...base('pre_tts_synthesis'), result: null });
+    expect(resolve('pre_tts_synthesis', [...ds, block('no')], ARGS)).toEqual({
+      ...base('pre_tts_synthesis'),
+      action: 'block',
+      message: 'no',
+      result: null,
+      decided_by: 4,
+    });
   });
 });
 

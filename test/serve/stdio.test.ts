@@ -43,7 +43,7 @@ describe('serve --stdio', () => {
     expect(await served.exited).toBe(0);
   });
 
-  it('pairs human input across requests: exactly one resolved per request, the teardown resolves the rest as cancelled', async () => {
+  it('pairs human input across requests: exactly one resolved per request, the teardown resolves the rest as withdrawn', async () => {
     const dir = tempDir();
     const log = join(dir, 'events.jsonl');
     const hook = writeScript(join(dir, 'log.sh'), `#!/bin/bash\ncat >> ${log}; echo >> ${log}\n`);
@@ -66,7 +66,7 @@ describe('serve --stdio', () => {
     const resolved = events.filter((e) => e.hook_event_name === 'on_human_input_resolved').map((e) => [e.extra.request_id, e.extra.outcome]);
     expect(resolved).toEqual([
       ['r1', 'answered'],
-      ['r2', 'cancelled'],
+      ['r2', 'withdrawn'],
     ]);
   });
 
