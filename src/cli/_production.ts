@@ -91,7 +91,7 @@ function explain(notRun: NotRun[], safeMode: boolean, heldToo: boolean, differs:
 
 /** The parts of a decision a host acts on. */
 function signature(d: Decision): string {
-  return JSON.stringify([d.action, d.message, d.args, d.context, d.rule_key ?? null, d.notifications ?? null, d.reply ?? null]);
+  return JSON.stringify([d.action, d.message, d.args, d.context, d.rule_key ?? null, d.notifications ?? null, d.reply ?? null, d.result ?? null]);
 }
 
 /** Hooks a report lists: configured and registered ones; the built-in guardrail only when it spoke. */

@@ -121,6 +121,10 @@ function renderDecision(d: Decision, hooks: HookOutcome[], paint: Paint): string
   if (d.context) lines.push(`  context: ${preview(d.context)}`);
   if (d.notifications?.length) lines.push(`  notifications: ${inert(d.notifications.map((n) => JSON.stringify(n)).join(', '))}`);
   if (d.reply) lines.push(`  reply: ${inert(d.reply, { keepNewlines: true })}`);
+  // JSON-quoted so "" (an emptied tool result) is visible, and control bytes stay inert.
+  if (d.result !== undefined && d.result !== null) {
+    lines.push(`  result: ${inert(JSON.stringify(d.result))}${d.modified_by.length > 1 ? `  (from #${d.modified_by.join(', #')})` : ''}`);
+  }
   if (d.stop_turn) lines.push(paint('red', '  stop_turn: the host should end the turn'));
   return lines.join('\n');
 }
