@@ -203,6 +203,14 @@ describe('properties', () => {
     fc.record({ action: fc.constant('context' as const), context: fc.string() }),
     fc.record({ action: fc.constant('notify' as const), message: fc.string() }),
     fc.record({ action: fc.constant('handled' as const), reply: fc.string() }, { requiredKeys: ['action'] }),
+    fc.record({ action: fc.constant('rewrite' as const), text: fc.string() }),
+    fc.record({ action: fc.constant('skip' as const), reason: fc.option(fc.string()) }),
+    fc.constant({ action: 'allow' as const }),
+    fc.record({ action: fc.constant('classify' as const), classification: fc.record({ reason: fc.constantFrom('billing', 'rate_limit') }) }),
+    fc.record({
+      action: fc.constant('override' as const),
+      overrides: fc.dictionary(fc.constantFrom('prompt', 'language', 'model'), fc.string(), { minKeys: 1 }),
+    }),
   );
   // Garbage a buggy plugin might hand back, typed as Directive to get past the compiler.
   const garbage = fc.anything().map((v) => v as Directive | null);
@@ -219,9 +227,26 @@ describe('properties', () => {
         expect(JSON.stringify([ds, original])).toBe(before);
         expect(DecisionSchema.safeParse(a).success).toBe(true);
         if (a.decided_by !== null) expect(a.decided_by).toBeLessThan(ds.length);
-        for (const i of a.modified_by) expect(ds[i]?.action).toBe('modify');
+        // modified_by names the hooks whose answer was merged: modifies, overrides, TTS rewrites.
+        const merged = event === 'pre_transcription' ? 'override' : event === 'pre_tts_synthesis' ? 'rewrite' : 'modify';
+        for (const i of a.modified_by) expect(ds[i]?.action).toBe(merged);
+        // `result` is set exactly when a transform/rewrite answer applies.
+        if (a.action === 'rewrite') expect(a.result).not.toBeNull();
+        if (a.result !== undefined && a.result !== null) expect(a.action).toBe('rewrite');
       }),
       { numRuns: 2000 },
+    );
+  });
+
+  it('transform_tool_result: the first rewrite decides, whatever comes before or after it', () => {
+    fc.assert(
+      fc.property(fc.array(directive, { maxLength: 8 }), (ds) => {
+        const d = resolve('transform_tool_result', ds, null);
+        const first = ds.findIndex((x) => x?.action === 'rewrite');
+        if (first === -1) expect(d).toMatchObject({ action: 'allow', result: null, decided_by: null });
+        else expect(d).toMatchObject({ action: 'rewrite', result: (ds[first] as { text: string }).text, decided_by: first });
+      }),
+      { numRuns: 1000 },
     );
   });
 
