@@ -322,5 +322,7 @@ function smokeCheck(spec: HookSpec, o: HookOutcome): Check {
 /** The synthetic call a tool hook was smoke-run on, e.g. `terminal {"command":"echo hello"}`. */
 function syntheticCall(spec: HookSpec): string {
   const k = syntheticKwargs(spec.event);
+  // pre_tts_synthesis blocks speech, not a tool call: name the script it refused.
+  if (spec.event === 'pre_tts_synthesis') return `speaking ${JSON.stringify(k.text)}`;
   return `${String(k.tool_name)} ${JSON.stringify(k.args)}`;
 }

@@ -273,4 +273,29 @@ describe('through the CLI', () => {
     expect(blocked.code, blocked.stderr).toBe(2);
     expect(JSON.parse(blocked.stdout)).toMatchObject({ action: 'block', message: 'numbers', decided_by: 1 });
   });
+
+  it('doctor: a shell answer the event honours is healthy; a TTS guard blocking the synthetic script is reported, not counted', async () => {
+    const h = tempHome('hh-xform-doctor-');
+    const rewrite = writeScript(join(h, 'rewrite.sh'), '#!/usr/bin/env bash\necho \'{"action":"rewrite","text":"X"}\'\n');
+    const block = writeScript(join(h, 'block.sh'), '#!/usr/bin/env bash\necho \'{"action":"block","message":"no digits"}\'\n');
+    writeFileSync(
+      join(h, 'config.yaml'),
+      `hooks:\n  transform_llm_output:\n    - command: ${rewrite}\n  pre_tts_synthesis:\n    - command: ${block}\n  post_tool_call:\n    - command: ${rewrite}\n`,
+    );
+    const env = baseEnv({ HERMES_HOME: h });
+    expect((await runMain(['approve', '--all'], { env })).code).toBe(0);
+    const r = await runMain(['doctor', '--json'], { env });
+    const report = JSON.parse(r.stdout);
+    const checks = (event: string) => report.hooks.find((x: { event: string }) => x.event === event).checks as { ok: boolean | null; message: string }[];
+    expect(checks('transform_llm_output')[2]).toMatchObject({ ok: true, message: expect.stringMatching(/^answered \{"action":"rewrite","text":"X"\} on the synthetic payload/) });
+    expect(checks('pre_tts_synthesis')[2]).toMatchObject({
+      ok: null,
+      message: expect.stringMatching(/— it blocks the synthetic call \(speaking "Your build finished successfully\."\); fine if it means to$/),
+    });
+    // The same answer on an observer event is read as nothing.
+    expect(checks('post_tool_call')[2]).toMatchObject({
+      ok: null,
+      message: expect.stringMatching(/^produced a JSON object with no directive post_tool_call reads \(exit=0, [0-9.]+s\): \{"action":"rewrite","text":"X"\}$/),
+    });
+  });
 });
