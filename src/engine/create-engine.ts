@@ -110,9 +110,11 @@ export interface HookEngine {
   /** Gateway event (`agent:start`, `command:model` …): returns at once, handlers run in the background. */
   emitGateway(eventType: string, context?: Record<string, unknown>): void;
   /**
-   * Fire on_session_finalize; the decision's `notifications` are for the user. Once per session:
-   * a session already finalized (by the host, the idle timer or eviction) and not seen since is
-   * not finalized again (the emission then runs no hook).
+   * Fire on_session_finalize; the decision's `notifications` are for the user, and its `notices`
+   * pair each with the session (`session_id`, `session_key`) it belongs to. Once per session: a
+   * session already finalized (by the host, the idle timer or eviction) and not seen since is not
+   * finalized again (the emission then runs no hook), and after any host finalize close() adds no
+   * extra one with a null session.
    */
   finalizeSession(kwargs?: Record<string, unknown>): Promise<Emission>;
   /**
