@@ -1,4 +1,5 @@
-// The transform and rewrite events return their result (issue 12): a real JS plugin loaded from a
+// The transform and rewrite events return their result (issue 12): a real JS plugin and an unchanged
+// Hermes-style Python plugin (real python3 worker), loaded from a
 // temp profile home (plugins/xform, as src/plugins/load.ts loads it) and a real shell hook answer,
 // and the Decision carries what the host must use, combined as Hermes combines it — through the
 // library, through `test --json` (validated against the published schema) and through `run`.
@@ -35,6 +36,23 @@ export function register(ctx) {
     return kwargs.plugin_says_2;
   });
 }
+`;
+
+// The same, unchanged Hermes style: a Python plugin (plugin.yaml + __init__.py, register(ctx)).
+const PY_PLUGIN = `
+EVENTS = ["transform_tool_result", "transform_terminal_output", "transform_llm_output",
+          "pre_gateway_dispatch", "pre_transcription", "pre_tts_synthesis", "transform_api_error_classification"]
+
+def make(event):
+    async def says(**kwargs):
+        if event == "pre_tts_synthesis" and kwargs.get("py_says") == "APPEND":
+            return {"text": kwargs["text"] + "!"}
+        return kwargs.get("py_says")
+    return says
+
+def register(ctx):
+    for event in EVENTS:
+        ctx.register_hook(event, make(event))
 `;
 
 // The shell hook prints extra.shell_says as JSON (nothing when absent).
@@ -233,6 +251,57 @@ describe('transform_api_error_classification: run all, then the first valid {rea
   });
 });
 
+describe('a Python plugin (real python3 worker) answers the same way', () => {
+  /** A home with only the Python plugin (index 0) and the shell hook (index 1). */
+  async function pySetup(): Promise<void> {
+    home = tempHome('hh-xform-py-');
+    mkdirSync(join(home, 'plugins', 'pyx'), { recursive: true });
+    writeFileSync(join(home, 'plugins', 'pyx', 'plugin.yaml'), 'name: pyx\nversion: 1.0.0\n');
+    writeFileSync(join(home, 'plugins', 'pyx', '__init__.py'), PY_PLUGIN);
+    const hook = writeScript(join(home, 'says.py'), SHELL);
+    const hooks = SHELL_EVENTS.map((e) => `  ${e}:\n    - command: ${JSON.stringify(hook)}\n`).join('');
+    writeFileSync(join(home, 'config.yaml'), `plugins:\n  enabled: [pyx]\nhooks:\n${hooks}`);
+    engine = await testEngine(home);
+  }
+
+  it('a Python str (incl. "") replaces the tool result; a Python None leaves it to the shell hook', async () => {
+    await pySetup();
+    expect(engine.hooksFor('transform_tool_result').map((h) => h.kind)).toEqual(['plugin', 'shell']);
+    expect(await decide('transform_tool_result', { py_says: '', shell_says: { action: 'rewrite', text: 'SHELL' } })).toMatchObject({
+      action: 'rewrite',
+      result: '',
+      decided_by: 0,
+    });
+    expect(await decide('transform_tool_result', { shell_says: { action: 'rewrite', text: 'SHELL' } })).toMatchObject({
+      action: 'rewrite',
+      result: 'SHELL',
+      decided_by: 1,
+    });
+  });
+
+  it('pre_gateway_dispatch, pre_transcription, transform_llm_output and the classification from Python', async () => {
+    await pySetup();
+    expect(await decide('pre_gateway_dispatch', { py_says: { action: 'skip', reason: 'handoff' } })).toMatchObject({ action: 'skip', message: 'handoff', decided_by: 0 });
+    expect(await decide('pre_transcription', { py_says: { language: 'fr' }, shell_says: { language: 'de' } })).toMatchObject({
+      action: 'rewrite',
+      result: { language: 'de' },
+      modified_by: [0, 1],
+    });
+    expect(await decide('transform_llm_output', { py_says: 'Bonjour.' })).toMatchObject({ action: 'rewrite', result: 'Bonjour.', decided_by: 0 });
+    expect(await decide('transform_api_error_classification', { py_says: { reason: 'OVERLOADED', should_fallback: 1 } })).toMatchObject({
+      action: 'rewrite',
+      result: { reason: 'overloaded', should_fallback: true },
+      decided_by: 0,
+    });
+  });
+
+  it('pre_tts_synthesis from Python: a stable {text} is spoken, an unstable one blocks', async () => {
+    await pySetup();
+    expect(await decide('pre_tts_synthesis', { text: 'a', py_says: { text: 'b' } })).toMatchObject({ action: 'rewrite', result: 'b', decided_by: 0 });
+    expect(await decide('pre_tts_synthesis', { text: 'a', py_says: 'APPEND' })).toMatchObject({ action: 'block', message: TTS_UNSTABLE });
+  });
+});
+
 describe('through the CLI', () => {
   it('test --json: the decision carries the result, and the report is valid', async () => {
     const { home: h } = makeProfile();
@@ -246,6 +315,21 @@ describe('through the CLI', () => {
       ['plugin', null],
       ['shell', { action: 'rewrite', text: '[redacted]' }],
     ]);
+  });
+
+  it('test --json: a Python plugin\'s pre_gateway_dispatch rewrite is the result', async () => {
+    const h = tempHome('hh-xform-pycli-');
+    mkdirSync(join(h, 'plugins', 'pyx'), { recursive: true });
+    writeFileSync(join(h, 'plugins', 'pyx', 'plugin.yaml'), 'name: pyx\n');
+    writeFileSync(join(h, 'plugins', 'pyx', '__init__.py'), PY_PLUGIN);
+    writeFileSync(join(h, 'config.yaml'), 'plugins:\n  enabled: [pyx]\n');
+    const stdin = JSON.stringify({ extra: { py_says: { action: 'rewrite', text: 'combined: a\nb' } } });
+    const r = await runMain(['test', 'pre_gateway_dispatch', '--json', '--home', h], { stdin, env: baseEnv() });
+    expect(r.code, r.stderr).toBe(0);
+    const report = JSON.parse(r.stdout);
+    expect(validateReport(report), JSON.stringify(validateReport.errors)).toBe(true);
+    expect(report.hooks.map((x: { kind: string; directive: unknown }) => [x.kind, x.directive])).toEqual([['plugin', { action: 'rewrite', text: 'combined: a\nb' }]]);
+    expect(report.decision).toMatchObject({ action: 'rewrite', result: 'combined: a\nb', decided_by: 0 });
   });
 
   it('test --json: a pre_gateway_dispatch skip from the plugin', async () => {
