@@ -24,15 +24,11 @@ hh_test() {
 }
 
 # hook_index NAME — index in the report's hooks[] of the hook whose command ends in NAME.
+# One jq, not a python3 start per lookup; fails unless exactly one hook has that name.
 hook_index() {
-  python3 -c '
-import json, sys
-report = json.loads(sys.stdin.read())
-found = [h["index"] for h in report["hooks"] if str(h.get("command", "")).endswith("/" + sys.argv[1])]
-if len(found) != 1:
-    sys.exit("hook_index: %d hooks named %s" % (len(found), sys.argv[1]))
-print(found[0])
-' "$1" <<<"$output"
+  jq -r --arg name "$1" '
+    [.hooks[] | select((.command // "" | tostring) | endswith("/" + $name)) | .index]
+    | if length == 1 then .[0] else error("hook_index: \(length) hooks named \($name)") end' <<<"$output"
 }
 
 # hook_field NAME PATH — a field of that hook's entry (e.g. `status`, `directive.action`).

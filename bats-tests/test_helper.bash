@@ -25,9 +25,17 @@ _common_setup() {
   unset HERMES_SAFE_MODE HERMES_ACCEPT_HOOKS HERMES_HOOK_EVENT
 
   # Put the real python3 first on PATH: a version-manager shim (pyenv) costs ~0.3 s per start,
-  # and these suites start python3 hundreds of times. Same interpreter, no shim.
+  # and these suites start python3 hundreds of times. Same interpreter, no shim. Each test is its
+  # own process, so the answer is kept in a file for the whole bats run: one lookup per run, not
+  # one per test.
   if [[ -z ${_HERMES_BATS_PYTHON_DIR-} ]]; then
-    _HERMES_BATS_PYTHON_DIR=$(dirname "$(python3 -c 'import sys; print(sys.executable)')")
+    local cache="${BATS_RUN_TMPDIR:?}/hermes-bats-python3-dir"
+    if [[ -s $cache ]]; then
+      IFS= read -r _HERMES_BATS_PYTHON_DIR <"$cache"
+    else
+      _HERMES_BATS_PYTHON_DIR=$(python3 -c 'import os, sys; print(os.path.dirname(sys.executable))')
+      printf '%s\n' "$_HERMES_BATS_PYTHON_DIR" >"$cache.$$" && mv -f "$cache.$$" "$cache"
+    fi
     export _HERMES_BATS_PYTHON_DIR
   fi
   PATH="$_HERMES_BATS_PYTHON_DIR:$PATH"

@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cleanupTemps, makeHome, runMain, tempDir } from './_helpers.js';
-import { agentReads, agentStdin, assertBuilt, cli, removeTempDirs, type Agent, type Json } from './dialects-helpers.js';
+import { agentReads, agentStdin, assertBuilt, cliBin, removeTempDirs, type Agent, type Json } from './dialects-helpers.js';
 
 vi.setConfig({ testTimeout: 60_000 });
 afterAll(() => {
@@ -110,7 +110,7 @@ describe('the real binary, once per agent', () => {
   beforeAll(assertBuilt);
   it.each(AGENTS)('%s: broken config → its block', (agent) => {
     const event = eventOf(agent);
-    const r = cli(['run', event, '--dialect', agent, '--home', brokenHome], { stdin: agentStdin(SAMPLE[agent]) });
+    const r = cliBin(['run', event, '--dialect', agent, '--home', brokenHome], { stdin: agentStdin(SAMPLE[agent]) });
     expect(agentReads(agent, event, r)).toEqual({ kind: 'block', reason: reasonFor(yamlProblem()) });
   });
 });

@@ -1,13 +1,15 @@
-// Helpers for the end-to-end dialect tests: run the built CLI (`node dist/cli/bin.js`) as a real
-// process against temp profile homes, and read an answer the way each agent reads a hook's output
-// (reference/peer-hook-protocols.md §b1–§b4), so a test can say "Codex would block this" rather
-// than compare bytes.
+// Helpers for the end-to-end dialect tests: run the CLI against temp profile homes — in-process
+// (`main(argv, io)`, cli()) for the bulk of the tables, or the built `node dist/cli/bin.js` as a
+// real process (cliBin()) where the binary itself matters — and read an answer the way each agent
+// reads a hook's output (reference/peer-hook-protocols.md §b1–§b4), so a test can say "Codex would
+// block this" rather than compare bytes.
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runMain } from './_helpers.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const BIN = join(ROOT, 'dist/cli/bin.js');
@@ -52,16 +54,32 @@ function cleanEnv(extra: Record<string, string | undefined>): NodeJS.ProcessEnv 
   return env;
 }
 
-/** Run `node dist/cli/bin.js ARGS` with `stdin` on a pipe. */
-export function cli(args: string[], opts: { stdin?: string | Json; cwd?: string; env?: Record<string, string | undefined> } = {}): CliResult {
+export interface CliOptions {
+  stdin?: string | Json;
+  cwd?: string;
+  env?: Record<string, string | undefined>;
+}
+
+const stdinText = (stdin: CliOptions['stdin']): string => (stdin === undefined ? '' : typeof stdin === 'string' ? stdin : JSON.stringify(stdin));
+
+/** `hermes-hooks ARGS` in-process (main(argv, io)): the same env, cwd and stdin as cliBin() gives. */
+export async function cli(args: string[], opts: CliOptions = {}): Promise<CliResult> {
+  return runMain(args, { stdin: stdinText(opts.stdin), env: cleanEnv(opts.env ?? {}), cwd: opts.cwd ?? ROOT });
+}
+
+/** Run `node dist/cli/bin.js ARGS` as a real process with `stdin` on a pipe. */
+export function cliBin(args: string[], opts: CliOptions = {}): CliResult {
   return sh(process.execPath, [BIN, ...args], opts);
 }
 
+/** How a CLI call is made: in-process (the default) or through the built binary. */
+export type Via = 'main' | 'bin';
+export const cliVia = async (via: Via, args: string[], opts: CliOptions = {}): Promise<CliResult> => (via === 'bin' ? cliBin(args, opts) : cli(args, opts));
+
 /** Run any program (the agent side of print-config: `sh -c <their command>`). */
-export function sh(file: string, args: string[], opts: { stdin?: string | Json; cwd?: string; env?: Record<string, string | undefined> } = {}): CliResult {
-  const input = opts.stdin === undefined ? '' : typeof opts.stdin === 'string' ? opts.stdin : JSON.stringify(opts.stdin);
+export function sh(file: string, args: string[], opts: CliOptions = {}): CliResult {
   const r = spawnSync(file, args, {
-    input,
+    input: stdinText(opts.stdin),
     encoding: 'utf8',
     cwd: opts.cwd ?? ROOT,
     env: cleanEnv(opts.env ?? {}),
@@ -80,8 +98,14 @@ export interface TestReport {
   diagnostics: { level: string; path: string; message: string }[];
 }
 
-export function testReport(home: string, event: string, payload: Json, extraArgs: string[] = []): { code: number | null; report: TestReport; stderr: string } {
-  const r = cli(['test', event, '--json', '--home', home, ...extraArgs], { stdin: payload });
+export async function testReport(
+  home: string,
+  event: string,
+  payload: Json,
+  extraArgs: string[] = [],
+  via: Via = 'main',
+): Promise<{ code: number | null; report: TestReport; stderr: string }> {
+  const r = await cliVia(via, ['test', event, '--json', '--home', home, ...extraArgs], { stdin: payload });
   let report: TestReport;
   try {
     report = JSON.parse(r.stdout) as TestReport;
@@ -110,9 +134,9 @@ export function makeHome(configYaml: string): string {
 }
 
 /** A home whose hooks are all approved through the CLI (`approve --all --home`). */
-export function approvedHome(configYaml: string): string {
+export async function approvedHome(configYaml: string): Promise<string> {
   const home = makeHome(configYaml);
-  const r = cli(['approve', '--all', '--home', home]);
+  const r = await cli(['approve', '--all', '--home', home]);
   if (r.code !== 0) throw new Error(`approve --all failed (${r.code}): ${r.stderr}`);
   return home;
 }

@@ -12,6 +12,8 @@ import {
   agentStdin,
   assertBuilt,
   cli,
+  cliBin,
+  cliVia,
   DIALECT_FIXTURES,
   dialectHook,
   removeTempDirs,
@@ -20,7 +22,8 @@ import {
   type Json,
 } from './dialects-helpers.js';
 
-// Each test starts several real CLI processes; on a loaded 2-core machine that takes a while.
+// The CLI runs in-process, once per agent as the real binary (the imported hooks' first run);
+// hooks are real processes, which on a loaded 2-core machine takes a while.
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
 
 beforeAll(assertBuilt);
@@ -87,10 +90,11 @@ const NOT_CONVERTED: Record<Source, string[]> = {
 
 describe('import converts the documentation examples of each agent', () => {
   for (const source of Object.keys(SOURCES) as Source[]) {
-    it(`${source}: the hooks: block, and every part that could not be converted, with its place`, () => {
+    it(`${source}: the hooks: block, and every part that could not be converted, with its place`, async () => {
       const { project, file } = projectWith(source);
       const home = tempDir();
-      const r = cli(['import', file, '--home', home]);
+      // Claude's example, the longest, through the real binary: all of stdout drained before exit.
+      const r = await cliVia(source === 'claude' ? 'bin' : 'main', ['import', file, '--home', home]);
       expect(r.code, r.stderr).toBe(0);
       const expected = readFileSync(join(DIALECT_FIXTURES, 'expected', `${source}.yaml`), 'utf8').split('/home/user/my-project').join(project);
       expect(r.stdout).toBe(expected);
@@ -106,9 +110,9 @@ describe('import converts the documentation examples of each agent', () => {
     });
   }
 
-  it('--json gives the hooks, the diagnostics with lines, and no write', () => {
+  it('--json gives the hooks, the diagnostics with lines, and no write', async () => {
     const { file } = projectWith('cursor');
-    const r = cli(['import', file, '--json', '--home', tempDir()]);
+    const r = await cli(['import', file, '--json', '--home', tempDir()]);
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout) as { dialect: string; hooks: Json[]; diagnostics: { level: string; path: string; line: number | null }[]; config: null; backup: null };
     expect(out.dialect).toBe('cursor');
@@ -118,17 +122,17 @@ describe('import converts the documentation examples of each agent', () => {
     expect(out).toMatchObject({ config: null, backup: null });
   });
 
-  it('a file that is not JSON, or a config.toml, is an error (exit 1) with its place', () => {
+  it('a file that is not JSON, or a config.toml, is an error (exit 1) with its place', async () => {
     const dir = tempDir();
     const bad = join(dir, '.claude', 'settings.json');
     mkdirSync(dirname(bad), { recursive: true });
     writeFileSync(bad, '{\n  "hooks": {\n    "PreToolUse": [,]\n  }\n}\n');
-    const r = cli(['import', bad, '--home', tempDir()]);
+    const r = await cli(['import', bad, '--home', tempDir()]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/settings\.json:3:\d+: error: not valid JSON/);
     const toml = join(dir, 'config.toml');
     writeFileSync(toml, '[hooks]\n');
-    const t = cli(['import', toml, '--home', tempDir()]);
+    const t = await cli(['import', toml, '--home', tempDir()]);
     expect(t.code).toBe(1);
     expect(t.stderr).toContain('move them to a hooks.json');
   });
@@ -156,14 +160,14 @@ dialects:
 hooks_auto_accept: false
 `;
 
-  it('(a) writes a backup of the original bytes, (b) keeps comments and entries, (d) validates', () => {
+  it('(a) writes a backup of the original bytes, (b) keeps comments and entries, (d) validates', async () => {
     const home = tempDir();
     const config = join(home, 'config.yaml');
     writeFileSync(config, EXISTING, { mode: 0o640 });
     const modeBefore = statSync(config).mode & 0o777;
     const { file, project } = projectWith('claude');
 
-    const r = cli(['import', file, '--write', '--home', home]);
+    const r = await cli(['import', file, '--write', '--home', home]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/Merged 10 hook\(s\) into .*config\.yaml \(backup: .*config\.yaml\.bak-[\dT-]+Z\)/);
 
@@ -185,7 +189,7 @@ hooks_auto_accept: false
     expect(after.hooks['pre_tool_call']![0]).toEqual({ command: '/opt/hooks/guard.sh', matcher: 'terminal', timeout: 10 });
     expect(after.hooks['on_session_start']![0]).toEqual({ command: '/opt/hooks/hello.sh' });
     // …and the imported ones follow, as import printed them.
-    const imported = parse(cli(['import', file, '--home', tempDir()]).stdout) as { hooks: Record<string, Json[]> };
+    const imported = parse((await cli(['import', file, '--home', tempDir()])).stdout) as { hooks: Record<string, Json[]> };
     for (const [event, entries] of Object.entries(imported.hooks)) {
       const existing = (before['hooks'] as Record<string, unknown[]>)[event]?.length ?? 0;
       expect(after.hooks[event]!.slice(existing), event).toEqual(entries);
@@ -194,60 +198,60 @@ hooks_auto_accept: false
     expect(statSync(config).mode & 0o777).toBe(modeBefore); // the file's own mode is kept
 
     // (d) the result passes validate.
-    const v = cli(['validate', '--home', home]);
+    const v = await cli(['validate', '--home', home]);
     expect(v.code, v.stdout).toBe(0);
     expect(v.stdout).toContain('ok (12 shell hook(s)');
   });
 
-  it('(c) is idempotent: a second run adds nothing, writes nothing and says so', () => {
+  it('(c) is idempotent: a second run adds nothing, writes nothing and says so', async () => {
     const home = tempDir();
     const config = join(home, 'config.yaml');
     writeFileSync(config, EXISTING);
     const { file } = projectWith('gemini');
-    expect(cli(['import', file, '--write', '--home', home]).code).toBe(0);
+    expect((await cli(['import', file, '--write', '--home', home])).code).toBe(0);
     const once = readFileSync(config, 'utf8');
     const backupsOnce = readdirSync(home).filter((f) => f.includes('.bak-'));
 
-    const again = cli(['import', file, '--write', '--home', home]);
+    const again = await cli(['import', file, '--write', '--home', home]);
     expect(again.code).toBe(0);
     expect(again.stderr).toContain('Nothing to merge: all 6 hook(s) are already in');
     expect(readFileSync(config, 'utf8')).toBe(once);
     expect(readdirSync(home).filter((f) => f.includes('.bak-'))).toEqual(backupsOnce);
-    const json = JSON.parse(cli(['import', file, '--write', '--json', '--home', home]).stdout) as Json;
+    const json = JSON.parse((await cli(['import', file, '--write', '--json', '--home', home])).stdout) as Json;
     expect(json).toMatchObject({ added: 0, backup: null });
   });
 
-  it('all four agents merged into one profile: each adds its own, the result validates and lists', () => {
+  it('all four agents merged into one profile: each adds its own, the result validates and lists', async () => {
     const home = tempDir();
     writeFileSync(join(home, 'config.yaml'), 'hooks: {}\n');
     const counts: number[] = [];
     for (const source of ['claude', 'codex', 'gemini', 'cursor'] as const) {
-      const r = cli(['import', projectWith(source).file, '--write', '--json', '--home', home]);
+      const r = await cli(['import', projectWith(source).file, '--write', '--json', '--home', home]);
       expect(r.code, r.stderr).toBe(0);
       counts.push((JSON.parse(r.stdout) as { added: number }).added);
     }
     expect(counts).toEqual([10, 5, 6, 8]);
-    const v = cli(['validate', '--json', '--home', home]);
+    const v = await cli(['validate', '--json', '--home', home]);
     expect(v.code, v.stdout).toBe(0);
     expect(JSON.parse(v.stdout)).toMatchObject({ valid: true, hooks: 29 });
-    const list = cli(['list', '--home', home]);
+    const list = await cli(['list', '--home', home]);
     expect(list.code).toBe(0);
   });
 
-  it('creates the config when there is none (no backup), mode 0600', () => {
+  it('creates the config when there is none (no backup), mode 0600', async () => {
     const home = tempDir();
-    const r = cli(['import', projectWith('codex').file, '--write', '--home', home]);
+    const r = await cli(['import', projectWith('codex').file, '--write', '--home', home]);
     expect(r.code, r.stderr).toBe(0);
     expect(readdirSync(home)).toEqual(['config.yaml']);
     expect(statSync(join(home, 'config.yaml')).mode & 0o777).toBe(0o600);
-    expect(cli(['validate', '--home', home]).code).toBe(0);
+    expect((await cli(['validate', '--home', home])).code).toBe(0);
   });
 
-  it('refuses a config whose hooks: cannot take entries, and leaves it untouched', () => {
+  it('refuses a config whose hooks: cannot take entries, and leaves it untouched', async () => {
     const home = tempDir();
     const config = join(home, 'config.yaml');
     writeFileSync(config, 'hooks:\n  - not a mapping\n');
-    const r = cli(['import', projectWith('codex').file, '--write', '--home', home]);
+    const r = await cli(['import', projectWith('codex').file, '--write', '--home', home]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('hooks: in config.yaml is not a mapping');
     expect(readFileSync(config, 'utf8')).toBe('hooks:\n  - not a mapping\n');
@@ -266,16 +270,16 @@ describe('imported hooks run: import --write → approve --all → run --dialect
     return { project, file };
   }
 
-  function importAndApprove(file: string): string {
+  async function importAndApprove(file: string): Promise<string> {
     const home = tempDir();
-    const w = cli(['import', file, '--write', '--home', home]);
+    const w = await cli(['import', file, '--write', '--home', home]);
     expect(w.code, w.stderr).toBe(0);
-    const a = cli(['approve', '--all', '--home', home]);
+    const a = await cli(['approve', '--all', '--home', home]);
     expect(a.code, a.stderr).toBe(0);
     return home;
   }
 
-  it('claude: "$CLAUDE_PROJECT_DIR"/.claude/hooks/… guards block and rewrite, as Claude would see them', () => {
+  it('claude: "$CLAUDE_PROJECT_DIR"/.claude/hooks/… guards block and rewrite, as Claude would see them', async () => {
     const { project, file } = realProject(
       '.claude',
       'settings.json',
@@ -289,24 +293,24 @@ describe('imported hooks run: import --write → approve --all → run --dialect
       },
       { 'bash-guard.sh': dialectHook('claude-bash-guard.sh'), 'read-guard.py': dialectHook('claude-read-guard.py') },
     );
-    const home = importAndApprove(file);
+    const home = await importAndApprove(file);
     const config = readFileSync(join(home, 'config.yaml'), 'utf8');
     expect(config).toContain(`${project}/.claude/hooks/bash-guard.sh`);
 
     const rm = agentStdin('claude-PreToolUse-Bash');
     (rm['tool_input'] as Json)['command'] = 'rm -rf /';
-    const blocked = cli(['run', 'PreToolUse', '--dialect', 'claude', '--home', home], { stdin: rm });
+    const blocked = cliBin(['run', 'PreToolUse', '--dialect', 'claude', '--home', home], { stdin: rm });
     expect(agentReads('claude', 'PreToolUse', blocked)).toEqual({ kind: 'block', reason: "Blocked: 'rm -rf /' is not allowed here" });
 
-    const read = cli(['run', 'PreToolUse', '--dialect', 'claude', '--home', home], { stdin: agentStdin('claude-PreToolUse-Read') });
+    const read = await cli(['run', 'PreToolUse', '--dialect', 'claude', '--home', home], { stdin: agentStdin('claude-PreToolUse-Read') });
     expect(agentReads('claude', 'PreToolUse', read)).toEqual({ kind: 'rewrite', input: { file_path: '/home/user/my-project/src/app.ts', offset: 10, limit: 50 } });
 
     // The same hooks from a Hermes host (the dry run): our tool names, our keys.
-    const dry = testReport(home, 'pre_tool_call', { tool_name: 'terminal', tool_input: { command: 'git push -f' } });
+    const dry = await testReport(home, 'pre_tool_call', { tool_name: 'terminal', tool_input: { command: 'git push -f' } });
     expect(dry.code).toBe(2);
   });
 
-  it('gemini: a settings.json with comments and ms timeouts; the BeforeTool hook denies and rewrites', () => {
+  it('gemini: a settings.json with comments and ms timeouts; the BeforeTool hook denies and rewrites', async () => {
     const project = join(tempDir('hh-real-'), 'proj');
     const file = join(project, '.gemini', 'settings.json');
     mkdirSync(join(project, '.gemini', 'hooks'), { recursive: true });
@@ -325,36 +329,36 @@ describe('imported hooks run: import --write → approve --all → run --dialect
 }
 `,
     );
-    const home = importAndApprove(file);
+    const home = await importAndApprove(file);
     const hooks = parse(readFileSync(join(home, 'config.yaml'), 'utf8')) as { hooks: { pre_tool_call: Json[] } };
     expect(hooks.hooks.pre_tool_call[0]).toMatchObject({ timeout: 15, dialect: 'gemini', matcher: '.*(?:write_file|run_shell_command).*' });
 
-    const env = cli(['run', 'BeforeTool', '--dialect', 'gemini', '--home', home], {
+    const env = cliBin(['run', 'BeforeTool', '--dialect', 'gemini', '--home', home], {
       stdin: { ...agentStdin('gemini-BeforeTool'), tool_input: { file_path: 'prod.env', content: 'X=1' } },
     });
     expect(agentReads('gemini', 'BeforeTool', env)).toEqual({ kind: 'block', reason: 'Writing .env files is not allowed' });
-    const md = cli(['run', 'BeforeTool', '--dialect', 'gemini', '--home', home], { stdin: agentStdin('gemini-BeforeTool') });
+    const md = await cli(['run', 'BeforeTool', '--dialect', 'gemini', '--home', home], { stdin: agentStdin('gemini-BeforeTool') });
     expect(agentReads('gemini', 'BeforeTool', md)).toEqual({ kind: 'rewrite', input: { file_path: 'docs/notes.md', content: '# Notes\n' } });
   });
 
-  it('cursor: ./hooks/… resolved from the folder of hooks.json; beforeShellExecution becomes a terminal matcher', () => {
+  it('cursor: ./hooks/… resolved from the folder of hooks.json; beforeShellExecution becomes a terminal matcher', async () => {
     const { file } = realProject(
       '.cursor',
       'hooks.json',
       { version: 1, hooks: { beforeShellExecution: [{ command: './hooks/before-shell.sh', failClosed: true, timeout: 10 }] } },
       { 'before-shell.sh': dialectHook('cursor-before-shell.sh') },
     );
-    const home = importAndApprove(file);
-    const publish = cli(['run', 'beforeShellExecution', '--dialect', 'cursor', '--home', home], { stdin: agentStdin('cursor-beforeShellExecution') });
+    const home = await importAndApprove(file);
+    const publish = cliBin(['run', 'beforeShellExecution', '--dialect', 'cursor', '--home', home], { stdin: agentStdin('cursor-beforeShellExecution') });
     expect(agentReads('cursor', 'beforeShellExecution', publish)).toEqual({ kind: 'block', reason: 'Do not run npm publish; ask the user to publish.' });
     // A Claude session served by the same profile gets the Cursor hook's answer in Claude's form.
     const claude = agentStdin('claude-PreToolUse-Bash');
     (claude['tool_input'] as Json)['command'] = 'git push origin main';
-    const push = cli(['run', 'PreToolUse', '--dialect', 'claude', '--home', home], { stdin: claude });
+    const push = await cli(['run', 'PreToolUse', '--dialect', 'claude', '--home', home], { stdin: claude });
     expect(agentReads('claude', 'PreToolUse', push)).toEqual({ kind: 'ask', reason: 'Push to the remote?', input: null });
   });
 
-  it('codex: a hooks.json policy; allow + updatedInput comes back to Codex', () => {
+  it('codex: a hooks.json policy; allow + updatedInput comes back to Codex', async () => {
     const { file } = realProject(
       '.codex',
       'hooks.json',
@@ -364,8 +368,8 @@ describe('imported hooks run: import --write → approve --all → run --dialect
     // Point the command at the copied script (a path Codex users write literally).
     const policy = join(dirname(file), 'hooks', 'policy.py');
     writeFileSync(file, readFileSync(file, 'utf8').replace('/dev/null/placeholder', policy));
-    const home = importAndApprove(file);
-    const r = cli(['run', 'PreToolUse', '--dialect', 'codex', '--home', home], { stdin: agentStdin('codex-PreToolUse') });
+    const home = await importAndApprove(file);
+    const r = cliBin(['run', 'PreToolUse', '--dialect', 'codex', '--home', home], { stdin: agentStdin('codex-PreToolUse') });
     expect(agentReads('codex', 'PreToolUse', r)).toEqual({ kind: 'rewrite', input: { command: 'pip install --user requests' } });
     expect(existsSync(join(home, 'shell-hooks-allowlist.json'))).toBe(true);
   });

@@ -13,6 +13,7 @@ import {
   assertBuilt,
   BIN,
   cli,
+  cliBin,
   cliHook,
   makeHome,
   q,
@@ -24,7 +25,8 @@ import {
   type Verdict,
 } from './dialects-helpers.js';
 
-// Each test starts several real CLI processes; on a loaded 2-core machine that takes a while.
+// print-config runs in-process; every command it prints is run as the agent would (sh -c, the real
+// binary), which on a loaded 2-core machine takes a while.
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
 
 beforeAll(assertBuilt);
@@ -53,8 +55,9 @@ const TOOL_EVENTS = new Set(['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 
 
 const COMMAND = `${q(process.execPath)} ${q(BIN)}`;
 
-function printConfig(agent: Agent, home: string, command = COMMAND): { text: string; json: Json } {
-  const r = cli(['print-config', agent, '--home', home, '--command', command]);
+/** print-config in-process; the snippet's commands are then run by the agent's shell (the real binary). */
+async function printConfig(agent: Agent, home: string, command = COMMAND): Promise<{ text: string; json: Json }> {
+  const r = await cli(['print-config', agent, '--home', home, '--command', command]);
   expect(r.code, r.stderr).toBe(0);
   // stdout is the JSON alone; the setup notes go to stderr.
   expect(r.stderr.split('\n')[0]).toBe(`hermes-hooks print-config ${agent}: the hooks read ${join(home, 'config.yaml')}`);
@@ -112,37 +115,37 @@ function checkShape(agent: Agent, snippet: Json): Map<string, { matcher: string 
 
 describe('print-config output is settings the agent accepts', () => {
   let home: string;
-  beforeAll(() => {
+  beforeAll(async () => {
     home = makeHome('hooks: {}\n');
   });
 
-  it('claude: wires PreToolUse, PostToolUse, UserPromptSubmit, Stop, SessionStart … to run --dialect claude', () => {
-    const { json } = printConfig('claude', home);
+  it('claude: wires PreToolUse, PostToolUse, UserPromptSubmit, Stop, SessionStart … to run --dialect claude', async () => {
+    const { json } = await printConfig('claude', home);
     const events = checkShape('claude', json);
     expect([...events.keys()]).toEqual(['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'UserPromptSubmit', 'Stop', 'SessionStart', 'SessionEnd', 'SubagentStart', 'SubagentStop']);
   });
 
-  it('codex: only the events Codex fires', () => {
-    const events = checkShape('codex', printConfig('codex', home).json);
+  it('codex: only the events Codex fires', async () => {
+    const events = checkShape('codex', (await printConfig('codex', home)).json);
     expect([...events.keys()].sort()).toEqual(['PostToolUse', 'PreToolUse', 'SessionStart', 'Stop', 'UserPromptSubmit']);
   });
 
-  it('gemini: handlers carry a name and a timeout in milliseconds', () => {
-    const events = checkShape('gemini', printConfig('gemini', home).json);
+  it('gemini: handlers carry a name and a timeout in milliseconds', async () => {
+    const events = checkShape('gemini', (await printConfig('gemini', home)).json);
     expect([...events.keys()].sort()).toEqual(['AfterAgent', 'AfterTool', 'BeforeAgent', 'BeforeTool', 'SessionEnd', 'SessionStart']);
     expect(events.get('BeforeTool')![0]!.handler).toMatchObject({ name: 'hermes-hooks', timeout: 310_000 });
   });
 
-  it('cursor: version 1, flat entries, the general tool events only (family events would run hooks twice)', () => {
-    const events = checkShape('cursor', printConfig('cursor', home).json);
+  it('cursor: version 1, flat entries, the general tool events only (family events would run hooks twice)', async () => {
+    const events = checkShape('cursor', (await printConfig('cursor', home)).json);
     expect(events.has('preToolUse')).toBe(true);
     for (const family of ['beforeShellExecution', 'beforeReadFile', 'beforeMCPExecution', 'afterShellExecution', 'afterFileEdit', 'afterMCPExecution']) {
       expect(events.has(family), family).toBe(false);
     }
   });
 
-  it('the default command is this installation by absolute path (node + dist/cli/bin.js), never npx, and carries --home', () => {
-    const r = cli(['print-config', 'claude', '--home', home]);
+  it('the default command is this installation by absolute path (node + dist/cli/bin.js), never npx, and carries --home', async () => {
+    const r = cliBin(['print-config', 'claude', '--home', home]); // the installed binary names itself
     expect(r.code).toBe(0);
     const snippet = JSON.parse(r.stdout) as { hooks: Record<string, { hooks: { command: string }[] }[]> };
     expect(snippet.hooks['PreToolUse']![0]!.hooks[0]!.command).toBe(`${process.execPath} ${BIN} run PreToolUse --dialect claude --home ${home}`);
@@ -150,7 +153,7 @@ describe('print-config output is settings the agent accepts', () => {
     expect(r.stdout.endsWith('}\n')).toBe(true);
   });
 
-  it('dialects: in config.yaml shapes the snippet (an event removed, another one added)', () => {
+  it('dialects: in config.yaml shapes the snippet (an event removed, another one added)', async () => {
     const custom = makeHome(`hooks: {}
 dialects:
   claude:
@@ -158,13 +161,13 @@ dialects:
       SessionEnd: null
       PreCompact: on_session_end
 `);
-    const events = checkShape('claude', printConfig('claude', custom).json);
+    const events = checkShape('claude', (await printConfig('claude', custom)).json);
     expect(events.has('SessionEnd')).toBe(false);
     expect(events.has('PreCompact')).toBe(true);
   });
 
-  it('an unknown agent is an error with the valid names', () => {
-    const r = cli(['print-config', 'windsurf', '--home', home]);
+  it('an unknown agent is an error with the valid names', async () => {
+    const r = await cli(['print-config', 'windsurf', '--home', home]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('give one of claude, codex, gemini, cursor');
   });
@@ -172,9 +175,9 @@ dialects:
 
 describe('the printed settings work: the agent runs them against a real profile', () => {
   let home: string;
-  beforeAll(() => {
+  beforeAll(async () => {
     const policy = q(cliHook('hermes-policy.sh'));
-    home = approvedHome(`hooks:
+    home = await approvedHome(`hooks:
   pre_tool_call:
     - command: ${policy}
   pre_llm_call:
@@ -185,9 +188,9 @@ describe('the printed settings work: the agent runs them against a real profile'
   });
 
   /** Act as `agent`: run every handler the snippet wires for the sample's event, as the agent would. */
-  function agentFires(agent: Agent, stdin: Json): Verdict[] {
+  async function agentFires(agent: Agent, stdin: Json): Promise<Verdict[]> {
     const event = stdin['hook_event_name'] as string;
-    const events = checkShape(agent, printConfig(agent, home).json);
+    const events = checkShape(agent, (await printConfig(agent, home)).json);
     const entries = events.get(event);
     expect(entries, `${agent} snippet wires ${event}`).toBeDefined();
     return entries!.map(({ handler }) => {
@@ -203,35 +206,35 @@ describe('the printed settings work: the agent runs them against a real profile'
   };
   const BLOCK = { kind: 'block', reason: 'hermes policy: rm -rf is not allowed' };
 
-  it('claude', () => {
-    expect(agentFires('claude', rm('claude-PreToolUse-Bash'))).toEqual([BLOCK]);
-    expect(agentFires('claude', agentStdin('claude-PreToolUse-Edit'))).toEqual([{ kind: 'allow' }]);
-    expect(agentFires('claude', agentStdin('claude-PostToolUse-Write'))).toEqual([{ kind: 'allow' }]);
-    expect(agentFires('claude', agentStdin('claude-UserPromptSubmit'))[0]!.kind).toBe('context');
-    expect(agentFires('claude', agentStdin('claude-Stop'))[0]!.kind).toBe('continue');
+  it('claude', async () => {
+    expect(await agentFires('claude', rm('claude-PreToolUse-Bash'))).toEqual([BLOCK]);
+    expect(await agentFires('claude', agentStdin('claude-PreToolUse-Edit'))).toEqual([{ kind: 'allow' }]);
+    expect(await agentFires('claude', agentStdin('claude-PostToolUse-Write'))).toEqual([{ kind: 'allow' }]);
+    expect((await agentFires('claude', agentStdin('claude-UserPromptSubmit')))[0]!.kind).toBe('context');
+    expect((await agentFires('claude', agentStdin('claude-Stop')))[0]!.kind).toBe('continue');
   });
 
-  it('codex', () => {
-    expect(agentFires('codex', rm('codex-PreToolUse'))).toEqual([BLOCK]);
-    expect(agentFires('codex', agentStdin('codex-PreToolUse'))).toEqual([{ kind: 'rewrite', input: { command: 'pip install --user requests' } }]);
-    expect(agentFires('codex', agentStdin('codex-UserPromptSubmit'))[0]!.kind).toBe('context');
-    expect(agentFires('codex', agentStdin('codex-Stop'))[0]!.kind).toBe('continue');
+  it('codex', async () => {
+    expect(await agentFires('codex', rm('codex-PreToolUse'))).toEqual([BLOCK]);
+    expect(await agentFires('codex', agentStdin('codex-PreToolUse'))).toEqual([{ kind: 'rewrite', input: { command: 'pip install --user requests' } }]);
+    expect((await agentFires('codex', agentStdin('codex-UserPromptSubmit')))[0]!.kind).toBe('context');
+    expect((await agentFires('codex', agentStdin('codex-Stop')))[0]!.kind).toBe('continue');
   });
 
-  it('gemini', () => {
-    expect(agentFires('gemini', rm('gemini-BeforeTool-shell'))).toEqual([BLOCK]);
-    expect(agentFires('gemini', agentStdin('gemini-BeforeAgent'))[0]!.kind).toBe('context');
-    expect(agentFires('gemini', agentStdin('gemini-AfterAgent'))[0]!.kind).toBe('continue');
+  it('gemini', async () => {
+    expect(await agentFires('gemini', rm('gemini-BeforeTool-shell'))).toEqual([BLOCK]);
+    expect((await agentFires('gemini', agentStdin('gemini-BeforeAgent')))[0]!.kind).toBe('context');
+    expect((await agentFires('gemini', agentStdin('gemini-AfterAgent')))[0]!.kind).toBe('continue');
   });
 
-  it('cursor: preToolUse covers shell calls too', () => {
+  it('cursor: preToolUse covers shell calls too', async () => {
     const shell = { ...agentStdin('cursor-preToolUse'), tool_name: 'Shell', tool_input: { command: 'rm -rf /', cwd: '/home/user/my-project' } };
-    expect(agentFires('cursor', shell)).toEqual([BLOCK]);
-    expect(agentFires('cursor', agentStdin('cursor-preToolUse'))).toEqual([
+    expect(await agentFires('cursor', shell)).toEqual([BLOCK]);
+    expect(await agentFires('cursor', agentStdin('cursor-preToolUse'))).toEqual([
       { kind: 'rewrite', input: { file_path: '/home/user/my-project/notes/todo.md', content: '- ship it\n' } },
     ]);
-    expect(agentFires('cursor', agentStdin('cursor-beforeSubmitPrompt'))[0]!.kind).toBe('context');
-    expect(agentFires('cursor', agentStdin('cursor-stop'))[0]!.kind).toBe('continue');
+    expect((await agentFires('cursor', agentStdin('cursor-beforeSubmitPrompt')))[0]!.kind).toBe('context');
+    expect((await agentFires('cursor', agentStdin('cursor-stop')))[0]!.kind).toBe('continue');
   });
 });
 
@@ -242,8 +245,8 @@ describe('the default snippet runs from anywhere', () => {
   let home: string;
   /** A PATH with what the policy hook needs (bash, jq, cat) and no node, no hermes-hooks. */
   let toolsOnly: string;
-  beforeAll(() => {
-    home = approvedHome(`hooks:\n  pre_tool_call:\n    - command: ${q(cliHook('hermes-policy.sh'))}\n`);
+  beforeAll(async () => {
+    home = await approvedHome(`hooks:\n  pre_tool_call:\n    - command: ${q(cliHook('hermes-policy.sh'))}\n`);
     toolsOnly = tempDir('hh-path-');
     for (const tool of ['bash', 'jq', 'cat']) {
       const found = sh('/bin/sh', ['-c', `command -v ${tool}`]).stdout.trim();
@@ -251,8 +254,8 @@ describe('the default snippet runs from anywhere', () => {
     }
   });
 
-  it.each(['claude', 'codex', 'gemini', 'cursor'] as const)('%s: from /, with no node on PATH and no HERMES_HOME, the guard blocks', (agent) => {
-    const r = cli(['print-config', agent, '--home', home]);
+  it.each(['claude', 'codex', 'gemini', 'cursor'] as const)('%s: from /, with no node on PATH and no HERMES_HOME, the guard blocks', async (agent) => {
+    const r = await cli(['print-config', agent, '--home', home]);
     expect(r.code).toBe(0);
     const stdin = { ...agentStdin(SAMPLES[agent]) };
     const event = stdin['hook_event_name'] as string;
@@ -262,20 +265,20 @@ describe('the default snippet runs from anywhere', () => {
     expect(agentReads(agent, event, answer)).toEqual({ kind: 'block', reason: 'hermes policy: rm -rf is not allowed' });
   });
 
-  it('--config and $HERMES_HOME are written into the command as absolute paths', () => {
-    const viaConfig = cli(['print-config', 'codex', '--config', join(home, 'config.yaml')]);
+  it('--config and $HERMES_HOME are written into the command as absolute paths', async () => {
+    const viaConfig = await cli(['print-config', 'codex', '--config', join(home, 'config.yaml')]);
     expect(commandFor(JSON.parse(viaConfig.stdout) as Json, 'codex', 'PreToolUse')).toBe(`${process.execPath} ${BIN} run PreToolUse --dialect codex --config ${join(home, 'config.yaml')}`);
-    const viaEnv = cli(['print-config', 'gemini'], { env: { HERMES_HOME: home } });
+    const viaEnv = await cli(['print-config', 'gemini'], { env: { HERMES_HOME: home } });
     expect(commandFor(JSON.parse(viaEnv.stdout) as Json, 'gemini', 'BeforeTool')).toBe(`${process.execPath} ${BIN} run BeforeTool --dialect gemini --home ${home}`);
   });
 
-  it('--command overrides the program; the profile options still follow', () => {
-    const r = cli(['print-config', 'cursor', '--home', home, '--command', '/opt/hh/bin/hermes-hooks']);
+  it('--command overrides the program; the profile options still follow', async () => {
+    const r = await cli(['print-config', 'cursor', '--home', home, '--command', '/opt/hh/bin/hermes-hooks']);
     expect(commandFor(JSON.parse(r.stdout) as Json, 'cursor', 'preToolUse')).toBe(`/opt/hh/bin/hermes-hooks run preToolUse --dialect cursor --home ${home}`);
   });
 
-  it('Codex: stderr says where the snippet goes and that an untrusted hook is skipped silently', () => {
-    const r = cli(['print-config', 'codex', '--home', home]);
+  it('Codex: stderr says where the snippet goes and that an untrusted hook is skipped silently', async () => {
+    const r = await cli(['print-config', 'codex', '--home', home]);
     expect(r.stderr).toContain('Where: ~/.codex/hooks.json (user) or <repo>/.codex/hooks.json (project)');
     expect(r.stderr).toContain('Codex runs a hook only once it is TRUSTED, and skips an untrusted one without\n  a word. Open the interactive codex, run /hooks and trust the hermes-hooks entries (or start\n  codex with --dangerously-bypass-hook-trust, for automation).');
   });

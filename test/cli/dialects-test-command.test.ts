@@ -1,6 +1,7 @@
 // Issue 8, acceptance 1: hook scripts written the way each agent's users write them run through
-// `hermes-hooks test` with `dialect:` set (the real CLI, a real profile home), and the Hermes-side
-// decision is asserted, arguments mapped back to our keys included. Also: dialect matchers may use
+// `hermes-hooks test` with `dialect:` set (the CLI in-process, once per agent the real binary; real
+// profile homes, real hook processes), and the Hermes-side decision is asserted, arguments mapped
+// back to our keys included. Also: dialect matchers may use
 // the agent's tool names, and `dialects:` in config.yaml extends or overrides the name maps.
 
 import { readFileSync } from 'node:fs';
@@ -8,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { assertBuilt, cli, cliHook, dialectHook, makeHome, q, removeTempDirs, tempDir, testReport, type Json } from './dialects-helpers.js';
 
-// Each test starts several real CLI processes; on a loaded 2-core machine that takes a while.
+// Each test starts several real hook processes; on a loaded 2-core machine that takes a while.
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
 
 beforeAll(assertBuilt);
@@ -41,7 +42,7 @@ const hooks = (entries: { event?: string; command: string; matcher?: string; dia
 
 describe('Claude Code hooks (dialect: claude) through hermes-hooks test', () => {
   let home: string;
-  beforeAll(() => {
+  beforeAll(async () => {
     home = makeHome(
       hooks([
         // The hooks guide's Bash guard: jq -r '.tool_input.command', reason on stderr, exit 2.
@@ -56,8 +57,8 @@ describe('Claude Code hooks (dialect: claude) through hermes-hooks test', () => 
     );
   });
 
-  it('Bash guard: exit 2 with the reason on stderr blocks the terminal call, message = stderr', () => {
-    const { code, report } = testReport(home, 'pre_tool_call', call('terminal', { command: 'git push --force origin main' }));
+  it('Bash guard: exit 2 with the reason on stderr blocks the terminal call, message = stderr (the real binary)', async () => {
+    const { code, report } = await testReport(home, 'pre_tool_call', call('terminal', { command: 'git push --force origin main' }), [], 'bin');
     expect(code).toBe(2);
     expect(report.decision).toMatchObject({ action: 'block', message: "Blocked: 'git push --force origin main' is not allowed here", decided_by: 0 });
     expect(report.hooks[0]).toMatchObject({ status: 'nonzero_exit', exit_code: 2, dialect: 'claude' });
@@ -65,27 +66,27 @@ describe('Claude Code hooks (dialect: claude) through hermes-hooks test', () => 
     expect(report.hooks.slice(1, 4).map((h) => h.status)).toEqual(['not_matched', 'not_matched', 'not_matched']);
   });
 
-  it('Bash guard: an ordinary command is allowed with no argument changes', () => {
-    const { code, report } = testReport(home, 'pre_tool_call', call('terminal', { command: 'npm test' }));
+  it('Bash guard: an ordinary command is allowed with no argument changes', async () => {
+    const { code, report } = await testReport(home, 'pre_tool_call', call('terminal', { command: 'npm test' }));
     expect(code).toBe(0);
     expect(report.decision).toMatchObject({ action: 'allow', args: null, decided_by: null });
     expect(report.hooks[0]).toMatchObject({ status: 'ok', exit_code: 0, directive: null });
   });
 
-  it('Read guard: permissionDecision deny on a .env file blocks with permissionDecisionReason', () => {
-    const { code, report } = testReport(home, 'pre_tool_call', call('read_file', { path: `${PROJECT}/.env.local` }));
+  it('Read guard: permissionDecision deny on a .env file blocks with permissionDecisionReason', async () => {
+    const { code, report } = await testReport(home, 'pre_tool_call', call('read_file', { path: `${PROJECT}/.env.local` }));
     expect(code).toBe(2);
     expect(report.decision).toMatchObject({ action: 'block', message: `${PROJECT}/.env.local holds secrets; read .env.example instead`, decided_by: 1 });
   });
 
-  it('Read guard: permissionDecision ask becomes approve, with its reason', () => {
-    const { code, report } = testReport(home, 'pre_tool_call', call('read_file', { path: `${PROJECT}/logs/app.log` }));
+  it('Read guard: permissionDecision ask becomes approve, with its reason', async () => {
+    const { code, report } = await testReport(home, 'pre_tool_call', call('read_file', { path: `${PROJECT}/logs/app.log` }));
     expect(code).toBe(0);
     expect(report.decision).toMatchObject({ action: 'approve', message: 'Log files can be large; read it anyway?', decided_by: 1 });
   });
 
-  it('Read guard: allow + updatedInput becomes modify, file_path mapped back to path, resolved against the payload cwd', () => {
-    const { code, report } = testReport(home, 'pre_tool_call', call('read_file', { path: 'src/app.ts', offset: 10, limit: 50 }));
+  it('Read guard: allow + updatedInput becomes modify, file_path mapped back to path, resolved against the payload cwd', async () => {
+    const { code, report } = await testReport(home, 'pre_tool_call', call('read_file', { path: 'src/app.ts', offset: 10, limit: 50 }));
     expect(code).toBe(0);
     expect(report.decision.action).toBe('allow');
     expect(report.decision.modified_by).toEqual([1]);
@@ -94,32 +95,32 @@ describe('Claude Code hooks (dialect: claude) through hermes-hooks test', () => 
     expect(report.hooks[1]!.directive).toEqual({ action: 'modify', args: { path: `${PROJECT}/src/app.ts`, offset: 10, limit: 50 } });
   });
 
-  it('Edit guard: the patch tool is Edit to the hook; updatedInput.new_string comes back as a modify', () => {
+  it('Edit guard: the patch tool is Edit to the hook; updatedInput.new_string comes back as a modify', async () => {
     const input = { path: `${PROJECT}/src/app.ts`, old_string: 'a', new_string: '\tb', replace_all: false };
-    const { code, report } = testReport(home, 'pre_tool_call', call('patch', input));
+    const { code, report } = await testReport(home, 'pre_tool_call', call('patch', input));
     expect(code).toBe(0);
     expect(report.decision.args).toEqual({ ...input, new_string: '  b' });
     expect(report.decision.modified_by).toEqual([2]);
   });
 
-  it('Edit guard: exit 2 on /etc blocks a write_file call (Write) with stderr', () => {
-    const { code, report } = testReport(home, 'pre_tool_call', call('write_file', { path: '/etc/hosts', content: '127.0.0.1 x' }));
+  it('Edit guard: exit 2 on /etc blocks a write_file call (Write) with stderr', async () => {
+    const { code, report } = await testReport(home, 'pre_tool_call', call('write_file', { path: '/etc/hosts', content: '127.0.0.1 x' }));
     expect(code).toBe(2);
     expect(report.decision).toMatchObject({ action: 'block', message: 'Refusing to edit /etc/hosts: outside the project', decided_by: 2 });
   });
 
-  it("MCP guard: Claude's mcp__memory__.* matcher selects Hermes' mcp_memory_* tools, deny blocks", () => {
-    const denied = testReport(home, 'pre_tool_call', call('mcp_memory_delete_entities', { entityNames: ['old'] }));
+  it("MCP guard: Claude's mcp__memory__.* matcher selects Hermes' mcp_memory_* tools, deny blocks", async () => {
+    const denied = await testReport(home, 'pre_tool_call', call('mcp_memory_delete_entities', { entityNames: ['old'] }));
     expect(denied.code).toBe(2);
     expect(denied.report.decision).toMatchObject({ action: 'block', message: 'memory deletions are disabled (mcp__memory__delete_entities)', decided_by: 3 });
-    const allowed = testReport(home, 'pre_tool_call', call('mcp_memory_create_entities', { entities: [] }));
+    const allowed = await testReport(home, 'pre_tool_call', call('mcp_memory_create_entities', { entities: [] }));
     expect(allowed.code).toBe(0);
     expect(allowed.report.hooks[3]).toMatchObject({ status: 'ok', directive: null });
     expect(allowed.report.decision.action).toBe('allow');
   });
 
-  it('the human report names the dialect decision too (no --json)', () => {
-    const r = cli(['test', 'pre_tool_call', '--home', home], { stdin: call('terminal', { command: 'rm -rf /' }) });
+  it('the human report names the dialect decision too (no --json)', async () => {
+    const r = await cli(['test', 'pre_tool_call', '--home', home], { stdin: call('terminal', { command: 'rm -rf /' }) });
     expect(r.code).toBe(2);
     expect(r.stdout).toContain('Decision: BLOCK by #0');
     expect(r.stdout).toContain("Blocked: 'rm -rf /' is not allowed here");
@@ -127,28 +128,28 @@ describe('Claude Code hooks (dialect: claude) through hermes-hooks test', () => 
 });
 
 describe('Claude Code prompt and Stop hooks through hermes-hooks test', () => {
-  it('UserPromptSubmit plain stdout is context for pre_llm_call; Stop decision:block is a pre_verify continue', () => {
+  it('UserPromptSubmit plain stdout is context for pre_llm_call; Stop decision:block is a pre_verify continue', async () => {
     const home = makeHome(
       hooks([
         { event: 'pre_llm_call', command: dialectHook('claude-prompt-context.sh'), dialect: 'claude' },
         { event: 'pre_verify', command: dialectHook('claude-stop-check.sh'), dialect: 'claude' },
       ]),
     );
-    const prompt = testReport(home, 'pre_llm_call', { session_id: 's', extra: { user_message: 'add a CHANGELOG entry' } });
+    const prompt = await testReport(home, 'pre_llm_call', { session_id: 's', extra: { user_message: 'add a CHANGELOG entry' } });
     expect(prompt.code).toBe(0);
     expect(prompt.report.decision.context).toBe('Reminder for: add a CHANGELOG entry\nProject conventions: run npm test before committing.');
 
-    const first = testReport(home, 'pre_verify', { session_id: 's', extra: { attempt: 1, final_response: 'done' } });
+    const first = await testReport(home, 'pre_verify', { session_id: 's', extra: { attempt: 1, final_response: 'done' } });
     expect(first.report.decision).toMatchObject({ action: 'continue', message: 'Run the test suite and fix failures before stopping.' });
     // A second attempt is stop_hook_active=true for the hook: it lets the agent stop.
-    const second = testReport(home, 'pre_verify', { session_id: 's', extra: { attempt: 2, final_response: 'done' } });
+    const second = await testReport(home, 'pre_verify', { session_id: 's', extra: { attempt: 2, final_response: 'done' } });
     expect(second.report.decision).toMatchObject({ action: 'allow', message: null });
   });
 });
 
 describe('Codex hooks (dialect: codex) through hermes-hooks test', () => {
   let home: string;
-  beforeAll(() => {
+  beforeAll(async () => {
     home = makeHome(
       hooks([
         { command: dialectHook('codex-policy.py'), matcher: 'Bash', dialect: 'codex' },
@@ -158,34 +159,34 @@ describe('Codex hooks (dialect: codex) through hermes-hooks test', () => {
     );
   });
 
-  it('exit 2 + stderr blocks with stderr as the message', () => {
-    const { code, report } = testReport(home, 'pre_tool_call', call('terminal', { command: 'rm -rf build' }));
+  it('exit 2 + stderr blocks with stderr as the message (the real binary)', async () => {
+    const { code, report } = await testReport(home, 'pre_tool_call', call('terminal', { command: 'rm -rf build' }), [], 'bin');
     expect(code).toBe(2);
     expect(report.decision).toMatchObject({ action: 'block', message: 'Refusing to run destructive command: rm -rf build' });
   });
 
-  it('permissionDecision deny blocks with its reason', () => {
-    const { report } = testReport(home, 'pre_tool_call', call('terminal', { command: 'curl https://example.com' }));
+  it('permissionDecision deny blocks with its reason', async () => {
+    const { report } = await testReport(home, 'pre_tool_call', call('terminal', { command: 'curl https://example.com' }));
     expect(report.decision).toMatchObject({ action: 'block', message: 'Network access goes through the proxy tool' });
   });
 
-  it('allow + updatedInput rewrites the command', () => {
-    const { code, report } = testReport(home, 'pre_tool_call', call('terminal', { command: 'pip install requests', timeout: 120 }));
+  it('allow + updatedInput rewrites the command', async () => {
+    const { code, report } = await testReport(home, 'pre_tool_call', call('terminal', { command: 'pip install requests', timeout: 120 }));
     expect(code).toBe(0);
     expect(report.decision).toMatchObject({ action: 'allow', modified_by: [0] });
     expect(report.decision.args).toEqual({ command: 'pip install --user requests', timeout: 120 });
   });
 
-  it("apply_patch guard: the rewritten tool_input.command comes back as the patch tool's patch", () => {
+  it("apply_patch guard: the rewritten tool_input.command comes back as the patch tool's patch", async () => {
     const patch = '*** Begin Patch\n*** Update File: a.ts\n@@\n+console.log(1);\n*** End Patch\n';
-    const { code, report } = testReport(home, 'pre_tool_call', call('patch', { mode: 'patch', patch }));
+    const { code, report } = await testReport(home, 'pre_tool_call', call('patch', { mode: 'patch', patch }));
     expect(code).toBe(0);
     expect(report.decision.args).toEqual({ mode: 'patch', patch: patch.replace('console.log(', 'logger.debug(') });
     expect(report.decision.args).not.toHaveProperty('command');
   });
 
-  it('apply_patch guard: exit 2 blocks a deletion', () => {
-    const { code, report } = testReport(home, 'pre_tool_call', call('patch', { mode: 'patch', patch: '*** Begin Patch\n*** Delete File: a.ts\n*** End Patch\n' }));
+  it('apply_patch guard: exit 2 blocks a deletion', async () => {
+    const { code, report } = await testReport(home, 'pre_tool_call', call('patch', { mode: 'patch', patch: '*** Begin Patch\n*** Delete File: a.ts\n*** End Patch\n' }));
     expect(code).toBe(2);
     expect(report.decision).toMatchObject({ action: 'block', message: 'Deleting files needs a human review', decided_by: 1 });
   });
@@ -193,7 +194,7 @@ describe('Codex hooks (dialect: codex) through hermes-hooks test', () => {
 
 describe('Gemini CLI hooks (dialect: gemini) through hermes-hooks test', () => {
   let home: string;
-  beforeAll(() => {
+  beforeAll(async () => {
     home = makeHome(
       hooks([
         { command: dialectHook('gemini-before-tool.sh'), dialect: 'gemini' },
@@ -202,39 +203,39 @@ describe('Gemini CLI hooks (dialect: gemini) through hermes-hooks test', () => {
     );
   });
 
-  it('decision deny blocks a write_file of .env', () => {
-    const { code, report } = testReport(home, 'pre_tool_call', call('write_file', { path: 'config/.env', content: 'X=1' }));
+  it('decision deny blocks a write_file of .env (the real binary)', async () => {
+    const { code, report } = await testReport(home, 'pre_tool_call', call('write_file', { path: 'config/.env', content: 'X=1' }), [], 'bin');
     expect(code).toBe(2);
     expect(report.decision).toMatchObject({ action: 'block', message: 'Writing .env files is not allowed', decided_by: 0 });
   });
 
-  it('hookSpecificOutput.tool_input is merged onto the call (file_path stays path)', () => {
-    const { code, report } = testReport(home, 'pre_tool_call', call('write_file', { path: 'docs/notes.md', content: '# Notes' }));
+  it('hookSpecificOutput.tool_input is merged onto the call (file_path stays path)', async () => {
+    const { code, report } = await testReport(home, 'pre_tool_call', call('write_file', { path: 'docs/notes.md', content: '# Notes' }));
     expect(code).toBe(0);
     expect(report.decision.args).toEqual({ path: 'docs/notes.md', content: '# Notes\n' });
     expect(report.decision.modified_by).toEqual([0]);
   });
 
-  it('decision ask becomes approve', () => {
-    const { report } = testReport(home, 'pre_tool_call', call('terminal', { command: 'sudo apt-get install jq' }));
+  it('decision ask becomes approve', async () => {
+    const { report } = await testReport(home, 'pre_tool_call', call('terminal', { command: 'sudo apt-get install jq' }));
     expect(report.decision).toMatchObject({ action: 'approve', message: 'sudo needs your confirmation', decided_by: 0 });
   });
 
-  it('a dir_path rewrite comes back as workdir', () => {
-    const { report } = testReport(home, 'pre_tool_call', call('terminal', { command: 'make', workdir: '/tmp/build' }));
+  it('a dir_path rewrite comes back as workdir', async () => {
+    const { report } = await testReport(home, 'pre_tool_call', call('terminal', { command: 'make', workdir: '/tmp/build' }));
     expect(report.decision.args).toEqual({ command: 'make', workdir: '/srv/scratch' });
     expect(report.decision.modified_by).toEqual([1]);
   });
 
-  it('plain text with exit 3 denies (Gemini reads stderr when stdout is empty)', () => {
-    const { code, report } = testReport(home, 'pre_tool_call', call('terminal', { command: "psql -c 'DROP TABLE users'" }));
+  it('plain text with exit 3 denies (Gemini reads stderr when stdout is empty)', async () => {
+    const { code, report } = await testReport(home, 'pre_tool_call', call('terminal', { command: "psql -c 'DROP TABLE users'" }));
     expect(code).toBe(2);
     expect(report.decision).toMatchObject({ action: 'block', message: "Refusing destructive SQL: psql -c 'DROP TABLE users'", decided_by: 1 });
   });
 
-  it('exit 2 with no output at all blocks (Gemini would let it through)', () => {
+  it('exit 2 with no output at all blocks (Gemini would let it through)', async () => {
     const silent = makeHome(hooks([{ command: dialectHook('gemini-silent-exit2.sh'), dialect: 'gemini' }]));
-    const { code, report } = testReport(silent, 'pre_tool_call', call('terminal', { command: 'ls' }));
+    const { code, report } = await testReport(silent, 'pre_tool_call', call('terminal', { command: 'ls' }));
     expect(code).toBe(2);
     expect(report.decision).toMatchObject({ action: 'block', message: 'Blocked by shell hook.' });
   });
@@ -242,7 +243,7 @@ describe('Gemini CLI hooks (dialect: gemini) through hermes-hooks test', () => {
 
 describe('Cursor hooks (dialect: cursor) through hermes-hooks test', () => {
   let home: string;
-  beforeAll(() => {
+  beforeAll(async () => {
     home = makeHome(
       hooks([
         // A beforeShellExecution hook: the call arrives as {command, cwd}; matcher with Cursor's tool name.
@@ -253,41 +254,41 @@ describe('Cursor hooks (dialect: cursor) through hermes-hooks test', () => {
     );
   });
 
-  it('permission deny blocks npm publish with the agent_message', () => {
-    const { code, report } = testReport(home, 'pre_tool_call', call('terminal', { command: 'npm publish --access public', workdir: `${PROJECT}/pkg` }));
+  it('permission deny blocks npm publish with the agent_message (the real binary)', async () => {
+    const { code, report } = await testReport(home, 'pre_tool_call', call('terminal', { command: 'npm publish --access public', workdir: `${PROJECT}/pkg` }), [], 'bin');
     expect(code).toBe(2);
     expect(report.decision).toMatchObject({ action: 'block', message: 'Do not run npm publish; ask the user to publish.', decided_by: 0 });
   });
 
-  it('permission ask becomes approve with the user_message; allow is a plain allow', () => {
-    const ask = testReport(home, 'pre_tool_call', call('terminal', { command: 'git push origin main' }));
+  it('permission ask becomes approve with the user_message; allow is a plain allow', async () => {
+    const ask = await testReport(home, 'pre_tool_call', call('terminal', { command: 'git push origin main' }));
     expect(ask.report.decision).toMatchObject({ action: 'approve', message: 'Push to the remote?' });
-    const allow = testReport(home, 'pre_tool_call', call('terminal', { command: 'ls' }));
+    const allow = await testReport(home, 'pre_tool_call', call('terminal', { command: 'ls' }));
     expect(allow.code).toBe(0);
     expect(allow.report.decision).toMatchObject({ action: 'allow', args: null });
   });
 
-  it('preToolUse updated_input is a modify with file_path mapped back to path', () => {
-    const { report } = testReport(home, 'pre_tool_call', call('write_file', { path: 'notes/todo.md', content: '- ship it\n' }));
+  it('preToolUse updated_input is a modify with file_path mapped back to path', async () => {
+    const { report } = await testReport(home, 'pre_tool_call', call('write_file', { path: 'notes/todo.md', content: '- ship it\n' }));
     expect(report.decision.args).toEqual({ path: 'sandbox/notes/todo.md', content: '- ship it\n' });
     expect(report.decision.modified_by).toEqual([1]);
   });
 
-  it('beforeReadFile deny blocks a private key', () => {
-    const { code, report } = testReport(home, 'pre_tool_call', call('read_file', { path: `${PROJECT}/certs/server.pem` }));
+  it('beforeReadFile deny blocks a private key', async () => {
+    const { code, report } = await testReport(home, 'pre_tool_call', call('read_file', { path: `${PROJECT}/certs/server.pem` }));
     expect(code).toBe(2);
     expect(report.decision).toMatchObject({ action: 'block', message: 'Private keys are never sent to the model.', decided_by: 2 });
   });
 });
 
 describe('what a dialect hook sees on stdin', () => {
-  it('each agent gets its own event, tool name, argument keys and the payload cwd', () => {
+  it('each agent gets its own event, tool name, argument keys and the payload cwd', async () => {
     const dir = tempDir();
     const out = (d: string): string => join(dir, `${d}.json`);
     const home = makeHome(
       hooks(['claude', 'codex', 'gemini', 'cursor', 'hermes'].map((d) => ({ command: `${cliHook('record-stdin.sh')} ${out(d)}`, dialect: d }))),
     );
-    const { code } = testReport(home, 'pre_tool_call', call('terminal', { command: 'npm test', workdir: `${PROJECT}/pkg` }, { model: 'gpt-x' }));
+    const { code } = await testReport(home, 'pre_tool_call', call('terminal', { command: 'npm test', workdir: `${PROJECT}/pkg` }, { model: 'gpt-x' }));
     expect(code).toBe(0);
     const seen = (d: string): Json => JSON.parse(readFileSync(out(d), 'utf8')) as Json;
 
@@ -321,25 +322,25 @@ describe('what a dialect hook sees on stdin', () => {
     expect(seen('hermes')).toMatchObject({ hook_event_name: 'pre_tool_call', tool_name: 'terminal', cwd: PROJECT });
   });
 
-  it("search_files is Claude's Grep with Claude's keys: path stays path, file_glob is glob", () => {
+  it("search_files is Claude's Grep with Claude's keys: path stays path, file_glob is glob", async () => {
     const dir = tempDir();
     const out = join(dir, 'grep.json');
     const home = makeHome(hooks([{ command: `${cliHook('record-stdin.sh')} ${out}`, matcher: 'Grep', dialect: 'claude' }]));
-    testReport(home, 'pre_tool_call', call('search_files', { pattern: 'TODO', path: 'src', file_glob: '*.ts' }));
+    await testReport(home, 'pre_tool_call', call('search_files', { pattern: 'TODO', path: 'src', file_glob: '*.ts' }));
     expect(JSON.parse(readFileSync(out, 'utf8'))).toMatchObject({ tool_name: 'Grep', tool_input: { pattern: 'TODO', path: 'src', glob: '*.ts' } });
   });
 
-  it('a dialect hook on an event its agent does not have is skipped with a reason, not run', () => {
+  it('a dialect hook on an event its agent does not have is skipped with a reason, not run', async () => {
     const dir = tempDir();
     const home = makeHome(hooks([{ event: 'post_llm_call', command: `${cliHook('record-stdin.sh')} ${join(dir, 'x.json')}`, dialect: 'claude' }]));
-    const { code, report } = testReport(home, 'post_llm_call', { session_id: 's', extra: { assistant_response: 'hi' } });
+    const { code, report } = await testReport(home, 'post_llm_call', { session_id: 's', extra: { assistant_response: 'hi' } });
     expect(code).toBe(0);
     expect(report.hooks[0]).toMatchObject({ status: 'skipped', error: 'event post_llm_call has no claude counterpart' });
   });
 });
 
 describe('fail_closed on dialect hooks', () => {
-  it('a crash, a timeout and garbled stdout block when fail_closed; fail open otherwise', () => {
+  it('a crash, a timeout and garbled stdout block when fail_closed; fail open otherwise', async () => {
     const home = makeHome(
       hooks([
         { command: dialectHook('crash.sh'), dialect: 'claude', fail_closed: true, matcher: 'Bash' },
@@ -348,23 +349,23 @@ describe('fail_closed on dialect hooks', () => {
         { command: dialectHook('crash.sh'), dialect: 'codex', matcher: 'apply_patch' },
       ]),
     );
-    const crash = testReport(home, 'pre_tool_call', call('terminal', { command: 'ls' }));
+    const crash = await testReport(home, 'pre_tool_call', call('terminal', { command: 'ls' }));
     expect(crash.code).toBe(2);
     expect(crash.report.decision.message).toBe(`hook ${dialectHook('crash.sh')} failed closed: exited with status 1 without a directive`);
 
     const started = Date.now();
-    const slow = testReport(home, 'pre_tool_call', call('write_file', { path: 'a', content: 'b' }));
+    const slow = await testReport(home, 'pre_tool_call', call('write_file', { path: 'a', content: 'b' }));
     expect(Date.now() - started).toBeLessThan(20_000); // killed at its 1 s deadline, not after sleep 30
     expect(slow.code).toBe(2);
     expect(slow.report.hooks[1]!.status).toBe('timeout');
     expect(slow.report.decision.message).toBe(`hook ${dialectHook('sleepy.sh')} failed closed: timed out after 1s`);
 
-    const garbled = testReport(home, 'pre_tool_call', call('read_file', { path: 'a' }));
+    const garbled = await testReport(home, 'pre_tool_call', call('read_file', { path: 'a' }));
     expect(garbled.code).toBe(2);
     expect(garbled.report.decision.message).toBe(`hook ${dialectHook('garbage.sh')} failed closed: unparseable stdout (expected a JSON object)`);
 
     // The same crash without fail_closed: a warning, the call goes ahead.
-    const open = testReport(home, 'pre_tool_call', call('patch', { mode: 'patch', patch: '' }));
+    const open = await testReport(home, 'pre_tool_call', call('patch', { mode: 'patch', patch: '' }));
     expect(open.code).toBe(0);
     expect(open.report.hooks[3]).toMatchObject({ status: 'nonzero_exit', exit_code: 1, directive: null });
     expect(open.report.decision.action).toBe('allow');
@@ -372,7 +373,7 @@ describe('fail_closed on dialect hooks', () => {
 });
 
 describe('matchers of dialect hooks may use either name of a tool', () => {
-  it("Claude's Bash and our terminal both select a terminal call; Codex's Write alias selects patch", () => {
+  it("Claude's Bash and our terminal both select a terminal call; Codex's Write alias selects patch", async () => {
     const dir = tempDir();
     const rec = (n: string): string => `${cliHook('record-stdin.sh')} ${join(dir, n)}`;
     const home = makeHome(
@@ -385,12 +386,12 @@ describe('matchers of dialect hooks may use either name of a tool', () => {
         { command: rec('hermes-Bash'), matcher: 'Bash' }, // a Hermes hook knows only our names
       ]),
     );
-    const terminal = testReport(home, 'pre_tool_call', call('terminal', { command: 'ls' }));
+    const terminal = await testReport(home, 'pre_tool_call', call('terminal', { command: 'ls' }));
     expect(terminal.report.hooks.slice(0, 6).map((h) => h.status)).toEqual(['ok', 'ok', 'not_matched', 'not_matched', 'ok', 'not_matched']);
-    const patch = testReport(home, 'pre_tool_call', call('patch', { mode: 'patch', patch: '' }));
+    const patch = await testReport(home, 'pre_tool_call', call('patch', { mode: 'patch', patch: '' }));
     expect(patch.report.hooks.slice(0, 6).map((h) => h.status)).toEqual(['not_matched', 'not_matched', 'not_matched', 'ok', 'not_matched', 'not_matched']);
     // --for-tool with the agent's name is our name to the engine: nothing is called "Bash" on our side.
-    const forTool = testReport(home, 'pre_tool_call', call('terminal', { command: 'ls' }), ['--for-tool', 'read_file']);
+    const forTool = await testReport(home, 'pre_tool_call', call('terminal', { command: 'ls' }), ['--for-tool', 'read_file']);
     expect(forTool.report.hooks.slice(0, 6).map((h) => h.status)).toEqual(['not_matched', 'not_matched', 'ok', 'not_matched', 'not_matched', 'not_matched']);
   });
 });
@@ -402,7 +403,7 @@ describe('dialects: in config.yaml extends and overrides the name maps', () => {
       { command: dialectHook('claude-read-guard.py'), matcher: 'Read', dialect: 'claude' },
     ])}${extra}`;
 
-  it("a host's own tool gets a Claude name and argument keys, both ways", () => {
+  it("a host's own tool gets a Claude name and argument keys, both ways", async () => {
     const home = makeHome(
       config(`dialects:
   claude:
@@ -414,32 +415,32 @@ describe('dialects: in config.yaml extends and overrides the name maps', () => {
         env_name: environment
 `),
     );
-    const blocked = testReport(home, 'pre_tool_call', call('deploy', { environment: 'production', version: '1.2.0' }));
+    const blocked = await testReport(home, 'pre_tool_call', call('deploy', { environment: 'production', version: '1.2.0' }));
     expect(blocked.code).toBe(2);
     expect(blocked.report.decision).toMatchObject({ action: 'block', message: 'No production deploys from the agent', decided_by: 0 });
 
-    const rewritten = testReport(home, 'pre_tool_call', call('deploy', { environment: 'stage', version: '1.2.0' }));
+    const rewritten = await testReport(home, 'pre_tool_call', call('deploy', { environment: 'stage', version: '1.2.0' }));
     expect(rewritten.code).toBe(0);
     expect(rewritten.report.decision.args).toEqual({ environment: 'staging', version: '1.2.0' });
 
     // Override: Claude's Read is view_file here, so the Read guard follows it and read_file is not Read any more.
-    const viewed = testReport(home, 'pre_tool_call', call('view_file', { path: '/x/.env' }));
+    const viewed = await testReport(home, 'pre_tool_call', call('view_file', { path: '/x/.env' }));
     expect(viewed.code).toBe(2);
     expect(viewed.report.decision.message).toBe('/x/.env holds secrets; read .env.example instead');
-    const read = testReport(home, 'pre_tool_call', call('read_file', { path: '/x/.env' }));
+    const read = await testReport(home, 'pre_tool_call', call('read_file', { path: '/x/.env' }));
     expect(read.code).toBe(0);
     expect(read.report.hooks[1]!.status).toBe('not_matched');
     expect(read.report.diagnostics).toEqual([]);
   });
 
-  it('without the dialects: block the same hooks do not know the tool', () => {
+  it('without the dialects: block the same hooks do not know the tool', async () => {
     const home = makeHome(config(''));
-    const r = testReport(home, 'pre_tool_call', call('deploy', { environment: 'production' }));
+    const r = await testReport(home, 'pre_tool_call', call('deploy', { environment: 'production' }));
     expect(r.code).toBe(0);
     expect(r.report.hooks[0]!.status).toBe('not_matched');
   });
 
-  it('a bad entry is a located warning in test and validate, and the good entries still apply', () => {
+  it('a bad entry is a located warning in test and validate, and the good entries still apply', async () => {
     const home = makeHome(
       config(`dialects:
   claude:
@@ -451,7 +452,7 @@ describe('dialects: in config.yaml extends and overrides the name maps', () => {
     tools: {}
 `),
     );
-    const r = testReport(home, 'pre_tool_call', call('deploy', { env_name: 'production' }));
+    const r = await testReport(home, 'pre_tool_call', call('deploy', { env_name: 'production' }));
     expect(r.code).toBe(2); // Deploy still mapped
     const messages = r.report.diagnostics.map((d) => `${d.path}: ${d.message}`);
     expect(messages).toEqual(
@@ -460,7 +461,7 @@ describe('dialects: in config.yaml extends and overrides the name maps', () => {
         expect.stringContaining("unknown dialect 'windsurf'"),
       ]),
     );
-    const v = cli(['validate', '--home', home]);
+    const v = await cli(['validate', '--home', home]);
     expect(v.code).toBe(1);
     expect(v.stdout).toMatch(/config\.yaml:\d+:\d+: warning: dialects\.claude\.events\.Notification/);
   });
