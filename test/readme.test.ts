@@ -11,7 +11,8 @@
 // marked. A block that is a transcript (lines starting with `$ `) runs only its `$ ` lines and their
 // `\` continuations; the rest is sample output and is not compared. Mark only blocks that are
 // self-contained on a fresh clone — never `npm install` / `npm test` / `.ci/run` (this test is part
-// of `npm test`).
+// of `npm test`); a leading `npm install && ` (the README's set-up line) is dropped, since the copy
+// is already installed.
 //
 // Each block runs in a fresh temp copy of the repo: the tracked files (`git ls-files`), the built
 // dist/, and a symlink to this checkout's node_modules — as after `npm install` on a new clone, but
@@ -47,10 +48,18 @@ export function runnableBlocks(text: string): Block[] {
     let j = i + 2;
     for (; j < lines.length && !/^```\s*$/.test(lines[j] as string); j++) body.push(lines[j] as string);
     if (j >= lines.length) throw new Error(`README.md:${i + 2}: unterminated runnable block`);
-    blocks.push({ line: i + 2, exit: m[1] === undefined ? 0 : Number(m[1]), script: commandsOf(body) });
+    blocks.push({ line: i + 2, exit: m[1] === undefined ? 0 : Number(m[1]), script: withoutInstall(commandsOf(body)) });
     i = j;
   }
   return blocks;
+}
+
+/**
+ * The set-up line `npm install && <demo>` runs its demo only: the copy is already as after
+ * `npm install` (built dist/, node_modules), and installing inside `npm test` is not ours to do.
+ */
+function withoutInstall(script: string): string {
+  return script.replace(/^npm (?:install|ci) && /, '');
 }
 
 /** A transcript's `$ ` commands (with their `\` continuations); any other block as it is. */
