@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from '../engine/logger.js';
 import { startPythonWorker, type WorkerExit } from '../spawn/python-worker.js';
-import { safeJsonValue } from './_safe-json.js';
+import { jsonSafe } from '../_json.js';
 import type { GatewayHandler } from './types.js';
 
 /** Shipped next to this module (the build copies it to dist/gateway/). */
@@ -96,7 +96,7 @@ export async function startPythonHandler(opts: PythonHandlerOptions): Promise<{ 
         const id = nextId++;
         pending.set(id, { resolve, reject });
         worker.setActive(true);
-        if (!worker.send({ id, event: eventType, context: safeJsonValue(context) ?? {} })) {
+        if (!worker.send({ id, event: eventType, context: jsonSafe(context) ?? {} })) {
           pending.delete(id);
           if (pending.size === 0) worker.setActive(false);
           reject(new Error('python worker is not running'));

@@ -6,7 +6,7 @@
 
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../engine/logger.js';
-import { jsonSafe } from './_json-safe.js';
+import { jsonSafe } from '../_json.js';
 import type { RemoteRegistration } from './_python-plugin.js';
 
 const WORKER_URL = new URL('./_plugin-worker.mjs', import.meta.url);

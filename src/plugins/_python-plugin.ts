@@ -7,7 +7,7 @@
 import { fileURLToPath } from 'node:url';
 import type { Logger } from '../engine/logger.js';
 import { startPythonWorker, type PythonWorker, type WorkerExit } from '../spawn/python-worker.js';
-import { jsonSafe } from './_json-safe.js';
+import { jsonSafe } from '../_json.js';
 import type { PluginCallback } from './types.js';
 
 /** Shipped next to this module (the build copies it to dist/plugins/ and dist/cli/). */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { safeJsonValue } from '../../src/gateway/_safe-json.js';
+import { jsonSafe as safeJsonValue } from '../src/_json.js';
 
-describe('safeJsonValue (context sent to python handlers)', () => {
+describe('jsonSafe (plugin kwargs and gateway contexts sent to workers)', () => {
   it('keeps plain data and stringifies what JSON cannot say, like json.dumps(default=str)', () => {
     const cyclic: Record<string, unknown> = { a: 1 };
     cyclic.self = cyclic;
