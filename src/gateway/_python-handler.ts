@@ -4,7 +4,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from '../engine/logger.js';
-import { startPythonWorker, type WorkerExit } from '../spawn/python-worker.js';
+import { describeWorkerExit, pythonError, startPythonWorker } from '../spawn/python-worker.js';
 import { jsonSafe } from '../_json.js';
 import type { GatewayHandler } from './types.js';
 
@@ -56,7 +56,7 @@ export async function startPythonHandler(opts: PythonHandlerOptions): Promise<{ 
     else p.reject(pythonError(typeof msg.error === 'string' ? msg.error : 'handler failed'));
   });
   void worker.exited.then((exit) => {
-    const why = describeExit(exit);
+    const why = describeWorkerExit(exit);
     for (const p of pending.values()) p.reject(new Error(`python worker ${why}`));
     pending.clear();
     // Before it was ready the loader reports the failure as a skip; after, say the hook is gone.
@@ -82,7 +82,7 @@ export async function startPythonHandler(opts: PythonHandlerOptions): Promise<{ 
   if ('code' in first) {
     if (first.error) return fail(`${first.error}: python3 is needed to run handler.py (install Python 3, or pass the \`python\` option)`);
     const tail = recentStderr.slice(-3).join(' | ');
-    return fail(`python worker ${describeExit(first)} before it was ready${tail ? `: ${tail}` : ''}`);
+    return fail(`python worker ${describeWorkerExit(first)} before it was ready${tail ? `: ${tail}` : ''}`);
   }
   if (!first.ready) return fail(typeof first.error === 'string' ? first.error : 'handler.py could not be loaded');
 
@@ -109,18 +109,4 @@ export async function startPythonHandler(opts: PythonHandlerOptions): Promise<{ 
     },
   };
   return { handler };
-}
-
-function describeExit(exit: WorkerExit): string {
-  if (exit.error) return `could not start (${exit.error})`;
-  if (exit.signal) return `was killed by ${exit.signal}`;
-  return `exited with code ${exit.code ?? 'unknown'}`;
-}
-
-/** "ValueError: boom" from the worker → an Error named ValueError, so logs read like Python's. */
-function pythonError(text: string): Error {
-  const m = /^([A-Za-z_][\w.]*): ([\s\S]*)$/.exec(text);
-  const err = new Error(m ? m[2] : text);
-  if (m) err.name = m[1] as string;
-  return err;
 }

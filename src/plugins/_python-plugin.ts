@@ -6,7 +6,7 @@
 
 import { fileURLToPath } from 'node:url';
 import type { Logger } from '../engine/logger.js';
-import { startPythonWorker, type PythonWorker, type WorkerExit } from '../spawn/python-worker.js';
+import { describeWorkerExit, pythonError, startPythonWorker, type PythonWorker } from '../spawn/python-worker.js';
 import { jsonSafe } from '../_json.js';
 import type { PluginCallback } from './types.js';
 
@@ -116,7 +116,7 @@ export async function startPythonPlugin(opts: PythonPluginOptions): Promise<Star
       else p.reject(pythonError(typeof msg.error === 'string' ? msg.error : 'callback failed'));
     });
     void worker.exited.then((exit) => {
-      const why = describeExit(exit);
+      const why = describeWorkerExit(exit);
       for (const id of [...pending.keys()]) settle(id)?.reject(new Error(`python worker ${why}`));
       if (live === me) live = null;
       if (loaded && !closing) {
@@ -144,7 +144,7 @@ export async function startPythonPlugin(opts: PythonPluginOptions): Promise<Star
     if ('code' in first) {
       if (first.error) return fail(`${first.error}: python3 is needed to run a Python plugin (install Python 3, or pass the \`python\` option)`);
       const tail = recentStderr.slice(-3).join(' | ');
-      return fail(`python worker ${describeExit(first)} before it was ready${tail ? `: ${tail}` : ''}`);
+      return fail(`python worker ${describeWorkerExit(first)} before it was ready${tail ? `: ${tail}` : ''}`);
     }
     if (!first.ready) return fail(typeof first.error === 'string' ? first.error : '__init__.py could not be loaded');
     loaded = true;
@@ -217,18 +217,4 @@ export async function startPythonPlugin(opts: PythonPluginOptions): Promise<Star
       if (w) await w.worker.stop();
     },
   };
-}
-
-function describeExit(exit: WorkerExit): string {
-  if (exit.error) return `could not start (${exit.error})`;
-  if (exit.signal) return `was killed by ${exit.signal}`;
-  return `exited with code ${exit.code ?? 'unknown'}`;
-}
-
-/** "ValueError: boom" from the worker → an Error named ValueError, so logs read like Python's. */
-function pythonError(text: string): Error {
-  const m = /^([A-Za-z_][\w.]*): ([\s\S]*)$/.exec(text);
-  const err = new Error(m ? m[2] : text);
-  if (m) err.name = m[1] as string;
-  return err;
 }

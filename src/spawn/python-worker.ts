@@ -205,3 +205,18 @@ function splitLines(stream: NodeJS.ReadableStream, onLine: (line: string) => voi
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
+
+/** How a worker ended, for messages: "exited with code 3", "was killed by SIGKILL", "could not start (…)". */
+export function describeWorkerExit(exit: WorkerExit): string {
+  if (exit.error) return `could not start (${exit.error})`;
+  if (exit.signal) return `was killed by ${exit.signal}`;
+  return `exited with code ${exit.code ?? 'unknown'}`;
+}
+
+/** "ValueError: boom" from a worker → an Error named ValueError, so logs read like Python's. */
+export function pythonError(text: string): Error {
+  const m = /^([A-Za-z_][\w.]*): ([\s\S]*)$/.exec(text);
+  const err = new Error(m ? m[2] : text);
+  if (m) err.name = m[1] as string;
+  return err;
+}
