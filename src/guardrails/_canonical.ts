@@ -16,6 +16,11 @@ export function canonicalResult(result: unknown): string {
   return canonicalJson(result);
 }
 
+/**
+ * 128 bits of SHA-256 as 22 base64url characters. Encoded from the first 16 bytes rather than
+ * sliced from the full encoding: a slice would keep its 43-character parent alive, and these
+ * strings are what the guardrails keep per session (a server holds a thousand sessions).
+ */
 export function digest(text: string): string {
-  return createHash('sha256').update(text).digest('base64url').slice(0, 22);
+  return createHash('sha256').update(text).digest().toString('base64url', 0, 16);
 }

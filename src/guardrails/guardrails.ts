@@ -61,8 +61,8 @@ interface SessionState {
   platform: string | null;
   /** Identities of completed calls, oldest first, bounded. */
   history: string[];
-  /** Tool name of each identity in history (for cycle messages). */
-  toolOf: LruMap<string, string>;
+  /** The tool of each call in history, same positions (for cycle messages). */
+  historyTools: string[];
   exactFailures: LruMap<string, number>;
   toolFailures: LruMap<string, number>;
   streaks: LruMap<string, Streak>;
@@ -74,7 +74,7 @@ function newSession(): SessionState {
   return {
     platform: null,
     history: [],
-    toolOf: new LruMap(PER_SESSION_KEYS),
+    historyTools: [],
     exactFailures: new LruMap(PER_SESSION_KEYS),
     toolFailures: new LruMap(PER_SESSION_KEYS),
     streaks: new LruMap(PER_SESSION_KEYS),
@@ -92,11 +92,23 @@ function sessionKey(kwargs: Record<string, unknown>): string {
 
 function toolNameOf(kwargs: Record<string, unknown>): string | null {
   const t = kwargs['tool_name'];
-  return typeof t === 'string' && t !== '' ? t : null;
+  return typeof t === 'string' && t !== '' ? internTool(t) : null;
 }
 
+/** One flat 22-character key per (tool, arguments): the per-session state holds only these. */
 function identity(tool: string, args: unknown): string {
-  return `${tool}\u0000${digest(canonicalJson(args ?? null))}`;
+  return digest(`${tool}\u0000${canonicalJson(args ?? null)}`);
+}
+
+// Every call brings its tool name as a fresh string (parsed from its kwargs); keeping one copy per
+// name instead of one per remembered call is most of a session's memory after a few hundred calls.
+const MAX_INTERNED_TOOLS = 4096;
+const toolNames = new Map<string, string>();
+function internTool(tool: string): string {
+  const known = toolNames.get(tool);
+  if (known !== undefined) return known;
+  if (toolNames.size < MAX_INTERNED_TOOLS) toolNames.set(tool, tool);
+  return tool;
 }
 
 function normalisePlatform(value: unknown): string | null {
@@ -191,7 +203,7 @@ export function createToolLoopGuardrails(config: GuardrailsConfig, opts: ToolLoo
 
     const cycle = cycleAt(state, id);
     if (cycle) {
-      const cycleTools = cycle.unit.map((u) => state.toolOf.peek(u) ?? '?');
+      const cycleTools = state.historyTools.slice(state.historyTools.length - cycle.unit.length);
       push(judge('cycle', cycle.reps, { detector: 'cycle', tool, count: cycle.reps, cycleTools }, platform));
     }
 
@@ -221,9 +233,12 @@ export function createToolLoopGuardrails(config: GuardrailsConfig, opts: ToolLoo
     if (reported !== null) state.platform = reported;
 
     const id = identity(tool, args['args']);
-    state.toolOf.set(id, tool);
     state.history.push(id);
-    if (state.history.length > historyLimit) state.history.splice(0, state.history.length - historyLimit);
+    state.historyTools.push(tool);
+    if (state.history.length > historyLimit) {
+      state.history.splice(0, state.history.length - historyLimit);
+      state.historyTools.splice(0, state.historyTools.length - historyLimit);
+    }
 
     if (isFailedToolCall(args)) {
       state.exactFailures.set(id, (state.exactFailures.peek(id) ?? 0) + 1);
@@ -237,7 +252,7 @@ export function createToolLoopGuardrails(config: GuardrailsConfig, opts: ToolLoo
     const result = digest(canonicalResult(args['result']));
     state.exactFailures.delete(id);
     state.toolFailures.delete(tool);
-    const pair = `${id}\u0000${result}`;
+    const pair = digest(id + result); // both fixed-length: no separator needed
     if (!state.seen.has(pair)) {
       // Progress: something new came back. Every no-progress counter starts over.
       state.seen.set(pair, true);
