@@ -95,7 +95,9 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
   try {
     engine = await createHookEngine({
       ...discoveryOf(values),
-      env: io.env,
+      // A copy, read once: a server's environment is fixed at its start, and copying process.env
+      // (one C++ lookup per variable) for every hook run cost ~0.1 ms per emit.
+      env: { ...io.env },
       cwd: io.cwd,
       acceptHooks: values['accept-hooks'] === true,
       interactive: false, // a server is not a terminal conversation: it never prompts
