@@ -15,7 +15,6 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { open, readFile, stat, unlink } from 'node:fs/promises';
 import os from 'node:os';
-import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface FileLockOptions {
   /** Give up waiting after this long (default 20 s). */
@@ -90,7 +89,7 @@ async function acquire(lockPath: string, opts: FileLockOptions): Promise<string>
       const who = holder ? ` (held by pid ${holder.pid} on ${holder.hostname} since ${holder.created_at})` : '';
       throw new LockTimeoutError(`timed out after ${timeoutMs / 1000}s waiting for the lock ${lockPath}${who}`);
     }
-    await sleep(delay + Math.random() * delay);
+    await new Promise((resolve) => setTimeout(resolve, delay + Math.random() * delay));
     delay = Math.min(delay * 2, 100);
   }
 }

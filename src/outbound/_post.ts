@@ -2,8 +2,12 @@
 // hard whole-attempt deadline we control (connect + headers + body), and let us unref the socket
 // so an in-flight delivery does not keep the host process alive on its own.
 
-import http from 'node:http';
-import https from 'node:https';
+import type http from 'node:http';
+
+// Loaded on the first delivery, not at start-up: node:https pulls in tls and ~15 other built-in
+// modules (~6 ms of every `hermes-hooks run`, most of which configure no webhook).
+const httpModule = (protocol: string): typeof http =>
+  process.getBuiltinModule(protocol === 'https:' ? 'node:https' : 'node:http') as typeof http;
 
 export type AttemptResult =
   | { kind: 'status'; status: number }
@@ -52,7 +56,7 @@ export function postOnce(opts: PostOptions): Promise<AttemptResult> {
       finish({ kind: 'connection_error', error: `invalid url: ${(e as Error).message}` });
       return;
     }
-    const mod = url.protocol === 'https:' ? https : http;
+    const mod = httpModule(url.protocol);
     try {
       // agent:false → a fresh, non-keep-alive connection per attempt: nothing lingers afterwards.
       req = mod.request(url, { method: 'POST', headers: { ...opts.headers, 'Content-Length': String(opts.body.length) }, agent: false });

@@ -9,7 +9,6 @@
 // host's own code and run in its thread: there an abandoned async call is bounded, a sync loop not.
 // The runner also applies Hermes' dispatcher bound to shell hooks (`bound`, reference §4.1).
 
-import { performance } from 'node:perf_hooks';
 import pTimeout, { TimeoutError } from 'p-timeout';
 import type { Logger } from '../engine/logger.js';
 import { EVENTS, type EventName } from '../events.js';
