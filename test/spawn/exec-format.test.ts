@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,6 +23,20 @@ describe('wouldFailExecFormat', () => {
   it('flags an executable text file without a shebang, and an empty one', () => {
     expect(wouldFailExecFormat(file('plain.sh', 'echo hi\n'))).toBe(true);
     expect(wouldFailExecFormat(file('empty.sh', ''))).toBe(true);
+  });
+
+  it('judges a script again once it changed: the verdict kept per file is never reused for other bytes', () => {
+    const p = file('flip.sh', '#!/bin/sh\necho hi\n');
+    expect(wouldFailExecFormat(p)).toBe(false);
+    expect(wouldFailExecFormat(p)).toBe(false); // the kept verdict
+    writeFileSync(p, 'echo hello\n'); // no #! line any more (and another size: a stat tells at once)
+    expect(wouldFailExecFormat(p)).toBe(true);
+    chmodSync(p, 0o644); // not executable: the spawn reports EACCES instead
+    expect(wouldFailExecFormat(p)).toBe(false);
+    chmodSync(p, 0o755);
+    expect(wouldFailExecFormat(p)).toBe(true);
+    writeFileSync(p, '#!/bin/sh\necho hi\n');
+    expect(wouldFailExecFormat(p)).toBe(false);
   });
 
   it('accepts shebang scripts and ELF binaries', () => {

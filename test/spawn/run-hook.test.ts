@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { killLiveHooks, liveHookCount } from '../../src/spawn/live-hooks.js';
 import { spawnHook, type SpawnHookOptions } from '../../src/spawn/run-hook.js';
-import { STDIN_FILE_PREFIX, stdinFileDir } from '../../src/spawn/stdin-file.js';
+import { _forceNamedStdinFiles, STDIN_FILE_PREFIX, stdinFileDir } from '../../src/spawn/stdin-file.js';
 import { fixture, groupMembers, isRunning, killQuietly, sleep, waitFor } from './_helpers.js';
 
 const PAYLOAD = JSON.stringify({ hook_event_name: 'pre_tool_call', tool_name: 'terminal', tool_input: { command: 'ls' } });
@@ -130,7 +130,21 @@ describe('spawnHook: stdin', () => {
   it('gives the child a payload file that is already unlinked', async () => {
     const r = await run(fixture('show-stdin-link.sh'));
     expect(r.status).toBe('ok');
-    expect(r.stdout).toMatch(new RegExp(`/${STDIN_FILE_PREFIX}${process.pid}-[0-9a-f]{12} \\(deleted\\)\\n$`));
+    // Linux: created nameless (O_TMPFILE, shown as /dir/#inode); elsewhere: a name already unlinked.
+    const nameless = '/#[0-9]+';
+    const named = `/${STDIN_FILE_PREFIX}${process.pid}-[0-9a-f]{12}`;
+    expect(r.stdout).toMatch(new RegExp(`(${process.platform === 'linux' ? nameless : named}) \\(deleted\\)\\n$`));
+  });
+
+  it('gives the child an unlinked named payload file where nameless files are not available', async () => {
+    _forceNamedStdinFiles(true);
+    try {
+      const r = await run(fixture('show-stdin-link.sh'));
+      expect(r.status).toBe('ok');
+      expect(r.stdout).toMatch(new RegExp(`/${STDIN_FILE_PREFIX}${process.pid}-[0-9a-f]{12} \\(deleted\\)\\n$`));
+    } finally {
+      _forceNamedStdinFiles(false);
+    }
   });
 
   it('gives every hook its own copy: one that rewrites its stdin through /proc/self/fd/0 changes only its own', async () => {

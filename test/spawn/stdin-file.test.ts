@@ -1,6 +1,7 @@
 import { closeSync, fstatSync, readdirSync, readSync, writeSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { openStdinCopy, openStdinCopySync, STDIN_FILE_PREFIX, stdinFileDir, SYNC_WRITE_LIMIT } from '../../src/spawn/stdin-file.js';
+import { afterAll, beforeAll } from 'vitest';
+import { _forceNamedStdinFiles, openStdinCopy, openStdinCopySync, STDIN_FILE_PREFIX, stdinFileDir, SYNC_WRITE_LIMIT } from '../../src/spawn/stdin-file.js';
 
 function readAll(fd: number): Buffer {
   const chunks: Buffer[] = [];
@@ -16,7 +17,14 @@ function readAll(fd: number): Buffer {
 /** Names this process left in the payload directory. */
 const ours = (): string[] => readdirSync(stdinFileDir()).filter((n) => n.startsWith(`${STDIN_FILE_PREFIX}${process.pid}-`));
 
-describe('openStdinCopySync', () => {
+// Linux creates the files nameless (O_TMPFILE); the named path is what other systems use and the
+// fallback where O_TMPFILE or /proc is refused. Both must keep every promise.
+describe.each([
+  ['as built for this system', false],
+  ['with named files (the fallback)', true],
+])('openStdinCopySync %s', (_label, named) => {
+  beforeAll(() => _forceNamedStdinFiles(named));
+  afterAll(() => _forceNamedStdinFiles(false));
   it('returns a read-only descriptor at offset 0 on an unlinked private regular file holding the payload', () => {
     const text = '{"hook_event_name": "pre_tool_call", "x": "é"}';
     const fd = openStdinCopySync(text);
