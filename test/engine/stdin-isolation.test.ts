@@ -12,6 +12,7 @@ import { STDIN_FILE_PREFIX } from '../../src/spawn/stdin-file.js';
 import { capture, tempHome, testEngine } from './_helpers.js';
 
 const DIST_INDEX = pathToFileURL(resolve(import.meta.dirname, '../../dist/index.js')).href;
+const DIST_STDIN_FILE = pathToFileURL(resolve(import.meta.dirname, '../../dist/spawn/stdin-file.js')).href;
 
 // A guard that reads its stdin 0.3 s after it started and blocks any `rm -rf`.
 const GUARD = `#!/bin/bash
@@ -57,12 +58,13 @@ describe('no payload survives a SIGKILLed host', () => {
   });
 
   /** Runs an engine in a real child Node process whose hook sleeps; SIGKILLs the host once the hook runs. */
-  async function killHostDuringHook(env: NodeJS.ProcessEnv, payloadBytes: number) {
+  async function killHostDuringHook(env: NodeJS.ProcessEnv, payloadBytes: number, named = false) {
     const home = tempHome('hh-stdin-');
     const hook = writeScript(join(home, 'slow.sh'), '#!/bin/bash\necho $$ >"$HERMES_HOME/hook.pid"\nexec sleep 30\n');
     writeFileSync(join(home, 'config.yaml'), `hooks:\n  post_tool_call:\n    - command: ${hook}\n`);
     const script = `
       const { createHookEngine, silentLogger } = await import(${JSON.stringify(DIST_INDEX)});
+      if (${named}) (await import(${JSON.stringify(DIST_STDIN_FILE)}))._forceNamedStdinFiles(true);
       const engine = await createHookEngine({ home: ${JSON.stringify(home)}, acceptHooks: true, interactive: false, logger: silentLogger });
       void engine.emit('post_tool_call', { tool_name: 'terminal', args: {}, result: 'x'.repeat(${payloadBytes}) });
       setInterval(() => {}, 1000);
@@ -93,6 +95,10 @@ describe('no payload survives a SIGKILLed host', () => {
     return { hostPid: host.pid as number, fd0 };
   }
 
+  /** fd 0 of the hook: nameless on Linux (O_TMPFILE shows as dir/#inode), else a name already unlinked. */
+  const unlinkedIn = (dir: string, hostPid: number): RegExp =>
+    new RegExp(`^${dir}/${process.platform === 'linux' ? '#[0-9]+' : `${STDIN_FILE_PREFIX}${hostPid}-[0-9a-f]{12}`} \\(deleted\\)$`);
+
   it.each([
     ['a small payload', 1_000],
     ['a large payload (written off the event loop)', 1_000_000],
@@ -100,6 +106,17 @@ describe('no payload survives a SIGKILLed host', () => {
     const dir = mkdtempSync(join(tmpdir(), 'hh-tmpdir-'));
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
     const { hostPid, fd0 } = await killHostDuringHook({ ...process.env, TMPDIR: dir }, bytes);
+    expect(fd0).toMatch(unlinkedIn(dir, hostPid));
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it.each([
+    ['a small payload', 1_000],
+    ['a large payload (written off the event loop)', 1_000_000],
+  ])('with named files (where O_TMPFILE is refused), unlinks the name before the hook starts: %s', async (_label, bytes) => {
+    const dir = mkdtempSync(join(tmpdir(), 'hh-tmpdir-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const { hostPid, fd0 } = await killHostDuringHook({ ...process.env, TMPDIR: dir }, bytes, true);
     expect(fd0).toMatch(new RegExp(`^${dir}/${STDIN_FILE_PREFIX}${hostPid}-[0-9a-f]{12} \\(deleted\\)$`));
     expect(readdirSync(dir)).toEqual([]);
   });
@@ -108,7 +125,7 @@ describe('no payload survives a SIGKILLed host', () => {
     const env = { ...process.env };
     delete env.TMPDIR;
     const { hostPid, fd0 } = await killHostDuringHook(env, 1_000);
-    expect(fd0).toMatch(new RegExp(`^/dev/shm/${STDIN_FILE_PREFIX}${hostPid}-[0-9a-f]{12} \\(deleted\\)$`));
+    expect(fd0).toMatch(unlinkedIn('/dev/shm', hostPid));
     expect(readdirSync('/dev/shm').filter((n) => n.startsWith(`${STDIN_FILE_PREFIX}${hostPid}-`))).toEqual([]);
   });
 });
