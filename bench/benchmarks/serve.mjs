@@ -26,13 +26,15 @@ const CLIENT = `${ROOT}/scripts-examples/hosts/hermes-hooks-client`;
 const KW = { tool_name: 'terminal', args: { command: 'ls -la' }, session_id: 'bench' };
 const CLAUDE_STDIN = JSON.stringify({ session_id: 'bench', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls -la' }, cwd: '/tmp' });
 
-function startServer(home, args) {
-  const child = spawn(process.execPath, [BIN, 'serve', '--home', home, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+const FLOOR_SERVER = `${ROOT}/bench/lib/probes/floor-server.mjs`;
+
+function startServer(home, args, argv = [BIN, 'serve', '--home', home, ...args]) {
+  const child = spawn(process.execPath, argv, { stdio: ['pipe', 'pipe', 'pipe'] });
   let err = '';
   child.stderr.on('data', (c) => (err += c));
   const ready = new Promise((resolve, reject) => {
     const t = setInterval(() => {
-      if (/hermes-hooks: serving /.test(err)) {
+      if (/hermes-hooks: serving |floor: serving/.test(err)) {
         clearInterval(t);
         resolve();
       }
@@ -119,8 +121,14 @@ benchMain(async ({ quick }) => {
     const sockPath = ws.file('s.sock');
     const sock = startServer(home, ['--socket', sockPath]);
     const stdio = startServer(home, ['--stdio']);
-    await Promise.all([sock.ready, stdio.ready]);
+    // The same hook behind the least a Node server can do, on each transport: the floor.
+    const floorSockPath = ws.file('floor.sock');
+    const floorSock = startServer(null, null, [FLOOR_SERVER, hook, '--socket', floorSockPath]);
+    const floorStdio = startServer(null, null, [FLOOR_SERVER, hook, '--stdio']);
+    await Promise.all([sock.ready, stdio.ready, floorSock.ready, floorStdio.ready]);
     const call = rpc(stdio.child);
+    const floorCall = rpc(floorStdio.child);
+    // One keep-alive connection per server (the agent pools per socket path), as a host holds.
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     const first = JSON.parse((await post(sockPath, '/v1/emit/pre_tool_call', JSON.stringify(KW), agent)).body);
     if (first.hooks[0]?.status !== 'ok') throw new Error(`hook did not run: ${JSON.stringify(first.hooks[0])}`);
@@ -139,6 +147,14 @@ benchMain(async ({ quick }) => {
       },
       socket: async () => ok(JSON.parse((await post(sockPath, '/v1/emit/pre_tool_call', JSON.stringify(KW), agent)).body)),
       stdio: async () => ok((await call('emit', { event: 'pre_tool_call', kwargs: KW })).result),
+      floor_socket: async () => {
+        const r = JSON.parse((await post(floorSockPath, '/', JSON.stringify(KW), agent)).body);
+        if (r.exit_code !== 0) throw new Error(`floor server's hook exited ${r.exit_code}`);
+      },
+      floor_stdio: async () => {
+        const r = (await floorCall('emit', { event: 'pre_tool_call', kwargs: KW })).result;
+        if (r.exit_code !== 0) throw new Error(`floor server's hook exited ${r.exit_code}`);
+      },
       client_curl: async () => {
         const r = await runCommand([CLIENT, 'claude', 'PreToolUse'], { stdin: CLAUDE_STDIN, env: clientEnv });
         if (r.code !== 0) throw new Error(`client exited ${r.code}: ${r.stderr}`);
@@ -173,14 +189,14 @@ benchMain(async ({ quick }) => {
       figure('emit through the socket − bare spawn, median', round(over('socket'), 2), 'ms', {
         target: '≤ 1.5',
         pass: over('socket') <= 1.5,
-        limit,
-        note: `socket ${lat.socket.median} ms (p95 ${lat.socket.p95})`,
+        limit: `${limit}; the floor — a bare Node HTTP server on a Unix socket spawning the same hook — ${round(over('floor_socket'), 2)} ms over it`,
+        note: `socket ${lat.socket.median} ms (p95 ${lat.socket.p95}): ${round(lat.socket.median - lat.floor_socket.median, 2)} ms over the floor`,
       }),
       figure('emit through --stdio − bare spawn, median', round(over('stdio'), 2), 'ms', {
         target: '≤ 1.5',
         pass: over('stdio') <= 1.5,
-        limit,
-        note: `stdio ${lat.stdio.median} ms (p95 ${lat.stdio.p95})`,
+        limit: `${limit}; the floor — a bare Node JSON-lines server spawning the same hook — ${round(over('floor_stdio'), 2)} ms over it`,
+        note: `stdio ${lat.stdio.median} ms (p95 ${lat.stdio.p95}): ${round(lat.stdio.median - lat.floor_stdio.median, 2)} ms over the floor`,
       }),
       figure('server CPU per emit (socket / stdio) − host CPU per bare spawn', `${round(serverCpu.socket - bareCpu, 2)} / ${round(serverCpu.stdio - bareCpu, 2)}`, 'ms', {
         limit: `bare spawn ${round(bareCpu, 2)} ms CPU in the spawning process`,
@@ -199,7 +215,9 @@ benchMain(async ({ quick }) => {
     agent.destroy();
     sock.child.kill('SIGTERM');
     stdio.child.stdin.end();
-    await Promise.all([sock.exited, stdio.exited]);
+    floorSock.child.kill('SIGTERM');
+    floorStdio.child.stdin.end();
+    await Promise.all([sock.exited, stdio.exited, floorSock.exited, floorStdio.exited]);
 
     // ---- memory: 100 000 emits across 1 000 sessions ---------------------------------------------
     // The hook's matcher never matches, so no process is spawned: what is measured is the server's
