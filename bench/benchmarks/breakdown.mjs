@@ -117,7 +117,7 @@ async function measureHook(ws, name, body, { runs, warmup }) {
 
 benchMain(async ({ quick }) => {
   const runs = quick ? 40 : 150;
-  const warmup = quick ? 10 : 20;
+  const warmup = quick ? 10 : 200; // a long-lived host's steady state; a fresh process's first emit is cli-start's
   const ws = makeWorkspace('breakdown');
   const loadBefore = os.loadavg().map((x) => round(x, 2));
   try {
