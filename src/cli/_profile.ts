@@ -78,7 +78,7 @@ export async function openProfile(discovery: Discovery, io: CliIO, opts: Profile
  * What to say when there is no config file: the implicit default without one is simply "no hooks
  * yet"; a home the user named without one is most likely a mistake, so it is said as such.
  */
-export function missingConfigNote(profile: Profile): string | null {
+export function missingConfigNote(profile: Pick<Profile, 'config' | 'configFile' | 'home' | 'location'>): string | null {
   if (profile.config.exists) return null;
   return profile.location.homeFrom === 'default'
     ? `No config file at ${profile.configFile}: no hooks are configured.`

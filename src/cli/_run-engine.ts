@@ -8,7 +8,7 @@ import type { Logger } from '../engine/logger.js';
 import type { EventName } from '../events.js';
 import { discoveryOf } from './_args.js';
 import { CliError, type CliIO } from './_io.js';
-import { locateProfile } from './_profile.js';
+import { locateProfile, missingConfigNote } from './_profile.js';
 
 export async function withRunEngine<T>(
   values: Record<string, unknown>,
@@ -28,6 +28,9 @@ export async function withRunEngine<T>(
   const config = await loadConfig(location.configFile);
   const broken = configLoadError(config);
   if (broken) throw new CliError(`cannot use config: ${broken}`);
+  // Nothing to check the call against is said on every call: a host wired to `run` expects guards.
+  const missing = missingConfigNote({ config, configFile: location.configFile, home: location.home, location });
+  if (missing) logger.warn(`${missing} The call is allowed unchecked.`);
   const events = opts.events ?? opts.eventsFor?.(config);
   const engine = await createHookEngine({
     ...discoveryOf(values),

@@ -13,7 +13,7 @@ import { startServer, type RunningServer } from '../serve/lifecycle.js';
 import { SOCKET_FILE_NAME } from '../serve/socket-file.js';
 import { discoveryOf, parseCommandArgs } from './_args.js';
 import { CliError, type CliIO } from './_io.js';
-import { locateProfile } from './_profile.js';
+import { locateProfile, missingConfigNote } from './_profile.js';
 
 export const SERVE_HELP = `Usage: hermes-hooks serve [--stdio] [--socket PATH] [--http HOST:PORT] [options] [discovery options]
 
@@ -90,8 +90,12 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
   // The location and config as the user typed them (--home, --config …), checked before the engine
   // is built: a broken config is one error, not an engine warning and then an error.
   const location = await locateProfile(discoveryOf(values), io);
-  const unusable = configLoadError(await loadConfig(location.configFile));
+  const startConfig = await loadConfig(location.configFile);
+  const unusable = configLoadError(startConfig);
   if (unusable) throw new CliError(`serve: ${unusable}`);
+  // Serving with nothing to check is allowed (a config may be written later: it is watched).
+  const missing = missingConfigNote({ config: startConfig, configFile: location.configFile, home: location.home, location });
+  if (missing) logger.warn(`${missing} Every call is allowed until one is written (the server picks it up).`);
   try {
     engine = await createHookEngine({
       ...discoveryOf(values),

@@ -109,21 +109,27 @@ describe('a location that was given but does not exist is an error for every com
     expect(r).toEqual({ code: 1, stdout: '', stderr: `hermes-hooks: profile home not found: ${file} is not a directory (given by --home)\n` });
   });
 
-  it('the implicit default (~/.hermes absent) is "no hooks": run allows, test says so', async () => {
+  it('the implicit default (~/.hermes absent) is "no hooks": run allows, saying on stderr that nothing checked the call', async () => {
     const env = baseEnv();
     const ran = await runMain(['run', 'pre_tool_call'], { stdin: PAYLOAD, env });
     expect(ran.code).toBe(0);
     expect(JSON.parse(ran.stdout)).toMatchObject({ action: 'allow' });
-    expect(ran.stderr).toBe('');
+    const file = join(env.HOME as string, '.hermes', 'config.yaml');
+    expect(ran.stderr).toBe(`hermes-hooks: warning: No config file at ${file}: no hooks are configured. The call is allowed unchecked.\n`);
     expect(existsSync(join(env.HOME as string, '.hermes'))).toBe(false);
   });
 
-  it('a given home without config.yaml runs no hooks, but list, doctor and validate say there is none', async () => {
+  it('a given home without config.yaml runs no hooks, and run, list, doctor and validate say there is none', async () => {
     const home = makeHome();
     const env = baseEnv();
     const ran = await runMain(['run', 'pre_tool_call', '--home', home], { stdin: PAYLOAD, env });
-    expect(ran).toMatchObject({ code: 0, stderr: '' });
     const note = `No config file at ${join(home, 'config.yaml')}: the profile home ${home} (given by --home) has no config.yaml, so no hooks are configured there.`;
+    expect(ran).toMatchObject({ code: 0, stderr: `hermes-hooks: warning: ${note} The call is allowed unchecked.\n` });
+    expect(JSON.parse(ran.stdout)).toMatchObject({ action: 'allow' });
+    // The same through an agent's dialect: the agent gets its allow, the person reading stderr the reason.
+    const claude = await runMain(['run', 'PreToolUse', '--dialect', 'claude', '--home', home], { stdin: JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' } }), env });
+    expect(claude.code).toBe(0);
+    expect(claude.stderr).toContain(`${note} The call is allowed unchecked.`);
     expect(await runMain(['list', '--home', home], { env })).toEqual({ code: 0, stdout: `${note}\n`, stderr: '' });
     const doctor = await runMain(['doctor', '--home', home], { env });
     expect(doctor.code).toBe(1);

@@ -99,6 +99,21 @@ describe('serve lifecycle', () => {
     expect(await stopServe(served)).toBe(0);
   });
 
+  it('started on a home without config.yaml: says so, allows, and guards once a config is written there', async () => {
+    const home = tempDir();
+    const served = await startServe(home, []);
+    expect(served.stderr()).toContain(
+      `hermes-hooks: warning: No config file at ${join(home, 'config.yaml')}: the profile home ${home} (given by --home) has no config.yaml, so no hooks are configured there. Every call is allowed until one is written (the server picks it up).`,
+    );
+    const decide = async () => JSON.parse((await postJson(served, '/v1/emit/pre_tool_call', { tool_name: 'terminal', args: { command: 'rm -rf /' } })).body).decision;
+    expect((await decide()).action).toBe('allow');
+    const guard = writeScript(join(home, 'guard.sh'), `#!/bin/bash\ncat >/dev/null\necho '{"action":"block","message":"guarded"}'\n`);
+    writeFileSync(join(home, 'config.yaml'), hooksYaml({ pre_tool_call: [{ command: guard, fail_closed: true }] }));
+    // Written but not approved: a fail_closed guard blocks (consent), it never allows quietly.
+    expect(await waitForAsync(async () => (await decide()).action === 'block', 5000)).toBe(true);
+    expect(await stopServe(served)).toBe(0);
+  });
+
   it('sessions idle past --idle-timeout are finalized once; HTTP hosts fetch the notices from GET /v1/notices', async () => {
     const dir = tempDir();
     const fin = writeScript(join(dir, 'fin.sh'), `#!/bin/bash\ncat >/dev/null\necho '{"message": "see you"}'\n`);
