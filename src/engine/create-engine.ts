@@ -153,6 +153,10 @@ export interface EngineStats {
   reload_error: string | null;
   /** The refused file's diagnostics (empty when the last reload went through). */
   reload_diagnostics: Diagnostic[];
+  /** HERMES_SAFE_MODE was set: no user hook runs. */
+  safe_mode: boolean;
+  /** The config file in force exists (false: no hooks are configured at all). */
+  config_exists: boolean;
 }
 
 /** Everything the config decides; rebuilt by reload() and swapped in one assignment. */
@@ -522,6 +526,8 @@ export async function createHookEngine(options: HookEngineOptions = {}): Promise
       generation,
       reload_error: reloadError,
       reload_diagnostics: reloadDiagnostics,
+      safe_mode: safeMode,
+      config_exists: gen.config.exists,
     }),
     async close(opts = {}) {
       if (closed) return { notifications: [], notices: [] };

@@ -72,8 +72,15 @@ export function createServeApi(engine: HookEngine, opts: { surface: 'cli' | 'gat
     reload: () => engine.reload(),
     health(extra) {
       const stats = engine.stats();
+      // Anything that leaves configured guards not guarding makes the server "degraded", with why.
+      const degraded = [
+        ...(stats.reload_error ? [`the config on disk was refused; the last good one stays in force: ${stats.reload_error}`] : []),
+        ...(stats.safe_mode ? ['HERMES_SAFE_MODE is set: no user hook runs'] : []),
+        ...(!stats.config_exists ? [`no config file at ${engine.configFile}: no hooks are configured`] : []),
+      ];
       return {
-        status: stats.reload_error ? 'degraded' : 'ok',
+        status: degraded.length > 0 ? 'degraded' : 'ok',
+        degraded_because: degraded,
         pid: process.pid,
         uptime_s: Math.round((Date.now() - started) / 1000),
         home: engine.home,

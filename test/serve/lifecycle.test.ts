@@ -8,6 +8,7 @@ import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   approvedHome,
+  baseEnv,
   cleanupTemps,
   groupMembers,
   hooksYaml,
@@ -107,10 +108,23 @@ describe('serve lifecycle', () => {
     );
     const decide = async () => JSON.parse((await postJson(served, '/v1/emit/pre_tool_call', { tool_name: 'terminal', args: { command: 'rm -rf /' } })).body).decision;
     expect((await decide()).action).toBe('allow');
+    const health = async () => JSON.parse((await http({ socketPath: served.socket! }, 'GET', '/v1/health')).body);
+    expect(await health()).toMatchObject({ status: 'degraded', degraded_because: [`no config file at ${join(home, 'config.yaml')}: no hooks are configured`], config_exists: false });
     const guard = writeScript(join(home, 'guard.sh'), `#!/bin/bash\ncat >/dev/null\necho '{"action":"block","message":"guarded"}'\n`);
     writeFileSync(join(home, 'config.yaml'), hooksYaml({ pre_tool_call: [{ command: guard, fail_closed: true }] }));
     // Written but not approved: a fail_closed guard blocks (consent), it never allows quietly.
     expect(await waitForAsync(async () => (await decide()).action === 'block', 5000)).toBe(true);
+    expect(await health()).toMatchObject({ status: 'ok', degraded_because: [], config_exists: true });
+    expect(await stopServe(served)).toBe(0);
+  });
+
+  it('in safe mode health says degraded, and why: no user hook runs', async () => {
+    const dir = tempDir();
+    const guard = writeScript(join(dir, 'guard.sh'), `#!/bin/bash\ncat >/dev/null\necho '{"action":"block","message":"guarded"}'\n`);
+    const home = await approvedHome({ pre_tool_call: [guard] });
+    const served = await startServe(home, [], { env: { ...baseEnv(), HERMES_SAFE_MODE: '1' } });
+    const h = JSON.parse((await http({ socketPath: served.socket! }, 'GET', '/v1/health')).body);
+    expect(h).toMatchObject({ status: 'degraded', degraded_because: ['HERMES_SAFE_MODE is set: no user hook runs'], safe_mode: true });
     expect(await stopServe(served)).toBe(0);
   });
 
