@@ -135,7 +135,11 @@ export async function runEmit(
  */
 export function noteStdoutProblem(event: EventName, h: HookOutcome): void {
   if (h.kind === 'shell' && h.dialect === 'hermes' && (h.status === 'ok' || h.status === 'nonzero_exit')) {
-    h.warning = stdoutProblem(event, h.stdout, isFailClosedBlock(h.command, h.directive));
+    const failedClosed = isFailClosedBlock(h.command, h.directive);
+    // A directive read from stdout means stdout was one JSON object: nothing to say, and no second
+    // parse. (Exit 2 may take its block from stderr, and a fail-closed block is ours: those check.)
+    if (h.directive !== null && h.exit_code !== 2 && !failedClosed) return;
+    h.warning = stdoutProblem(event, h.stdout, failedClosed);
   }
 }
 
