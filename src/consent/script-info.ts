@@ -6,7 +6,7 @@ import { createReadStream } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import { constants } from 'node:fs';
 import path from 'node:path';
-import { identityOf, settledAt, type FileIdentity } from './_file-identity.js';
+import { identityOf, settledAt, type FileIdentity } from '../_file-identity.js';
 import { isoFromMtimeNs } from './_timestamps.js';
 import { choosePinTarget, type PinKind, type PinTarget } from './script-path.js';
 

@@ -27,7 +27,7 @@ import { writeFileAtomic } from './_atomic-write.js';
 import { consentOf, type ConsentInfo, type ConsentSubject } from './state.js';
 import { withFileLock, type FileLockOptions } from './_file-lock.js';
 import { inspectScript, type InspectOptions, type ScriptInfo } from './script-info.js';
-import { settledAt, statIdentitySync } from './_file-identity.js';
+import { settledAt, statIdentitySync } from '../_file-identity.js';
 import { fileIdentity, fileIdentitySync, readOwnFile } from './_secure-read.js';
 import { isoFromDate } from './_timestamps.js';
 

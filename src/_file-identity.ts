@@ -1,5 +1,6 @@
 // A file's identity — device, inode, size, mtime and ctime in nanoseconds — to tell cheaply (one
-// stat) whether a file is still the one that was hashed or read.
+// stat) whether a file is still the one that was hashed or read (consent) or judged (the spawn
+// layer's exec-format check).
 //
 // The catch is the timestamps' granularity: Linux stamps files from a coarse clock (one jiffy,
 // 1–10 ms), so a same-size rewrite within the same tick leaves the identity unchanged ("racy
