@@ -78,11 +78,11 @@ export async function openProfile(discovery: Discovery, io: CliIO, opts: Profile
  * What to say when there is no config file: the implicit default without one is simply "no hooks
  * yet"; a home the user named without one is most likely a mistake, so it is said as such.
  */
-export function missingConfigNote(profile: Pick<Profile, 'config' | 'configFile' | 'home' | 'location'>): string | null {
-  if (profile.config.exists) return null;
-  return profile.location.homeFrom === 'default'
-    ? `No config file at ${profile.configFile}: no hooks are configured.`
-    : `No config file at ${profile.configFile}: the profile home ${profile.home} (given by ${givenBy(profile.location)}) has no ${CONFIG_FILE_NAME}, so no hooks are configured there.`;
+export function missingConfigNote({ location, config }: { location: CheckedLocation; config: LoadedConfig }): string | null {
+  if (config.exists) return null;
+  return location.homeFrom === 'default'
+    ? `No config file at ${location.configFile}: no hooks are configured.`
+    : `No config file at ${location.configFile}: the profile home ${location.home} (given by ${givenBy(location)}) has no ${CONFIG_FILE_NAME}, so no hooks are configured there.`;
 }
 
 function givenBy(location: CheckedLocation): string {

@@ -29,7 +29,7 @@ export async function withRunEngine<T>(
   const broken = configLoadError(config);
   if (broken) throw new CliError(`cannot use config: ${broken}`);
   // Nothing to check the call against is said on every call: a host wired to `run` expects guards.
-  const missing = missingConfigNote({ config, configFile: location.configFile, home: location.home, location });
+  const missing = missingConfigNote({ location, config });
   if (missing) logger.warn(`${missing} The call is allowed unchecked.`);
   const events = opts.events ?? opts.eventsFor?.(config);
   const engine = await createHookEngine({

@@ -94,7 +94,7 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
   const unusable = configLoadError(startConfig);
   if (unusable) throw new CliError(`serve: ${unusable}`);
   // Serving with nothing to check is allowed (a config may be written later: it is watched).
-  const missing = missingConfigNote({ config: startConfig, configFile: location.configFile, home: location.home, location });
+  const missing = missingConfigNote({ location, config: startConfig });
   if (missing) logger.warn(`${missing} Every call is allowed until one is written (the server picks it up).`);
   try {
     engine = await createHookEngine({
