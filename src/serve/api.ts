@@ -27,8 +27,8 @@ export interface ServeApi {
   finalize(kwargs: unknown, signal: AbortSignal): Promise<{ emission: Emission; notices: FinalizeNotice[] }>;
   emitGateway(event: unknown, context: unknown): { accepted: true };
   agent(agent: string, theirEvent: string, body: unknown, signal: AbortSignal): Promise<DialectAnswer>;
-  /** A body that is not JSON: on a tool gate the agent's own block saying so (as `run --dialect`), else an error. */
-  agentUnreadable(agent: string, theirEvent: string, problem: string): DialectAnswer;
+  /** A call that could not be decided: on a tool gate the agent's own block saying why (as `run --dialect`), else an error. */
+  agentCannotDecide(agent: string, theirEvent: string, problem: string): DialectAnswer;
   reload(): Promise<ReloadResult>;
   health(extra: Record<string, unknown>): Record<string, unknown>;
 }
@@ -66,8 +66,8 @@ export function createServeApi(engine: HookEngine, opts: { surface: 'cli' | 'gat
       const named = isPlainObject(body) && typeof body.hook_event_name === 'string' ? body.hook_event_name : undefined;
       return cannotDecide(dialect, [theirEvent, named], call.error);
     },
-    agentUnreadable(agent, theirEvent, problem) {
-      return cannotDecide(agentOf(agent), [theirEvent], `invalid ${agent} hook input on stdin: ${problem}`);
+    agentCannotDecide(agent, theirEvent, problem) {
+      return cannotDecide(agentOf(agent), [theirEvent], problem);
     },
     reload: () => engine.reload(),
     health(extra) {

@@ -92,9 +92,25 @@ async function handle(ctx: HttpContext, policy: AuthPolicy, req: IncomingMessage
       const body = await readJson(req, ctx.maxBodyBytes, true);
       answer = await ctx.tracker.run((signal) => ctx.api.agent(parts[2]!, parts[3]!, body, signal), client);
     } catch (e) {
-      // Not JSON: on a tool gate the agent gets its own block saying so, as from `run --dialect`.
-      if (!(e instanceof HttpError && e.jsonError !== undefined)) throw e;
-      answer = ctx.api.agentUnreadable(parts[2]!, parts[3]!, e.jsonError);
+      // Whatever stops the call being decided (a body that is not JSON or too big, the server
+      // shutting down, a fault of ours) is answered on a tool gate as that agent's own block, as
+      // `run --dialect` answers: agents take a 4xx/5xx from an HTTP hook as "go ahead".
+      // An unknown agent or event is still a 404: there is no gate to answer for.
+      if (e instanceof RequestError && e.kind === 'not_found') throw e;
+      const unreadable = e instanceof HttpError && e.jsonError !== undefined;
+      const problem = unreadable
+        ? `invalid ${parts[2]} hook input on stdin: ${(e as HttpError).jsonError}`
+        : e instanceof HttpError || e instanceof ShuttingDown || e instanceof RequestError
+          ? (e as Error).message
+          : `internal error: ${(e as Error)?.message ?? String(e)}`;
+      try {
+        answer = ctx.api.agentCannotDecide(parts[2]!, parts[3]!, problem);
+      } catch (notAGate) {
+        // Not a tool gate: the error itself is the answer (a body that is not JSON says so as the agent's input).
+        throw unreadable ? notAGate : e;
+      }
+      // The rest of an oversized body is never read: the connection cannot carry another request.
+      if (e instanceof HttpError && e.status === 413) res.setHeader('connection', 'close');
     }
     const stdout = answer.stdout === '' || answer.stdout.endsWith('\n') ? answer.stdout : `${answer.stdout}\n`;
     const headers: Record<string, string> = {

@@ -117,6 +117,28 @@ describe('serve --socket', () => {
     }
     expect(await stopServe(served)).toBe(0);
   }, 60_000);
+
+  it('POST /v1/agent: a body over --max-body on a tool gate is the agent\'s own block, not a 413 it would take as "go ahead"', async () => {
+    const home = await blockRmHome();
+    const served = await startServe(home, ['--max-body', '4096']);
+    const big = { hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls', pad: 'x'.repeat(5000) } };
+    const r = await postJson(served, '/v1/agent/claude/PreToolUse', big);
+    expect(r.status).toBe(200);
+    expect(r.headers.connection).toBe('close');
+    expect(Number(r.headers['x-hermes-hooks-exit'])).toBe(0);
+    const size = Buffer.byteLength(JSON.stringify(big));
+    expect(JSON.parse(r.body).hookSpecificOutput).toMatchObject({
+      hookEventName: 'PreToolUse',
+      permissionDecision: 'deny',
+      permissionDecisionReason: expect.stringContaining(`request body of ${size} bytes is over the 4096-byte limit (--max-body)`),
+    });
+    // Not a tool gate: an error as before.
+    const postBody = { ...big, hook_event_name: 'PostToolUse' };
+    const post = await postJson(served, '/v1/agent/claude/PostToolUse', postBody);
+    const postSize = Buffer.byteLength(JSON.stringify(postBody));
+    expect([post.status, JSON.parse(post.body).error.message]).toEqual([413, `request body of ${postSize} bytes is over the 4096-byte limit (--max-body)`]);
+    expect(await stopServe(served)).toBe(0);
+  });
 });
 
 /** Local addresses (hex, as in /proc/net/tcp*) of the listening TCP sockets of `pid`. */
