@@ -6,6 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { configLoadError, loadConfig } from '../config/load.js';
+import { locatedMessage } from '../config/source.js';
 import { createHookEngine, type HookEngine } from '../engine/create-engine.js';
 import { stderrLogger } from '../engine/logger.js';
 import { isLoopbackHost, loadToken, TOKEN_FILE_NAME } from '../serve/auth.js';
@@ -156,7 +157,7 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
     await engine.close({ finalize: false });
     throw new CliError(`serve: ${(e as Error).message}`);
   }
-  for (const d of engine.diagnostics) if (d.level === 'error') logger.warn(`${d.file ?? engine.configFile}${d.line !== null ? `:${d.line}:${d.column}` : ''}: ${d.message}`);
+  for (const d of engine.diagnostics) if (d.level === 'error') logger.warn(locatedMessage(d, engine.configFile));
   return server.done;
 }
 

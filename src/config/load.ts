@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import type { Diagnostic, HookSpec } from '../types.js';
 import { parseDialectsConfig } from '../dialects/names.js';
 import { parseHooksConfig } from './hooks.js';
-import { diagnosticAt, parseConfigText, type ConfigSource } from './source.js';
+import { diagnosticAt, locatedMessage, parseConfigText, type ConfigSource } from './source.js';
 import { isPlainObject } from '../_json.js';
 
 export interface LoadedConfig {
@@ -70,7 +70,7 @@ function fromReadError(file: string, error: unknown): LoadedConfig {
 export function configLoadError(config: LoadedConfig): string | null {
   if (!config.exists) return null;
   const syntax = config.source.syntaxError;
-  if (syntax) return `${config.file}${syntax.line !== null ? `:${syntax.line}:${syntax.column}` : ''}: ${syntax.message}`;
+  if (syntax) return locatedMessage(syntax, config.file);
   const unreadable = config.diagnostics.find((d) => d.level === 'error' && d.path === '' && d.message.startsWith('cannot read config file:'));
   return unreadable ? `${config.file}: ${unreadable.message}` : null;
 }

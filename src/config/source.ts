@@ -79,6 +79,11 @@ function asPyYaml(tags: Tags): Tags {
 }
 
 /** Render a config path the way diagnostics print it: `hooks.pre_tool_call[1].timeout`. */
+/** `file:line:column: message` (`file: message` when the position is unknown), as a person reads it. */
+export function locatedMessage(where: { file?: string | null; line: number | null; column: number | null; message: string }, fallbackFile: string): string {
+  return `${where.file ?? fallbackFile}${where.line !== null ? `:${where.line}:${where.column}` : ''}: ${where.message}`;
+}
+
 export function formatPath(path: ConfigPath): string {
   let out = '';
   for (const seg of path) {

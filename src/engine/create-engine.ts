@@ -12,6 +12,7 @@ import { checkLocation } from '../config/check-location.js';
 import { configLoadError, foreignAutoAcceptDiagnostic, loadConfig, type LoadedConfig } from '../config/load.js';
 import { CONFIG_FILE_NAME, locateConfig } from '../config/locate.js';
 import { compileMatcher } from '../config/matcher.js';
+import { locatedMessage } from '../config/source.js';
 import { ConsentStore } from '../consent/store.js';
 import { LaunchGate } from '../consent/launch.js';
 import { applyConsentPolicy, type PromptInfo } from '../consent/policy.js';
@@ -476,6 +477,12 @@ export async function createHookEngine(options: HookEngineOptions = {}): Promise
       if (next.callbackTimeoutMs !== old.callbackTimeoutMs) callbacks = createCallbackRunner({ timeoutMs: next.callbackTimeoutMs, logger });
       if (old.dispatcher && old.dispatcher !== next.dispatcher) void old.dispatcher.close().catch(() => undefined);
       if (old.closePlugins !== next.closePlugins) void old.closePlugins().catch(() => undefined);
+      // What a reload loses is said as loudly as a broken file: an entry that no longer runs as
+      // written, or the whole file gone (every call allowed from now on).
+      if (!config.exists && old.config.exists) {
+        logger.warn(`config reloaded: ${location.configFile} is gone, so no hooks are configured; every call is allowed until it is written again`);
+      }
+      for (const d of next.diagnostics) if (d.level === 'error') logger.warn(`config reloaded with a problem: ${locatedMessage(d, location.configFile)}`);
       return { ok: true, error: null, diagnostics: next.diagnostics };
     });
     return reloading;

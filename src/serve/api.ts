@@ -3,6 +3,7 @@
 // No resolution, consent or session bookkeeping here: the engine owns all of that.
 
 import { didYouMean } from '../config/hooks.js';
+import { locatedMessage } from '../config/source.js';
 import { answerAgentCall, canBlock, cannotDecideAnswer } from '../dialects/call.js';
 import { AGENT_DIALECTS, isAgentDialect, parseDialectsConfig, type AgentDialect } from '../dialects/names.js';
 import type { HookEngine, ReloadResult } from '../engine/create-engine.js';
@@ -77,6 +78,7 @@ export function createServeApi(engine: HookEngine, opts: { surface: 'cli' | 'gat
         ...(stats.reload_error ? [`the config on disk was refused; the last good one stays in force: ${stats.reload_error}`] : []),
         ...(stats.safe_mode ? ['HERMES_SAFE_MODE is set: no user hook runs'] : []),
         ...(!stats.config_exists ? [`no config file at ${engine.configFile}: no hooks are configured`] : []),
+        ...engine.diagnostics.filter((d) => d.level === 'error').map((d) => `config error, the entry does not run as written: ${locatedMessage(d, engine.configFile)}`),
       ];
       return {
         status: degraded.length > 0 ? 'degraded' : 'ok',

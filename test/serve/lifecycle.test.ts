@@ -4,7 +4,7 @@
 // server runs stops running at once.
 
 import { afterAll, describe, expect, it } from 'vitest';
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   approvedHome,
@@ -97,6 +97,32 @@ describe('serve lifecycle', () => {
     expect(await waitForAsync(async () => (await health()).status === 'ok' && (await decide()) === 'from a', 5000)).toBe(true);
     expect((await health()).reload_diagnostics).toEqual([]);
     expect(seen).toBe('from b');
+    expect(await stopServe(served)).toBe(0);
+  });
+
+  it('a reload that loses a guard says so: an entry that no longer runs as written, then the file gone', async () => {
+    const dir = tempDir();
+    const guard = writeScript(join(dir, 'guard.sh'), `#!/bin/bash\ncat >/dev/null\necho '{"action":"block","message":"guarded"}'\n`);
+    const home = await approvedHome({ pre_tool_call: [{ command: guard, fail_closed: true }] });
+    const served = await startServe(home, []);
+    const decide = async () => JSON.parse((await postJson(served, '/v1/emit/pre_tool_call', { tool_name: 'terminal' })).body).decision.action;
+    const health = async () => JSON.parse((await http({ socketPath: served.socket! }, 'GET', '/v1/health')).body);
+    expect(await decide()).toBe('block');
+    expect((await health()).status).toBe('ok');
+
+    const file = join(home, 'config.yaml');
+    writeFileSync(file, `hooks:\n  pre_tool_call:\n    - comand: ${guard}\n      fail_closed: true\n`);
+    expect(await waitFor(() => served.stderr().includes('hermes-hooks: warning: config reloaded with a problem: '), 5000)).toBe(true);
+    const problem = /hermes-hooks: warning: config reloaded with a problem: (.+)\n/.exec(served.stderr())![1]!;
+    expect(problem).toMatch(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:3:\\d+: `));
+    expect(await health()).toMatchObject({ status: 'degraded', degraded_because: [`config error, the entry does not run as written: ${problem}`] });
+
+    rmSync(file);
+    expect(
+      await waitFor(() => served.stderr().includes(`hermes-hooks: warning: config reloaded: ${file} is gone, so no hooks are configured; every call is allowed until it is written again\n`), 5000),
+    ).toBe(true);
+    expect(await decide()).toBe('allow');
+    expect((await health()).degraded_because).toEqual([`no config file at ${file}: no hooks are configured`]);
     expect(await stopServe(served)).toBe(0);
   });
 
