@@ -31,10 +31,16 @@ export async function fileIdentity(file: string): Promise<string | null> {
 
 /** fileIdentity, synchronously: for the last check right before a hook starts. */
 export function fileIdentitySync(file: string): string | null {
+  return statWithIdentitySync(file).identity;
+}
+
+/** One stat: the file's identity key and the stats it came from (null when absent or not stat'able). */
+export function statWithIdentitySync(file: string): { identity: string | null; stats: BigIntStats | null } {
   try {
-    return identityKey(statSync(file, { bigint: true }));
+    const stats = statSync(file, { bigint: true });
+    return { identity: identityKey(stats), stats };
   } catch (err) {
-    return codeOf(err) === 'ENOENT' ? 'missing' : null;
+    return { identity: codeOf(err) === 'ENOENT' ? 'missing' : null, stats: null };
   }
 }
 

@@ -27,8 +27,8 @@ import { writeFileAtomic } from './_atomic-write.js';
 import { consentOf, type ConsentInfo, type ConsentSubject } from './state.js';
 import { withFileLock, type FileLockOptions } from './_file-lock.js';
 import { inspectScript, type InspectOptions, type ScriptInfo } from './script-info.js';
-import { settledAt, statIdentitySync } from '../_file-identity.js';
-import { fileIdentity, fileIdentitySync, readOwnFile } from './_secure-read.js';
+import { identityOf, settledAt } from '../_file-identity.js';
+import { fileIdentity, fileIdentitySync, readOwnFile, statWithIdentitySync } from './_secure-read.js';
 import { isoFromDate } from './_timestamps.js';
 
 /** Our lock, deliberately not Hermes' `shell-hooks-allowlist.json.lock` (see _file-lock.ts). */
@@ -101,12 +101,13 @@ export class ConsentStore {
 
   /** Re-read the file (approvals made by other processes since open). */
   async reload(): Promise<void> {
+    // One stat for both what the file is and whether it had been quiet: with two, a write between
+    // them would have a just-changed file's bytes counted as settled.
     const statAt = Date.now();
-    const quiet = statIdentitySync(this.path);
-    const identity = await fileIdentity(this.path);
+    const { identity, stats } = statWithIdentitySync(this.path);
     const read = await this.readDisk();
     this.identity = identity;
-    this.readSettled = quiet === null || settledAt(quiet, statAt);
+    this.readSettled = stats === null || settledAt(identityOf(stats), statAt);
     this.refusal = read.refused === null ? null : `shell hook allowlist ${read.refused}`;
     const problem =
       this.refusal ??
