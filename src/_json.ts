@@ -22,14 +22,14 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
  */
 export function canonicalJson(value: unknown): string {
   try {
-    return JSON.stringify(canon(value, new Set()));
+    return JSON.stringify(canon(value, new Set(), true));
   } catch {
     // Only a hostile value (a throwing getter, toJSON or iterator) gets here.
     return '"[Unreadable]"';
   }
 }
 
-function canon(value: unknown, ancestors: Set<object>): unknown {
+function canon(value: unknown, ancestors: Set<object>, sortKeys: boolean): unknown {
   if (value === null || value === undefined) return null;
   switch (typeof value) {
     case 'string':
@@ -50,16 +50,17 @@ function canon(value: unknown, ancestors: Set<object>): unknown {
   ancestors.add(obj);
   try {
     const withToJson = obj as { toJSON?: unknown };
-    if (typeof withToJson.toJSON === 'function') return canon((withToJson.toJSON as () => unknown).call(obj), ancestors);
-    if (Array.isArray(obj)) return obj.map((v) => canon(v, ancestors));
-    if (obj instanceof Map) return canon(Object.fromEntries([...obj].map(([k, v]) => [String(k), v])), ancestors);
-    if (obj instanceof Set) return [...obj].map((v) => canon(v, ancestors));
+    if (typeof withToJson.toJSON === 'function') return canon((withToJson.toJSON as () => unknown).call(obj), ancestors, sortKeys);
+    if (Array.isArray(obj)) return obj.map((v) => canon(v, ancestors, sortKeys));
+    if (obj instanceof Map) return canon(Object.fromEntries([...obj].map(([k, v]) => [String(k), v])), ancestors, sortKeys);
+    if (obj instanceof Set) return [...obj].map((v) => canon(v, ancestors, sortKeys));
     const out: Record<string, unknown> = {};
-    for (const key of Object.keys(obj).sort()) {
+    const keys = Object.keys(obj);
+    for (const key of sortKeys ? keys.sort() : keys) {
       const v = (obj as Record<string, unknown>)[key];
       if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
       // defineProperty keeps a "__proto__" key as an ordinary key.
-      Object.defineProperty(out, key, { value: canon(v, ancestors), enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(out, key, { value: canon(v, ancestors, sortKeys), enumerable: true, writable: true, configurable: true });
     }
     return out;
   } finally {
@@ -70,34 +71,14 @@ function canon(value: unknown, ancestors: Set<object>): unknown {
 /**
  * Host data on its way to a Python worker or a worker thread (plugin kwargs, gateway contexts).
  * Host data is plain, but a stray BigInt, cycle or function must not make the call fail or the
- * event vanish: like Python's json.dumps(default=str), anything JSON cannot say becomes a string
- * (cycles → "[Circular]").
+ * event vanish: the same walk as canonicalJson (anything JSON cannot say becomes a string or null,
+ * cycles "[Circular]", a `__proto__` key stays a key) with the keys in their own order, and a
+ * hostile value (a throwing getter or toJSON) is the string "[Unreadable]".
  */
 export function jsonSafe(value: unknown): unknown {
-  const stack: object[] = [];
-  const walk = (v: unknown): unknown => {
-    if (v === null || typeof v === 'string' || typeof v === 'boolean') return v;
-    if (typeof v === 'number') return Number.isFinite(v) ? v : String(v);
-    if (typeof v === 'bigint' || typeof v === 'symbol') return v.toString();
-    if (typeof v === 'undefined' || typeof v === 'function') return undefined;
-    const obj = v as object;
-    if (obj instanceof Date) return Number.isNaN(obj.getTime()) ? String(obj) : obj.toISOString();
-    if (typeof (obj as { toJSON?: unknown }).toJSON === 'function') return walk((obj as { toJSON: () => unknown }).toJSON());
-    if (stack.includes(obj)) return '[Circular]';
-    stack.push(obj);
-    try {
-      if (Array.isArray(obj)) return obj.map((item) => walk(item) ?? null);
-      if (obj instanceof Map) return walk(Object.fromEntries(obj));
-      if (obj instanceof Set) return walk([...obj]);
-      const out: Record<string, unknown> = {};
-      for (const [k, item] of Object.entries(obj)) {
-        const w = walk(item);
-        if (w !== undefined) out[k] = w;
-      }
-      return out;
-    } finally {
-      stack.pop();
-    }
-  };
-  return walk(value);
+  try {
+    return canon(value, new Set(), false);
+  } catch {
+    return '[Unreadable]';
+  }
 }

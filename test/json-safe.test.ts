@@ -35,4 +35,13 @@ describe('jsonSafe (plugin kwargs and gateway contexts sent to workers)', () => 
       ],
     });
   });
+
+  it('keeps a "__proto__" key as data and never throws on a hostile value', () => {
+    const parsed = JSON.parse('{"__proto__": {"a": 1}, "b": 2}') as unknown;
+    const safe = safeJsonValue(parsed) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(safe)).toBe(Object.prototype);
+    expect(JSON.stringify(safe)).toBe('{"__proto__":{"a":1},"b":2}');
+    const hostile = { ok: 1, get bad(): never { throw new Error('no'); } };
+    expect(safeJsonValue(hostile)).toBe('[Unreadable]');
+  });
 });
