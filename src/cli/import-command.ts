@@ -11,6 +11,7 @@ import { AGENT_DIALECTS, isAgentDialect, parseDialectsConfig, defaultDialectMaps
 import { printDialectConfig, printServeConfig, setupNotes } from '../dialects/print-config.js';
 import { TOKEN_FILE_NAME } from '../serve/auth.js';
 import { SOCKET_FILE_NAME } from '../serve/socket-file.js';
+import { shellQuote } from '../spawn/argv.js';
 import type { Dialect } from '../types.js';
 import { discoveryOf, parseCommandArgs } from './_args.js';
 import { painter } from './_color.js';
@@ -172,7 +173,7 @@ function printServe(agent: AgentDialect, values: Record<string, unknown>, home: 
   const client = fileURLToPath(new URL('../../scripts-examples/hosts/hermes-hooks-client', import.meta.url));
   const url = typeof values.url === 'string' ? values.url : 'http://127.0.0.1:8765';
   const socket = join(resolve(io.cwd, home), SOCKET_FILE_NAME);
-  io.stdout.write(printServeConfig(agent, { maps, url, client, socket, quote: shellQuote }).replace(/\n?$/, '\n'));
+  io.stdout.write(printServeConfig(agent, { maps, url, client, socket }).replace(/\n?$/, '\n'));
   const start = agent === 'claude' ? `hermes-hooks serve --home ${shellQuote(home)} --http ${new URL(url).host}` : `hermes-hooks serve --home ${shellQuote(home)}`;
   const notes = [`hermes-hooks print-config ${agent} --serve: these hooks need a running server; start it with: ${start}`];
   if (agent === 'claude') {
@@ -210,9 +211,4 @@ function profileArgs(values: Record<string, unknown>, home: string, io: CliIO): 
   if (typeof values.config === 'string') return ['--config', shellQuote(resolve(io.cwd, values.config))];
   if (typeof values.profile === 'string' || typeof values.home === 'string' || io.env.HERMES_HOME) return ['--home', shellQuote(resolve(io.cwd, home))];
   return [];
-}
-
-/** POSIX single-quoting, only when needed (every agent runs the command through a shell). */
-function shellQuote(s: string): string {
-  return /^[A-Za-z0-9_./:@%+=,-]+$/.test(s) ? s : `'${s.replace(/'/g, "'\\''")}'`;
 }

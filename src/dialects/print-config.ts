@@ -13,7 +13,8 @@
 // Where the snippet goes and what each agent needs before it runs it (setupNotes) is printed on
 // stderr by the CLI, so `print-config claude > snippet.json` stays pure JSON.
 
-import { EVENTS } from '../events.js';
+import { EVENTS, type EventName } from '../events.js';
+import { shellQuote } from '../spawn/argv.js';
 import { CURSOR_FAMILIES, DEFAULT_DIALECT_MAPS, type AgentDialect, type DialectMaps } from './names.js';
 
 const RUN_TIMEOUT_SECONDS = 310;
@@ -28,26 +29,37 @@ export function printDialectConfig(
   dialect: AgentDialect,
   opts: { command: string; maps?: DialectMaps; runArgs?: readonly string[] },
 ): string {
-  const maps = opts.maps ?? DEFAULT_DIALECT_MAPS;
   const tail = opts.runArgs?.length ? ` ${opts.runArgs.join(' ')}` : '';
-  const commandFor = (theirEvent: string): string => `${opts.command} run ${theirEvent} --dialect ${dialect}${tail}`;
+  return snippet(dialect, opts.maps ?? DEFAULT_DIALECT_MAPS, (theirEvent) => ({ command: `${opts.command} run ${theirEvent} --dialect ${dialect}${tail}` }));
+}
+
+/**
+ * Each wired event's entry in the agent's own shape: Cursor's flat entries (`failClosed` on its
+ * tool gate), Gemini's named command handlers (ms), the others' command handlers — or the handler
+ * given for an event (Claude's http hooks) — under a `*` matcher on tool-scoped events.
+ */
+function snippet(
+  dialect: AgentDialect,
+  maps: DialectMaps,
+  wire: (theirEvent: string, ours: EventName) => { command: string; handler?: Record<string, unknown> },
+): string {
   const hooks: Record<string, unknown[]> = {};
   for (const theirEvent of wiredEvents(dialect, maps)) {
     const ours = maps[dialect].events.get(theirEvent)!;
-    const toolScoped = EVENTS[ours].toolScoped;
+    const { command, handler: given } = wire(theirEvent, ours);
     if (dialect === 'cursor') {
       const failClosed = theirEvent === 'preToolUse' ? { failClosed: true } : {};
-      hooks[theirEvent] = [{ command: commandFor(theirEvent), timeout: RUN_TIMEOUT_SECONDS, ...failClosed }];
+      hooks[theirEvent] = [{ command, timeout: RUN_TIMEOUT_SECONDS, ...failClosed }];
       continue;
     }
     const handler =
-      dialect === 'gemini'
-        ? { name: 'hermes-hooks', type: 'command', command: commandFor(theirEvent), timeout: RUN_TIMEOUT_SECONDS * 1000 }
-        : { type: 'command', command: commandFor(theirEvent), timeout: RUN_TIMEOUT_SECONDS };
-    hooks[theirEvent] = [toolScoped ? { matcher: '*', hooks: [handler] } : { hooks: [handler] }];
+      given ??
+      (dialect === 'gemini'
+        ? { name: 'hermes-hooks', type: 'command', command, timeout: RUN_TIMEOUT_SECONDS * 1000 }
+        : { type: 'command', command, timeout: RUN_TIMEOUT_SECONDS });
+    hooks[theirEvent] = [EVENTS[ours].toolScoped ? { matcher: '*', hooks: [handler] } : { hooks: [handler] }];
   }
-  const snippet = dialect === 'cursor' ? { version: 1, hooks } : { hooks };
-  return `${JSON.stringify(snippet, null, 2)}\n`;
+  return `${JSON.stringify(dialect === 'cursor' ? { version: 1, hooks } : { hooks }, null, 2)}\n`;
 }
 
 /**
@@ -111,42 +123,26 @@ const clientGuard = (gate: boolean): string =>
  * The others have command hooks only: they run `client AGENT EVENT SOCKET`, a bash script doing one
  * curl per call to the Unix socket, which exits 2 (block) when the server cannot be reached.
  */
-export function printServeConfig(
-  dialect: AgentDialect,
-  opts: { maps?: DialectMaps; url: string; client: string; socket: string; quote: (word: string) => string },
-): string {
-  const maps = opts.maps ?? DEFAULT_DIALECT_MAPS;
-  const hooks: Record<string, unknown[]> = {};
+export function printServeConfig(dialect: AgentDialect, opts: { maps?: DialectMaps; url: string; client: string; socket: string }): string {
   const base = opts.url.replace(/\/+$/, '');
-  for (const theirEvent of wiredEvents(dialect, maps)) {
-    const ours = maps[dialect].events.get(theirEvent)!;
-    const toolScoped = EVENTS[ours].toolScoped;
+  return snippet(dialect, opts.maps ?? DEFAULT_DIALECT_MAPS, (theirEvent, ours) => {
     // Through `sh -c` whatever the agent's shell: a client that is gone (package removed or moved)
     // blocks with a reason instead of failing open as "command not found" would.
     // Only a tool gate fails closed: exit 2 (or Claude's onFailure: block) on Stop or AfterAgent
     // would force the agent into another turn, again and again while the server is down.
     const gate = ours === 'pre_tool_call';
-    const command = ['sh', '-c', clientGuard(gate), opts.client, dialect, theirEvent, opts.socket].map(opts.quote).join(' ');
-    if (dialect === 'cursor') {
-      const failClosed = theirEvent === 'preToolUse' ? { failClosed: true } : {};
-      hooks[theirEvent] = [{ command, timeout: RUN_TIMEOUT_SECONDS, ...failClosed }];
-      continue;
-    }
-    const handler =
-      dialect === 'claude'
-        ? {
-            type: 'http',
-            url: `${base}/v1/agent/claude/${theirEvent}`,
-            headers: { Authorization: 'Bearer $HERMES_HOOKS_TOKEN' },
-            allowedEnvVars: ['HERMES_HOOKS_TOKEN'],
-            timeout: RUN_TIMEOUT_SECONDS,
-            ...(gate ? { onFailure: 'block' } : {}),
-          }
-        : dialect === 'gemini'
-          ? { name: 'hermes-hooks', type: 'command', command, timeout: RUN_TIMEOUT_SECONDS * 1000 }
-          : { type: 'command', command, timeout: RUN_TIMEOUT_SECONDS };
-    hooks[theirEvent] = [toolScoped ? { matcher: '*', hooks: [handler] } : { hooks: [handler] }];
-  }
-  const snippet = dialect === 'cursor' ? { version: 1, hooks } : { hooks };
-  return `${JSON.stringify(snippet, null, 2)}\n`;
+    const command = ['sh', '-c', clientGuard(gate), opts.client, dialect, theirEvent, opts.socket].map(shellQuote).join(' ');
+    if (dialect !== 'claude') return { command };
+    return {
+      command,
+      handler: {
+        type: 'http',
+        url: `${base}/v1/agent/claude/${theirEvent}`,
+        headers: { Authorization: 'Bearer $HERMES_HOOKS_TOKEN' },
+        allowedEnvVars: ['HERMES_HOOKS_TOKEN'],
+        timeout: RUN_TIMEOUT_SECONDS,
+        ...(gate ? { onFailure: 'block' } : {}),
+      },
+    };
+  });
 }
