@@ -182,7 +182,7 @@ function integer(v: unknown, flag: string, dflt: number, min: number): number {
 }
 
 /** `HOST:PORT`, `[v6]:PORT` or a bare `PORT` (127.0.0.1). */
-export function parseHostPort(text: string): { host: string; port: number } {
+function parseHostPort(text: string): { host: string; port: number } {
   const m = /^(?:\[([^\]]+)\]|([^:]*)):(\d+)$/.exec(text) ?? (/^\d+$/.test(text) ? [text, undefined, '127.0.0.1', text] : null);
   const host = m ? (m[1] ?? m[2] ?? '') : '';
   const port = m ? Number(m[3]) : NaN;

@@ -7,12 +7,12 @@ import type { Readable, Writable } from 'node:stream';
 import { RequestError } from './api.js';
 import { ShuttingDown } from './requests.js';
 
-export const RPC_PARSE_ERROR = -32700;
-export const RPC_INVALID_REQUEST = -32600;
-export const RPC_METHOD_NOT_FOUND = -32601;
-export const RPC_INVALID_PARAMS = -32602;
-export const RPC_INTERNAL_ERROR = -32603;
-export const RPC_SHUTTING_DOWN = -32000;
+const RPC_PARSE_ERROR = -32700;
+const RPC_INVALID_REQUEST = -32600;
+const RPC_METHOD_NOT_FOUND = -32601;
+const RPC_INVALID_PARAMS = -32602;
+const RPC_INTERNAL_ERROR = -32603;
+const RPC_SHUTTING_DOWN = -32000;
 
 export class MethodNotFound extends Error {}
 

@@ -8,7 +8,7 @@ import type { Server } from 'node:http';
 export const SOCKET_FILE_NAME = 'hermes-hooks.sock';
 
 /** Removes a stale socket at `path`; throws when a server answers there or the path is not a socket. */
-export async function clearStaleSocket(path: string): Promise<void> {
+async function clearStaleSocket(path: string): Promise<void> {
   let st;
   try {
     st = lstatSync(path);

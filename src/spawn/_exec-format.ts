@@ -34,25 +34,12 @@ export function wouldFailExecFormat(argv0: string, cwd?: string): boolean {
 }
 
 function checkExecFormat(file: string): boolean {
-  let fd: number;
-  try {
-    // O_NONBLOCK: argv[0] might be a FIFO; never wait for a writer.
-    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
-  } catch {
-    return false; // missing / unreadable: let the spawn report it
-  }
-  try {
-    if (!fstatSync(fd).isFile()) return false;
-    const n = readSync(fd, head, 0, HEAD_BYTES, 0);
-    if (n >= 2 && head[0] === 0x23 && head[1] === 0x21) return false; // "#!"
-    if (n >= 4 && head[0] === 0x7f && head[1] === 0x45 && head[2] === 0x4c && head[3] === 0x46) return false; // ELF
-    // Binary data may be a binfmt_misc format (jar, PE under wine, …): leave it to the kernel.
-    if (head.subarray(0, n).includes(0)) return false;
-  } catch {
-    return false;
-  } finally {
-    closeSync(fd);
-  }
+  const head = readHead(file);
+  if (head === null) return false; // missing, unreadable or not a regular file: let the spawn report it
+  if (head.length >= 2 && head[0] === 0x23 && head[1] === 0x21) return false; // "#!"
+  if (head.length >= 4 && head[0] === 0x7f && head[1] === 0x45 && head[2] === 0x4c && head[3] === 0x46) return false; // ELF
+  // Binary data may be a binfmt_misc format (jar, PE under wine, …): leave it to the kernel.
+  if (head.includes(0)) return false;
   try {
     accessSync(file, constants.X_OK);
   } catch {
@@ -67,19 +54,24 @@ function checkExecFormat(file: string): boolean {
  */
 export function shebangInterpreter(argv0: string, cwd?: string): string | null {
   if (!argv0.includes('/')) return null;
-  const file = cwd === undefined ? argv0 : resolve(cwd, argv0);
+  const head = readHead(cwd === undefined ? argv0 : resolve(cwd, argv0));
+  if (head === null || head.length < 3 || head[0] !== 0x23 || head[1] !== 0x21) return null;
+  const line = head.subarray(2).toString('utf8').split('\n')[0] ?? '';
+  return line.trim().split(/[ \t]+/)[0] || null;
+}
+
+/** The first HEAD_BYTES of a regular file (a view of a shared buffer), or null when it cannot be read. */
+function readHead(file: string): Buffer | null {
   let fd: number;
   try {
+    // O_NONBLOCK: argv[0] might be a FIFO; never wait for a writer.
     fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch {
     return null;
   }
   try {
     if (!fstatSync(fd).isFile()) return null;
-    const n = readSync(fd, head, 0, HEAD_BYTES, 0);
-    if (n < 3 || head[0] !== 0x23 || head[1] !== 0x21) return null;
-    const line = head.subarray(2, n).toString('utf8').split('\n')[0] ?? '';
-    return line.trim().split(/[ \t]+/)[0] || null;
+    return head.subarray(0, readSync(fd, head, 0, HEAD_BYTES, 0));
   } catch {
     return null;
   } finally {
