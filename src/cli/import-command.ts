@@ -174,7 +174,9 @@ function printServe(agent: AgentDialect, values: Record<string, unknown>, home: 
   const url = typeof values.url === 'string' ? values.url : 'http://127.0.0.1:8765';
   const socket = join(resolve(io.cwd, home), SOCKET_FILE_NAME);
   io.stdout.write(printServeConfig(agent, { maps, url, client, socket }).replace(/\n?$/, '\n'));
-  const start = agent === 'claude' ? `hermes-hooks serve --home ${shellQuote(home)} --http ${new URL(url).host}` : `hermes-hooks serve --home ${shellQuote(home)}`;
+  // The server the snippet talks to reads the config print-config was pointed at, in that home.
+  const config = typeof values.config === 'string' ? ` --config ${shellQuote(resolve(io.cwd, values.config))}` : '';
+  const start = `hermes-hooks serve --home ${shellQuote(home)}${config}${agent === 'claude' ? ` --http ${new URL(url).host}` : ''}`;
   const notes = [`hermes-hooks print-config ${agent} --serve: these hooks need a running server; start it with: ${start}`];
   if (agent === 'claude') {
     notes.push(`  and give Claude Code the token: export HERMES_HOOKS_TOKEN=$(cat ${shellQuote(join(home, TOKEN_FILE_NAME))})`);
@@ -203,12 +205,14 @@ function thisCli(): string {
 }
 
 /**
- * The profile print-config was pointed at, for the hook command: `--config FILE` as given, else the
- * located profile home when anything but the default chose it (--profile, --home, or $HERMES_HOME,
- * which is this shell's and may be missing from the agent's environment). Absolute paths.
+ * The profile print-config was pointed at, for the hook command: the located profile home when
+ * anything but the default chose it (--profile, --home, or $HERMES_HOME, which is this shell's and
+ * may be missing from the agent's environment), and `--config FILE` as given. Both: the home holds
+ * the allowlist, so a command with --config alone would check approvals in ~/.hermes. Absolute paths.
  */
 function profileArgs(values: Record<string, unknown>, home: string, io: CliIO): string[] {
-  if (typeof values.config === 'string') return ['--config', shellQuote(resolve(io.cwd, values.config))];
-  if (typeof values.profile === 'string' || typeof values.home === 'string' || io.env.HERMES_HOME) return ['--home', shellQuote(resolve(io.cwd, home))];
-  return [];
+  const args: string[] = [];
+  if (typeof values.profile === 'string' || typeof values.home === 'string' || io.env.HERMES_HOME) args.push('--home', shellQuote(resolve(io.cwd, home)));
+  if (typeof values.config === 'string') args.push('--config', shellQuote(resolve(io.cwd, values.config)));
+  return args;
 }

@@ -272,6 +272,14 @@ describe('the default snippet runs from anywhere', () => {
     expect(commandFor(JSON.parse(viaEnv.stdout) as Json, 'gemini', 'BeforeTool')).toBe(`${process.execPath} ${BIN} run BeforeTool --dialect gemini --home ${home}`);
   });
 
+  it('--home with --config keeps both: the allowlist is the home\'s, the hooks the file\'s (run and serve alike)', async () => {
+    const config = join(home, 'config.yaml');
+    const r = await cli(['print-config', 'claude', '--home', home, '--config', config]);
+    expect(commandFor(JSON.parse(r.stdout) as Json, 'claude', 'PreToolUse')).toBe(`${process.execPath} ${BIN} run PreToolUse --dialect claude --home ${home} --config ${config}`);
+    const served = await cli(['print-config', 'codex', '--serve', '--home', home, '--config', config]);
+    expect(served.stderr).toContain(`start it with: hermes-hooks serve --home ${home} --config ${config}\n`);
+  });
+
   it('--command overrides the program; the profile options still follow', async () => {
     const r = await cli(['print-config', 'cursor', '--home', home, '--command', '/opt/hh/bin/hermes-hooks']);
     expect(commandFor(JSON.parse(r.stdout) as Json, 'cursor', 'preToolUse')).toBe(`/opt/hh/bin/hermes-hooks run preToolUse --dialect cursor --home ${home}`);
