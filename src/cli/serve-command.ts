@@ -157,7 +157,8 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
     await engine.close({ finalize: false });
     throw new CliError(`serve: ${(e as Error).message}`);
   }
-  for (const d of engine.diagnostics) if (d.level === 'error') logger.warn(locatedMessage(d, engine.configFile));
+  // As `run` prints its event's problems: errors and warnings (a `failclosed:` typo is a warning).
+  for (const d of engine.diagnostics) if (d.level !== 'info') logger.warn(locatedMessage(d, engine.configFile));
   return server.done;
 }
 

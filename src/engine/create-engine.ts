@@ -482,7 +482,7 @@ export async function createHookEngine(options: HookEngineOptions = {}): Promise
       if (!config.exists && old.config.exists) {
         logger.warn(`config reloaded: ${location.configFile} is gone, so no hooks are configured; every call is allowed until it is written again`);
       }
-      for (const d of next.diagnostics) if (d.level === 'error') logger.warn(`config reloaded with a problem: ${locatedMessage(d, location.configFile)}`);
+      for (const d of next.diagnostics) if (d.level !== 'info') logger.warn(`config reloaded with a problem: ${locatedMessage(d, location.configFile)}`);
       return { ok: true, error: null, diagnostics: next.diagnostics };
     });
     return reloading;

@@ -100,6 +100,18 @@ describe('serve lifecycle', () => {
     expect(await stopServe(served)).toBe(0);
   });
 
+  it('at start says what run says of a config that runs but not as written (a failclosed: typo)', async () => {
+    const dir = tempDir();
+    const guard = writeScript(join(dir, 'guard.sh'), `#!/bin/bash\ncat >/dev/null\necho '{}'\n`);
+    const home = await approvedHome({ pre_tool_call: [{ command: guard, failclosed: true }] });
+    const served = await startServe(home, []);
+    expect(await waitFor(() => served.stderr().includes("unknown key 'failclosed'"), 5000)).toBe(true);
+    const line = served.stderr().split('\n').find((l) => l.includes("unknown key 'failclosed'"))!;
+    expect(line).toMatch(new RegExp(`^hermes-hooks: warning: ${join(home, 'config.yaml').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:\\d+:\\d+: unknown key 'failclosed'`));
+    expect(line).toContain('not fail_closed: a failure will allow the call');
+    expect(await stopServe(served)).toBe(0);
+  });
+
   it('a reload that loses a guard says so: an entry that no longer runs as written, then the file gone', async () => {
     const dir = tempDir();
     const guard = writeScript(join(dir, 'guard.sh'), `#!/bin/bash\ncat >/dev/null\necho '{"action":"block","message":"guarded"}'\n`);
@@ -112,9 +124,11 @@ describe('serve lifecycle', () => {
 
     const file = join(home, 'config.yaml');
     writeFileSync(file, `hooks:\n  pre_tool_call:\n    - comand: ${guard}\n      fail_closed: true\n`);
-    expect(await waitFor(() => served.stderr().includes('hermes-hooks: warning: config reloaded with a problem: '), 5000)).toBe(true);
-    const problem = /hermes-hooks: warning: config reloaded with a problem: (.+)\n/.exec(served.stderr())![1]!;
-    expect(problem).toMatch(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:3:\\d+: `));
+    // Both the lint's warning (the typo) and the error (the entry has no command) are said.
+    expect(await waitFor(() => served.stderr().includes("is missing a non-empty 'command' field"), 5000)).toBe(true);
+    expect(served.stderr()).toContain(`hermes-hooks: warning: config reloaded with a problem: ${file}:3:7: unknown key 'comand' — did you mean 'command'?`);
+    const problem = `${file}:3:7: hooks.pre_tool_call[0] is missing a non-empty 'command' field`;
+    expect(served.stderr()).toContain(`hermes-hooks: warning: config reloaded with a problem: ${problem}\n`);
     expect(await health()).toMatchObject({ status: 'degraded', degraded_because: [`config error, the entry does not run as written: ${problem}`] });
 
     rmSync(file);
