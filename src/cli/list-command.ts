@@ -65,7 +65,6 @@ export async function listCommand(args: string[], io: CliIO): Promise<number> {
   if (rows.length === 0 && refused !== null) writeLine(io.stdout, refused);
   const missing = missingConfigNote(profile);
   if (missing) {
-    if (refused !== null) writeLine(io.stdout, refused);
     writeLine(io.stdout, inert(missing));
     return 0;
   }

@@ -5,7 +5,7 @@
 // hangs, corruptions keep every backup, and control characters never reach a terminal raw.
 
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, chmodSync, existsSync, mkdirSync, readFileSync, renameSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -151,6 +151,18 @@ describe('the allowlist must be the user\'s own regular file', () => {
     const approve = await runMain(['approve', f.guard], { env: f.env });
     expect(approve).toMatchObject({ code: 1, stdout: '' });
     expect(approve.stderr).toContain(`hermes-hooks: approve: ${refusal}. Nothing was approved.`);
+  });
+
+  it('list without a config file says the allowlist is refused once, then that there is no config', async () => {
+    const f = guarded();
+    expect((await runMain(['approve', f.guard], { env: f.env })).code).toBe(0);
+    chmodSync(f.allowlist, 0o666);
+    rmSync(join(f.home, 'config.yaml'));
+    const refusal = `shell hook allowlist ${f.allowlist} is refused: it is writable by group and others (mode 0666), so no approval in it counts — check its content, then run chmod go-w '${f.allowlist}'`;
+    const list = await runMain(['list'], { env: f.env });
+    expect(list.stdout).toBe(
+      `✗ ${refusal}\nNo config file at ${join(f.home, 'config.yaml')}: the profile home ${f.home} (given by $HERMES_HOME) has no config.yaml, so no hooks are configured there.\n`,
+    );
   });
 
   it('a FIFO at the allowlist path: `run` (the real binary) does not hang; it is refused', async () => {
