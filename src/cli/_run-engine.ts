@@ -3,7 +3,7 @@
 // without on_session_finalize (a run is one hook call, not a session).
 
 import { configLoadError, loadConfig, type LoadedConfig } from '../config/load.js';
-import { createHookEngine, type HookEngine } from '../engine/create-engine.js';
+import { createHookEngineAt, type HookEngine } from '../engine/create-engine.js';
 import type { Logger } from '../engine/logger.js';
 import type { EventName } from '../events.js';
 import { discoveryOf } from './_args.js';
@@ -32,8 +32,7 @@ export async function withRunEngine<T>(
   const missing = missingConfigNote({ location, config });
   if (missing) logger.warn(`${missing} The call is allowed unchecked.`);
   const events = opts.events ?? opts.eventsFor?.(config);
-  const engine = await createHookEngine({
-    ...discoveryOf(values),
+  const engine = await createHookEngineAt(location, config, {
     env: io.env,
     cwd: io.cwd,
     acceptHooks: values['accept-hooks'] === true,
@@ -43,9 +42,6 @@ export async function withRunEngine<T>(
     ...(events ? { events } : {}),
   });
   try {
-    // The file may have changed in between: the engine's own reading decides.
-    const changed = configLoadError(engine.config);
-    if (changed) throw new CliError(`cannot use config: ${changed}`);
     return await use(engine);
   } finally {
     await engine.close({ finalize: false });

@@ -7,7 +7,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { configLoadError, loadConfig } from '../config/load.js';
 import { locatedMessage } from '../config/source.js';
-import { createHookEngine, type HookEngine } from '../engine/create-engine.js';
+import { createHookEngineAt, type HookEngine } from '../engine/create-engine.js';
 import { stderrLogger } from '../engine/logger.js';
 import { isLoopbackHost, loadToken, TOKEN_FILE_NAME } from '../serve/auth.js';
 import { startServer, type RunningServer } from '../serve/lifecycle.js';
@@ -98,8 +98,7 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
   const missing = missingConfigNote({ location, config: startConfig });
   if (missing) logger.warn(`${missing} Every call is allowed until one is written (the server picks it up).`);
   try {
-    engine = await createHookEngine({
-      ...discoveryOf(values),
+    engine = await createHookEngineAt(location, startConfig, {
       // A copy, read once: a server's environment is fixed at its start, and copying process.env
       // (one C++ lookup per variable) for every hook run cost ~0.1 ms per emit.
       env: { ...io.env },
@@ -115,11 +114,6 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
     });
   } catch (e) {
     throw new CliError(`serve: ${(e as Error).message}`);
-  }
-  const broken = configLoadError(engine.config);
-  if (broken) {
-    await engine.close({ finalize: false });
-    throw new CliError(`serve: ${broken}`);
   }
 
   const wantSocket = typeof values.socket === 'string' || (!values.stdio && !http);

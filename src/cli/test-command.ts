@@ -4,8 +4,8 @@
 // --ignore-safe-mode. Exit 0 not blocked, 2 blocked, 1 error.
 
 import { isTruthyEnv } from '../config/hooks.js';
-import { configLoadError } from '../config/load.js';
-import { createHookEngine } from '../engine/create-engine.js';
+import { configLoadError, loadConfig } from '../config/load.js';
+import { createHookEngineAt } from '../engine/create-engine.js';
 import { silentLogger } from '../engine/logger.js';
 import { isEventName } from '../events.js';
 import { discoveryOf, parseCommandArgs } from './_args.js';
@@ -39,8 +39,7 @@ export async function testCommand(args: string[], io: CliIO): Promise<number> {
   const ignoreSafeMode = safeMode && values['ignore-safe-mode'] === true;
   const env = ignoreSafeMode ? { ...io.env } : io.env;
   if (ignoreSafeMode) delete env.HERMES_SAFE_MODE;
-  const engine = await createHookEngine({
-    ...discoveryOf(values),
+  const engine = await createHookEngineAt(location, await loadConfig(location.configFile), {
     env,
     events: [event],
     cwd: io.cwd,

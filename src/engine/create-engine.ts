@@ -8,7 +8,7 @@ import { canonicalJson } from '../_json.js';
 import { isTruthyEnv } from '../config/hooks.js';
 import { buildPayload } from '../protocol/build-payload.js';
 import { join } from 'node:path';
-import { checkLocation } from '../config/check-location.js';
+import { checkLocation, type CheckedLocation } from '../config/check-location.js';
 import { configLoadError, foreignAutoAcceptDiagnostic, loadConfig, type LoadedConfig } from '../config/load.js';
 import { CONFIG_FILE_NAME, locateConfig } from '../config/locate.js';
 import { compileMatcher } from '../config/matcher.js';
@@ -180,13 +180,22 @@ interface Generation {
 }
 
 export async function createHookEngine(options: HookEngineOptions = {}): Promise<HookEngine> {
+  const location = await checkLocation(
+    locateConfig({ config: options.config, profile: options.profile, home: options.home, env: options.env ?? process.env, naming: 'library' }),
+    { naming: 'library' },
+  );
+  return createHookEngineAt(location, await loadConfig(location.configFile), options);
+}
+
+/**
+ * The engine on a location already checked and its config already read: the CLI checks both first
+ * (to word its errors for the command line) and must not read and lint the file a second time on
+ * every `run`. `options`' config/profile/home are not looked at again.
+ */
+export async function createHookEngineAt(location: CheckedLocation, initial: LoadedConfig, options: HookEngineOptions = {}): Promise<HookEngine> {
   const env = options.env ?? process.env;
   const logger = options.logger ?? stderrLogger();
   const cwd = options.cwd ?? safeCwd();
-  const location = await checkLocation(
-    locateConfig({ config: options.config, profile: options.profile, home: options.home, env, naming: 'library' }),
-    { naming: 'library' },
-  );
   const safeMode = isTruthyEnv(env.HERMES_SAFE_MODE);
   const enforce = options.enforceConsent ?? true;
 
@@ -308,7 +317,6 @@ export async function createHookEngine(options: HookEngineOptions = {}): Promise
     };
   };
 
-  const initial = await loadConfig(location.configFile);
   // A guard never fails open without saying so: a config that exists but cannot be read or parsed
   // registers no shell hooks, and the host hears it (it is also engine.diagnostics' error).
   const broken = configLoadError(initial);
