@@ -10,7 +10,6 @@ import { checkLocation, type CheckedLocation } from '../config/check-location.js
 import { configLoadError, foreignAutoAcceptDiagnostic, loadConfig, type LoadedConfig } from '../config/load.js';
 import { CONFIG_FILE_NAME, ConfigLocationError, locateConfig } from '../config/locate.js';
 import { ConsentStore } from '../consent/store.js';
-import { parseDialectsConfig } from '../dialects/names.js';
 import { parseGuardrailsConfig } from '../guardrails/guardrails.js';
 import { parseOutboundConfig } from '../outbound/dispatcher.js';
 import type { OutboundTarget } from '../outbound/types.js';
@@ -67,7 +66,7 @@ export async function openProfile(discovery: Discovery, io: CliIO, opts: Profile
       ...out.diagnostics,
       ...parseGuardrailsConfig(config.source).diagnostics,
       ...parsePluginsConfig(config.source).diagnostics,
-      ...parseDialectsConfig(config.source).diagnostics,
+      ...config.dialects.diagnostics,
     );
   }
   diagnostics.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));

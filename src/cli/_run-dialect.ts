@@ -10,7 +10,7 @@
 
 import { parseDialectInput, type DialectAnswer } from '../dialects/answer.js';
 import { answerAgentCall, canBlock, cannotDecideAnswer } from '../dialects/call.js';
-import { DEFAULT_DIALECT_MAPS, parseDialectsConfig, type AgentDialect, type DialectMaps } from '../dialects/names.js';
+import { DEFAULT_DIALECT_MAPS, type AgentDialect, type DialectMaps } from '../dialects/names.js';
 import { stderrLogger } from '../engine/logger.js';
 import type { Dialect } from '../types.js';
 import { parseCommandArgs } from './_args.js';
@@ -68,7 +68,7 @@ export async function runDialect(dialect: Dialect, args: string[], io: CliIO): P
     if (typeof named === 'string') stdinEvent = named;
 
     return await withRunEngine(values, io, holdWarnings, async (engine) => {
-      maps = parseDialectsConfig(engine.config.source).maps;
+      maps = engine.config.dialects.maps;
       const call = await answerAgentCall(engine, agent, commandLineEvent ?? null, stdin);
       if ('error' in call) throw new CannotDecide(call.error);
       configLines.push(...eventDiagnosticLines(engine.diagnostics, call.event));
@@ -77,7 +77,7 @@ export async function runDialect(dialect: Dialect, args: string[], io: CliIO): P
       // stderr carries only what concerns the event being run: consent is decided for its hooks
       // alone (the agent's event, mapped through this config's `dialects:` names).
       eventsFor: (config) => {
-        const parsed = parseDialectInput(agent, parseDialectsConfig(config.source).maps, stdin, commandLineEvent ? { event: commandLineEvent } : {});
+        const parsed = parseDialectInput(agent, config.dialects.maps, stdin, commandLineEvent ? { event: commandLineEvent } : {});
         // Input that names no event of ours is answered with the problem alone: no hook registers.
         return 'error' in parsed ? [] : [parsed.event];
       },

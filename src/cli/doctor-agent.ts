@@ -7,7 +7,7 @@ import { homedir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import { configLoadError } from '../config/load.js';
 import { agentFiles, checkAgentConfig, type AgentCheck, type AgentProbes } from '../dialects/agent-doctor.js';
-import { AGENT_DIALECTS, defaultDialectMaps, isAgentDialect, parseDialectsConfig } from '../dialects/names.js';
+import { AGENT_DIALECTS, isAgentDialect } from '../dialects/names.js';
 import type { EventName } from '../events.js';
 import { discoveryOf, parseCommandArgs } from './_args.js';
 import { painter, type Paint } from './_color.js';
@@ -50,7 +50,7 @@ export async function doctorAgentCommand(args: string[], io: CliIO): Promise<num
 
   const profile = await openProfile(discoveryOf(values), io);
   const broken = configLoadError(profile.config);
-  const maps = profile.config.exists && !profile.config.source.syntaxError ? parseDialectsConfig(profile.config.source).maps : defaultDialectMaps();
+  const maps = profile.config.dialects.maps;
   const profileTimeouts: Partial<Record<EventName, number>> = {};
   for (const spec of profile.config.specs) profileTimeouts[spec.event] = Math.max(profileTimeouts[spec.event] ?? 0, spec.timeout);
 

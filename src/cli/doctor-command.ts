@@ -13,7 +13,6 @@ import { shellQuote } from '../consent/policy.js';
 import { findOnPath } from '../consent/script-info.js';
 import { inert } from '../_display.js';
 import { consentAllowsRun, type ConsentInfo } from '../consent/state.js';
-import { parseDialectsConfig, defaultDialectMaps } from '../dialects/names.js';
 import { failClosedMessage, isFailClosedBlock } from '../directives/messages.js';
 import { inspectStdout } from '../directives/parse-stdout.js';
 import { exitIsAnswer } from '../engine/emit.js';
@@ -67,7 +66,7 @@ export async function doctorCommand(args: string[], io: CliIO): Promise<number> 
   }
   const profile = await openProfile(discoveryOf(values), io);
   const store = await openStore(profile, io);
-  const maps = profile.config.exists ? parseDialectsConfig(profile.config.source).maps : defaultDialectMaps();
+  const maps = profile.config.dialects.maps;
   const safeMode = isTruthyEnv(io.env.HERMES_SAFE_MODE);
   const report: {
     event: string;

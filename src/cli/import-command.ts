@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseDocument } from 'yaml';
 import { importAgentConfig, mergeIntoConfig } from '../dialects/import.js';
-import { AGENT_DIALECTS, isAgentDialect, parseDialectsConfig, defaultDialectMaps, type AgentDialect, type DialectMaps } from '../dialects/names.js';
+import { AGENT_DIALECTS, isAgentDialect, type AgentDialect, type DialectMaps } from '../dialects/names.js';
 import { printDialectConfig, printServeConfig, setupNotes } from '../dialects/print-config.js';
 import { TOKEN_FILE_NAME } from '../serve/auth.js';
 import { SOCKET_FILE_NAME } from '../serve/socket-file.js';
@@ -75,7 +75,7 @@ export async function importCommand(args: string[], io: CliIO): Promise<number> 
     throw new CliError(`import: cannot read ${path}: ${(e as Error).message}`);
   }
   const profile = await openProfile(discoveryOf(values), io);
-  const maps = profile.config.exists && !profile.config.source.syntaxError ? parseDialectsConfig(profile.config.source).maps : defaultDialectMaps();
+  const maps = profile.config.dialects.maps;
   const result = importAgentConfig(path, text, { maps, home: io.env.HOME ?? homedir(), ...(dialect ? { dialect: dialect as Dialect } : {}) });
   const errors = result.diagnostics.filter((d) => d.level === 'error');
 
@@ -145,7 +145,7 @@ export async function printConfigCommand(args: string[], io: CliIO): Promise<num
   const agent = positionals[0];
   if (!agent || !isAgentDialect(agent)) throw new CliError(`print-config: give one of ${AGENT_DIALECTS.join(', ')}\n${PRINT_HELP}`);
   const profile = await openProfile(discoveryOf(values), io);
-  const maps = profile.config.exists && !profile.config.source.syntaxError ? parseDialectsConfig(profile.config.source).maps : defaultDialectMaps();
+  const maps = profile.config.dialects.maps;
   if (values.serve) return printServe(agent, values, profile.home, maps, io);
   if (values.url !== undefined) throw new CliError('print-config: --url only applies with --serve');
   const explicit = typeof values.command === 'string';

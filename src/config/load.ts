@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { Diagnostic, HookSpec } from '../types.js';
-import { parseDialectsConfig } from '../dialects/names.js';
+import { defaultDialectMaps, parseDialectsConfig, type DialectMaps } from '../dialects/names.js';
 import { parseHooksConfig } from './hooks.js';
 import { diagnosticAt, locatedMessage, parseConfigText, type ConfigSource } from './source.js';
 import { isPlainObject } from '../_json.js';
@@ -20,6 +20,8 @@ export interface LoadedConfig {
   autoAccept: boolean;
   /** The config root as plain JS; `{}` when it is not a mapping. */
   data: Record<string, unknown>;
+  /** The `dialects:` name maps (the defaults when the file says nothing) and their diagnostics. */
+  dialects: { maps: DialectMaps; diagnostics: Diagnostic[] };
 }
 
 export async function loadConfig(file: string): Promise<LoadedConfig> {
@@ -40,16 +42,17 @@ export function loadConfigSync(file: string): LoadedConfig {
 
 function fromText(file: string, text: string): LoadedConfig {
   const source = parseConfigText(text, file);
+  const dialects = parseDialectsConfig(source);
   // Matchers are checked against the tool names this config's own `dialects:` maps give.
-  const { specs, diagnostics, autoAccept } = parseHooksConfig(source, { dialectMaps: parseDialectsConfig(source).maps });
+  const { specs, diagnostics, autoAccept } = parseHooksConfig(source, { dialectMaps: dialects.maps });
   const data = isPlainObject(source.data) ? source.data : {};
-  return { file, exists: true, source, specs, diagnostics, autoAccept, data };
+  return { file, exists: true, source, specs, diagnostics, autoAccept, data, dialects };
 }
 
 function fromReadError(file: string, error: unknown): LoadedConfig {
   const code = (error as NodeJS.ErrnoException)?.code;
   const source = parseConfigText('', file);
-  const base = { file, source, specs: [], autoAccept: false, data: {} };
+  const base = { file, source, specs: [], autoAccept: false, data: {}, dialects: { maps: defaultDialectMaps(), diagnostics: [] } };
   // A missing file, or a missing directory on the way to it, is simply "no config yet".
   if (code === 'ENOENT' || code === 'ENOTDIR') return { ...base, exists: false, diagnostics: [] };
   const reason =

@@ -7,7 +7,7 @@ import type { HookEngine } from '../engine/create-engine.js';
 import type { EmitOptions } from '../engine/emit.js';
 import type { Decision, EventName } from '../types.js';
 import { parseDialectInput, renderDialectAnswer, type DialectAnswer } from './answer.js';
-import { DEFAULT_DIALECT_MAPS, parseDialectsConfig, toOurEvent, type AgentDialect, type DialectMaps } from './names.js';
+import { DEFAULT_DIALECT_MAPS, toOurEvent, type AgentDialect, type DialectMaps } from './names.js';
 
 export async function answerAgentCall(
   engine: Pick<HookEngine, 'emit' | 'config'>,
@@ -16,7 +16,7 @@ export async function answerAgentCall(
   stdin: unknown,
   opts: Pick<EmitOptions, 'signal'> = {},
 ): Promise<{ answer: DialectAnswer; event: EventName } | { error: string }> {
-  const maps = parseDialectsConfig(engine.config.source).maps;
+  const maps = engine.config.dialects.maps;
   const parsed = parseDialectInput(dialect, maps, stdin, theirEvent ? { event: theirEvent } : {});
   if ('error' in parsed) return { error: parsed.error };
   // Their `cwd` (Cursor: the first workspace root) is the agent's working directory: it is the

@@ -17,7 +17,7 @@ import { ConsentStore } from '../consent/store.js';
 import { LaunchGate } from '../consent/launch.js';
 import { applyConsentPolicy, type PromptInfo } from '../consent/policy.js';
 import { promptOnTty } from '../consent/prompt.js';
-import { defaultDialectMaps, parseDialectsConfig, type DialectMaps } from '../dialects/names.js';
+import type { DialectMaps } from '../dialects/names.js';
 import { EVENTS, isEventName, SORTED_EVENT_NAMES } from '../events.js';
 import { createBootMdHook, type BootRun } from '../gateway/boot-md.js';
 import { TTS_UNSTABLE } from '../directives/transforms.js';
@@ -206,7 +206,7 @@ export async function createHookEngineAt(location: CheckedLocation, initial: Loa
     const source = config.source;
     const diagnostics: Diagnostic[] = [...config.diagnostics];
     const plugins = parsePluginsConfig(source);
-    const dialects = config.exists ? parseDialectsConfig(source) : { maps: defaultDialectMaps(), diagnostics: [] };
+    const dialects = config.dialects;
     const guard = parseGuardrailsConfig(source);
     const outbound = parseOutboundConfig(source, env);
     diagnostics.push(...plugins.diagnostics, ...dialects.diagnostics, ...guard.diagnostics, ...outbound.diagnostics);

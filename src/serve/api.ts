@@ -5,7 +5,7 @@
 import { didYouMean } from '../config/hooks.js';
 import { locatedMessage } from '../config/source.js';
 import { answerAgentCall, canBlock, cannotDecideAnswer } from '../dialects/call.js';
-import { AGENT_DIALECTS, isAgentDialect, parseDialectsConfig, type AgentDialect } from '../dialects/names.js';
+import { AGENT_DIALECTS, isAgentDialect, type AgentDialect } from '../dialects/names.js';
 import type { HookEngine, ReloadResult } from '../engine/create-engine.js';
 import type { EmitOptions } from '../engine/emit.js';
 import { EVENT_NAMES, isEventName, SORTED_EVENT_NAMES } from '../events.js';
@@ -38,7 +38,7 @@ export function createServeApi(engine: HookEngine, opts: { surface: 'cli' | 'gat
   const started = Date.now();
   // As `run --dialect`: what cannot be decided on a tool gate is answered as that agent's block.
   const cannotDecide = (dialect: AgentDialect, events: (string | undefined)[], problem: string): DialectAnswer => {
-    const maps = parseDialectsConfig(engine.config.source).maps;
+    const maps = engine.config.dialects.maps;
     const gate = events.find((e): e is string => e !== undefined && e !== '' && canBlock(dialect, maps, e));
     if (gate === undefined) throw new RequestError(problem);
     return cannotDecideAnswer(dialect, maps, gate, problem.split('\n')[0]!.replace(/\.$/, ''));
