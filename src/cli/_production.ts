@@ -5,6 +5,7 @@
 
 import { isPlainObject } from '../_json.js';
 import { awaitingApprovalMessage } from '../consent/policy.js';
+import { failsClosed } from '../directives/messages.js';
 import type { RegistryEntry } from '../engine/_registry.js';
 import { resolve } from '../resolve/resolve.js';
 import type { Decision, Directive, Emission, HookOutcome, JsonObject } from '../types.js';
@@ -56,7 +57,7 @@ export function productionView(input: ProductionInput): ProductionView {
     if (h.kind !== 'shell' || entry?.kind !== 'shell' || h.consent === 'approved' || h.consent === 'unpinned' || h.consent === null || accept) {
       return h.directive;
     }
-    const guards = entry.spec.fail_closed && entry.spec.event === 'pre_tool_call';
+    const guards = failsClosed(entry.spec);
     notRun.push({ index: h.index, command: h.command, reason: h.consent, effect: guards ? 'blocks' : 'skipped' });
     return guards && entry.consent ? { action: 'block', message: awaitingApprovalMessage(entry.spec, entry.consent) } : null;
   });

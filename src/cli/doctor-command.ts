@@ -13,7 +13,7 @@ import { shellQuote } from '../consent/policy.js';
 import { findOnPath } from '../consent/script-info.js';
 import { inert } from '../_display.js';
 import { consentAllowsRun, type ConsentInfo } from '../consent/state.js';
-import { failClosedMessage, isFailClosedBlock } from '../directives/messages.js';
+import { failClosedMessage, failsClosed, isFailClosedBlock } from '../directives/messages.js';
 import { inspectStdout } from '../directives/parse-stdout.js';
 import { exitIsAnswer } from '../engine/emit.js';
 import { smokeRunHook } from '../engine/smoke-run.js';
@@ -83,7 +83,7 @@ export async function doctorCommand(args: string[], io: CliIO): Promise<number> 
     const consent = await store.state(spec);
     const runnable = await runnableCheck(spec, consent, profile.configFile, io);
     // A fail_closed guard that cannot start fails closed on every call: say what that costs.
-    const blocksAll = !runnable.ok && spec.fail_closed && spec.event === 'pre_tool_call' ? ' (being fail_closed, it blocks every call it matches until then)' : '';
+    const blocksAll = !runnable.ok && failsClosed(spec) ? ' (being fail_closed, it blocks every call it matches until then)' : '';
     checks.push({ ok: runnable.ok, message: `${runnable.message}${blocksAll}` });
     checks.push(consentCheck(spec, consent, runnable));
     let smoke: HookOutcome | null = null;
@@ -241,7 +241,7 @@ async function fileProblem(file: string, mode: number, where: string): Promise<O
 
 /** Consent, never contradicting the runnable check: no "✓ approved" about a script that is not there. */
 function consentCheck(spec: HookSpec, consent: ConsentInfo, runnable: Runnable): Check {
-  const fc = spec.fail_closed && spec.event === 'pre_tool_call';
+  const fc = failsClosed(spec);
   if (runnable.missing && consent.state !== 'not_approved') {
     return { ok: null, message: `an approval is recorded (${consent.approved_at ?? '?'}), but there is no script to run — fix the path, then approve it again` };
   }

@@ -8,6 +8,7 @@ import { ConsentApproveError, type ConsentStore } from './store.js';
 import { formatPrompt, promptOnTty, type PromptInfo } from './prompt.js';
 import { pairKey } from './allowlist.js';
 import { shellQuote } from '../spawn/argv.js';
+import { failsClosed } from '../directives/messages.js';
 
 export type { PromptInfo } from './prompt.js';
 /** Quote for a POSIX shell so the hint can be pasted as-is (Python's shlex.quote). */
@@ -117,7 +118,7 @@ export async function applyConsentPolicy<S extends PolicySpec>(
     }
 
     const fix = hint(spec.event, spec.command);
-    if (spec.fail_closed === true && spec.event === 'pre_tool_call') {
+    if (failsClosed(spec)) {
       const message = awaitingApprovalMessage(spec, consent, fix, decision.how === 'refused' ? decision.why : undefined);
       warnOnce(message);
       outcomes.push({ spec, consent, action: 'block', message });
@@ -151,7 +152,7 @@ export function consentRefusal(
 ): { block: boolean; message: string } {
   const fix = (opts.hint ?? defaultApproveHint)(spec.event, spec.command);
   const revoked = opts.revoked === true && consent.state === 'not_approved' && !consent.allowlist_error;
-  if (spec.fail_closed === true && spec.event === 'pre_tool_call') {
+  if (failsClosed(spec)) {
     const why = opts.cannotApprove ?? (revoked ? 'its approval was revoked' : undefined);
     return { block: true, message: awaitingApprovalMessage(spec, consent, fix, why) };
   }

@@ -14,7 +14,7 @@
 import type { EventName } from '../events.js';
 import type { Directive, HookSpec, JsonObject, RunRecord } from '../types.js';
 import { isPlainObject } from '../_json.js';
-import { abnormalEndReason, FAIL_CLOSED_REASON, failClosedMessage } from '../directives/messages.js';
+import { abnormalEndReason, FAIL_CLOSED_REASON, failClosedMessage, failsClosed } from '../directives/messages.js';
 import { firstText, nonBlank, parseJsonObject } from './_values.js';
 import { argsToOurs, toTheirTool, type AgentDialect, type DialectMaps } from './names.js';
 
@@ -234,7 +234,7 @@ export function evaluateDialectRun(
   toolName: string | null,
   run: RunRecord,
 ): Directive | null {
-  const fc = spec.fail_closed && spec.event === 'pre_tool_call';
+  const fc = failsClosed(spec);
   const failClosed = (reason: string): Directive => ({ action: 'block', message: failClosedMessage(spec.command, reason) });
 
   if (run.status === 'launch_failed') return fc ? failClosed(run.error || FAIL_CLOSED_REASON.launchFailed) : null;

@@ -11,6 +11,7 @@ import {
   FAIL_CLOSED_REASON,
   STDERR_MESSAGE_LIMIT,
   failClosedMessage,
+  failsClosed,
 } from './messages.js';
 import { inspectStdout } from './parse-stdout.js';
 
@@ -21,13 +22,13 @@ export function evaluateRun(spec: EvaluatedSpec, run: RunRecord): Directive | nu
     return evaluate(spec, run);
   } catch {
     // Pure code over plain data; only a hostile RunRecord (throwing getters) gets here.
-    return failClosed(spec) ? block(spec, FAIL_CLOSED_REASON.failed) : null;
+    return failsClosed(spec) ? block(spec, FAIL_CLOSED_REASON.failed) : null;
   }
 }
 
 function evaluate(spec: EvaluatedSpec, run: RunRecord): Directive | null {
   const blocking = spec.event === 'pre_tool_call';
-  const fc = failClosed(spec);
+  const fc = failsClosed(spec);
 
   // 1. Never launched (or an internal error).
   if (run.status === 'launch_failed' || (typeof run.error === 'string' && run.error !== '')) {
@@ -60,9 +61,6 @@ function evaluate(spec: EvaluatedSpec, run: RunRecord): Directive | null {
   return failure === null ? null : block(spec, failure);
 }
 
-function failClosed(spec: EvaluatedSpec): boolean {
-  return spec.fail_closed === true && spec.event === 'pre_tool_call';
-}
 
 function block(spec: EvaluatedSpec, reason: string): Directive {
   return { action: 'block', message: failClosedMessage(spec.command, reason) };

@@ -13,6 +13,11 @@ export function failClosedMessage(command: string, reason: string): string {
   return `hook ${command} failed closed: ${reason}`;
 }
 
+/** The hook's fail_closed is in force: only on pre_tool_call, the one event whose call it can stop (as Hermes). */
+export function failsClosed(spec: { fail_closed?: boolean; event: string }): boolean {
+  return spec.fail_closed === true && spec.event === 'pre_tool_call';
+}
+
 /** True when the directive is the block a fail_closed hook's failure produced (not the hook's own answer). */
 export function isFailClosedBlock(command: string, directive: { action: string; message?: string } | null): boolean {
   return directive?.action === 'block' && typeof directive.message === 'string' && directive.message.startsWith(failClosedMessage(command, ''));
