@@ -4,6 +4,7 @@
 // --ignore-safe-mode. Exit 0 not blocked, 2 blocked, 1 error.
 
 import { isTruthyEnv } from '../config/hooks.js';
+import { acceptsUnapproved } from '../consent/policy.js';
 import { configLoadError, loadConfig } from '../config/load.js';
 import { createHookEngineAt } from '../engine/create-engine.js';
 import { silentLogger } from '../engine/logger.js';
@@ -65,17 +66,17 @@ export async function testCommand(args: string[], io: CliIO): Promise<number> {
       ...(input.profile !== undefined ? { payloadProfile: input.profile } : {}),
     });
     const diagnostics = [...engine.diagnostics, ...input.diagnostics];
+    const registered = engine.hooksFor(event);
     const production = productionView({
       emission,
-      entries: engine.hooksFor(event),
+      entries: registered,
       kwargs: input.kwargs,
       safeMode,
-      // hooks_auto_accept approves only from the profile's own config.yaml, as under `run`.
-      accept: isTruthyEnv(io.env.HERMES_ACCEPT_HOOKS) || (engine.config.autoAccept && location.ownConfig),
+      // What `run` would accept: the same rule as the engine's (test itself has no --accept-hooks).
+      accept: acceptsUnapproved({ env: io.env, autoAccept: engine.config.autoAccept, ownConfig: location.ownConfig }),
     });
     // `index` is the position in resolution order (what decided_by points at); a shell hook also
     // carries its config path, the one its diagnostics name (`hooks.pre_tool_call[1]`).
-    const registered = engine.hooksFor(event);
     const configPaths = emission.hooks.map((h) => {
       const entry = registered[h.index];
       return entry?.kind === 'shell' ? `hooks.${event}[${entry.spec.index}]` : null;

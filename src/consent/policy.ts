@@ -8,6 +8,7 @@ import { ConsentApproveError, type ConsentStore } from './store.js';
 import { formatPrompt, promptOnTty, type PromptInfo } from './prompt.js';
 import { pairKey } from './allowlist.js';
 import { shellQuote } from '../spawn/argv.js';
+import { isTruthyEnv } from '../config/hooks.js';
 import { failsClosed } from '../directives/messages.js';
 
 export type { PromptInfo } from './prompt.js';
@@ -180,6 +181,15 @@ async function ask(spec: PolicySpec, consent: ConsentInfo, options: ConsentPolic
     options.warn(`consent prompt failed (${err instanceof Error ? err.message : String(err)}); treating it as "no"`);
     return false;
   }
+}
+
+/**
+ * Unapproved and changed hooks are approved and run: `acceptHooks` (--accept-hooks),
+ * HERMES_ACCEPT_HOOKS=1, or `hooks_auto_accept: true` in the profile's own config.yaml (never in a
+ * config given with --config). The one rule the engine and `test`'s production view both follow.
+ */
+export function acceptsUnapproved(o: { acceptHooks?: boolean; env: NodeJS.ProcessEnv; autoAccept: boolean; ownConfig: boolean }): boolean {
+  return Boolean(o.acceptHooks) || isTruthyEnv(o.env.HERMES_ACCEPT_HOOKS) || (o.autoAccept && o.ownConfig);
 }
 
 /** The block message of an unapproved or modified fail_closed pre_tool_call hook (it blocks instead of running). */

@@ -15,7 +15,7 @@ import { compileMatcher } from '../config/matcher.js';
 import { locatedMessage } from '../config/source.js';
 import { ConsentStore } from '../consent/store.js';
 import { LaunchGate } from '../consent/launch.js';
-import { applyConsentPolicy, type PromptInfo } from '../consent/policy.js';
+import { acceptsUnapproved, applyConsentPolicy, type PromptInfo } from '../consent/policy.js';
 import { promptOnTty } from '../consent/prompt.js';
 import type { DialectMaps } from '../dialects/names.js';
 import { EVENTS, isEventName, SORTED_EVENT_NAMES } from '../events.js';
@@ -229,7 +229,7 @@ export async function createHookEngineAt(location: CheckedLocation, initial: Loa
     const specs = wanted ? config.specs.filter((s) => wanted.has(s.event)) : config.specs;
     let gate: LaunchGate | null = null;
     if (enforce) {
-      const accept = Boolean(options.acceptHooks) || isTruthyEnv(env.HERMES_ACCEPT_HOOKS) || (config.autoAccept && location.ownConfig);
+      const accept = acceptsUnapproved({ acceptHooks: options.acceptHooks, env, autoAccept: config.autoAccept, ownConfig: location.ownConfig });
       const outcomes = await applyConsentPolicy(specs, {
         store,
         accept,
