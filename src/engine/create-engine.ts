@@ -117,7 +117,7 @@ export interface HookEngine {
    * finalized again (the emission then runs no hook), and after any host finalize close() adds no
    * extra one with a null session.
    */
-  finalizeSession(kwargs?: Record<string, unknown>): Promise<Emission>;
+  finalizeSession(kwargs?: Record<string, unknown>, options?: EmitOptions): Promise<Emission>;
   /**
    * Re-read the config and the allowlist and rebuild the shell, plugin, guardrail and webhook
    * registries; the swap is atomic (an emit runs wholly on the old or the new registry) and session
@@ -437,7 +437,7 @@ export async function createHookEngineAt(location: CheckedLocation, initial: Loa
       logger.warn(`on_session_finalize for session ${session_id} failed: ${(err as Error).message}`);
       return null;
     });
-    const notices = noticesOf(e, session_id, session_key);
+    const notices = e?.decision.notices ?? []; // emit attached them, with this session
     // Shutdown notices go back through close(); the host hears of the others only from here.
     if (reason !== 'shutdown' && e && e.hooks.length > 0) {
       try {
@@ -531,8 +531,8 @@ export async function createHookEngineAt(location: CheckedLocation, initial: Loa
       if (eventType === 'gateway:startup') boot.handle(eventType, context);
       gateway?.emitGateway(eventType, context);
     },
-    finalizeSession(kwargs = {}) {
-      return emit('on_session_finalize', { session_id: null, ...kwargs });
+    finalizeSession(kwargs = {}, opts = {}) {
+      return emit('on_session_finalize', { session_id: null, ...kwargs }, opts);
     },
     reload,
     stats: () => ({
@@ -559,7 +559,7 @@ export async function createHookEngineAt(location: CheckedLocation, initial: Loa
         // No session ever seen: once with none, so on_session_finalize hooks still run at exit.
         if (open.length === 0 && !sessions.seenAny()) {
           const e = await emit('on_session_finalize', { session_id: null, reason: 'shutdown' }).catch(() => null);
-          notices.push(...noticesOf(e, null, null));
+          notices.push(...(e?.decision.notices ?? []));
         }
         for (const s of open) notices.push(...(await finalizeFor(s.session_id, s.session_key, 'shutdown')));
       }

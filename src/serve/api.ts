@@ -49,8 +49,7 @@ export function createServeApi(engine: HookEngine, opts: { surface: 'cli' | 'gat
       return engine.emit(name, kwargsOf(kwargs, 'kwargs'), { ...emitOptions(options), signal });
     },
     async finalize(kwargs, signal) {
-      const args = kwargsOf(kwargs, 'kwargs');
-      const emission = await engine.emit('on_session_finalize', { session_id: null, ...args }, { signal });
+      const emission = await engine.finalizeSession(kwargsOf(kwargs, 'kwargs'), { signal });
       // The engine attaches each notice's session (one place decides it for every face).
       return { emission, notices: emission.decision.notices ?? [] };
     },
