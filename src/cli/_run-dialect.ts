@@ -9,7 +9,7 @@
 // that (exit 1 + the message) for whoever prefers availability; events that cannot block always do.
 
 import { parseDialectInput, type DialectAnswer } from '../dialects/answer.js';
-import { answerAgentCall, canBlock, cannotDecideAnswer } from '../dialects/call.js';
+import { answerAgentCall, cannotDecideAnswer, oneLineProblem, toolGateAmong } from '../dialects/call.js';
 import { DEFAULT_DIALECT_MAPS, type AgentDialect, type DialectMaps } from '../dialects/names.js';
 import { stderrLogger } from '../engine/logger.js';
 import type { Dialect } from '../types.js';
@@ -84,10 +84,9 @@ export async function runDialect(dialect: Dialect, args: string[], io: CliIO): P
     });
   } catch (e) {
     const raw = e instanceof CannotDecide || e instanceof CliError ? e.message : `internal error: ${(e as Error)?.message ?? String(e)}`;
-    // One line (a usage hint after the first line is not for an agent's transcript).
-    const problem = raw.split('\n')[0]!.replace(/\.$/, '');
+    const problem = oneLineProblem(raw);
     // Which event was this? The command line names it (print-config always does); stdin may too.
-    const blocking = [commandLineEvent, stdinEvent].find((name) => name !== undefined && canBlock(agent, maps, name));
+    const blocking = toolGateAmong(agent, maps, [commandLineEvent, stdinEvent]);
     if (blocking === undefined || failOpen) {
       flushWarnings();
       io.stderr.write(`hermes-hooks: ${problem}${blocking !== undefined ? ' (--fail-open: the call goes ahead unguarded)' : ''}\n`);

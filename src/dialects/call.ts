@@ -38,6 +38,16 @@ export function canBlock(dialect: AgentDialect, maps: DialectMaps, theirEvent: s
   return (toOurEvent(maps, dialect, theirEvent) ?? toOurEvent(DEFAULT_DIALECT_MAPS, dialect, theirEvent)) === 'pre_tool_call';
 }
 
+/** The first of the events named for a call (command line, URL, stdin) that is this agent's tool gate. */
+export function toolGateAmong(dialect: AgentDialect, maps: DialectMaps, events: readonly (string | undefined)[]): string | undefined {
+  return events.find((e): e is string => e !== undefined && canBlock(dialect, maps, e));
+}
+
+/** A problem as one line for an agent's transcript: its first line (a usage hint after it is not for the agent), no final dot. */
+export function oneLineProblem(text: string): string {
+  return text.split('\n')[0]!.replace(/\.$/, '');
+}
+
 /** The agent's own block, saying why hermes-hooks could not decide (`problem`: one line). */
 export function cannotDecideAnswer(dialect: AgentDialect, maps: DialectMaps, theirEvent: string, problem: string): DialectAnswer {
   const message = `hermes-hooks cannot decide, so it blocks this call: ${problem} (fix that, or add --fail-open to the hook command to let calls through while hermes-hooks cannot decide)`;

@@ -4,7 +4,7 @@
 
 import { didYouMean } from '../config/hooks.js';
 import { locatedMessage } from '../config/source.js';
-import { answerAgentCall, canBlock, cannotDecideAnswer } from '../dialects/call.js';
+import { answerAgentCall, cannotDecideAnswer, oneLineProblem, toolGateAmong } from '../dialects/call.js';
 import { AGENT_DIALECTS, isAgentDialect, type AgentDialect } from '../dialects/names.js';
 import type { HookEngine, ReloadResult } from '../engine/create-engine.js';
 import type { EmitOptions } from '../engine/emit.js';
@@ -39,9 +39,9 @@ export function createServeApi(engine: HookEngine, opts: { surface: 'cli' | 'gat
   // As `run --dialect`: what cannot be decided on a tool gate is answered as that agent's block.
   const cannotDecide = (dialect: AgentDialect, events: (string | undefined)[], problem: string): DialectAnswer => {
     const maps = engine.config.dialects.maps;
-    const gate = events.find((e): e is string => e !== undefined && e !== '' && canBlock(dialect, maps, e));
+    const gate = toolGateAmong(dialect, maps, events);
     if (gate === undefined) throw new RequestError(problem);
-    return cannotDecideAnswer(dialect, maps, gate, problem.split('\n')[0]!.replace(/\.$/, ''));
+    return cannotDecideAnswer(dialect, maps, gate, oneLineProblem(problem));
   };
   return {
     async emit(event, kwargs, options, signal) {
