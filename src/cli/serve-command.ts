@@ -133,7 +133,7 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
       });
     }
     server = await startServer(
-      { engine },
+      engine,
       {
         stdio: values.stdio ? { input: io.stdin, output: io.stdout } : null,
         socket,

@@ -47,9 +47,11 @@ export interface RunningServer {
 
 const METHODS = ['emit', 'finalize_session', 'emit_gateway', 'health', 'reload', 'shutdown'];
 
-/** The engine is created by the caller (with `sessionFinalized` wired as its onSessionFinalized). */
-export async function startServer(engineRef: { engine: HookEngine | null }, cfg: ServeConfig): Promise<RunningServer> {
-  const engine = engineRef.engine!;
+/**
+ * The engine is created by the caller (with `sessionFinalized` wired as its onSessionFinalized),
+ * and closed by it when the server fails to start; once started, shutdown closes it.
+ */
+export async function startServer(engine: HookEngine, cfg: ServeConfig): Promise<RunningServer> {
   const log = cfg.logger;
   const tracker = createRequestTracker({ deadlineMs: cfg.requestTimeoutMs });
   const notices = createNoticeQueue(1000, (m) => log.warn(m));
@@ -107,9 +109,7 @@ export async function startServer(engineRef: { engine: HookEngine | null }, cfg:
       for (const s of servers) s.closeAllConnections();
       if (cfg.socket && socketIno !== null) removeSocket(cfg.socket, socketIno);
       await rpc?.flush();
-      process.off('exit', onExit);
-      process.off('SIGTERM', onSignal);
-      process.off('SIGINT', onSignal);
+      detach();
       resolveDone(0);
       return 0;
     })();
@@ -141,6 +141,12 @@ export async function startServer(engineRef: { engine: HookEngine | null }, cfg:
   if (cfg.signals) {
     process.on('SIGTERM', onSignal);
     process.on('SIGINT', onSignal);
+  }
+  /** Undo what this server hooked into the process (once stopped, or when it failed to start). */
+  function detach(): void {
+    process.off('exit', onExit);
+    process.off('SIGTERM', onSignal);
+    process.off('SIGINT', onSignal);
   }
 
   try {
@@ -177,10 +183,7 @@ export async function startServer(engineRef: { engine: HookEngine | null }, cfg:
     for (const s of servers) s.close();
     if (cfg.socket && socketIno !== null) removeSocket(cfg.socket, socketIno);
     watcher.close();
-    process.off('exit', onExit);
-    process.off('SIGTERM', onSignal);
-    process.off('SIGINT', onSignal);
-    await engine.close({ finalize: false });
+    detach();
     throw e;
   }
 
