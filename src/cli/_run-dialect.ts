@@ -19,7 +19,7 @@ import { eventDiagnosticLines } from './_event-diagnostics.js';
 import { CliError, readAllStdin, type CliIO } from './_io.js';
 import { withRunEngine } from './_run-engine.js';
 
-export const RUN_OPTIONS = {
+const RUN_OPTIONS = {
   'accept-hooks': { type: 'boolean' },
   dialect: { type: 'string' },
   'fail-open': { type: 'boolean' },

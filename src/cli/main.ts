@@ -77,7 +77,7 @@ const GLOBAL_OPTIONS: Record<string, boolean> = {
  * Split `[global options…] <command> [args…]`. The leading options are handed to the command as if
  * written after it. `--version` and the like are left as the "command" for main to answer.
  */
-export function splitGlobalOptions(argv: string[]): { lead: string[]; command: string | undefined; rest: string[]; error?: string } {
+function splitGlobalOptions(argv: string[]): { lead: string[]; command: string | undefined; rest: string[]; error?: string } {
   const lead: string[] = [];
   let i = 0;
   while (i < argv.length) {

@@ -16,7 +16,7 @@ import { discoveryOf, parseCommandArgs } from './_args.js';
 import { CliError, type CliIO } from './_io.js';
 import { locateProfile, missingConfigNote } from './_profile.js';
 
-export const SERVE_HELP = `Usage: hermes-hooks serve [--stdio] [--socket PATH] [--http HOST:PORT] [options] [discovery options]
+const SERVE_HELP = `Usage: hermes-hooks serve [--stdio] [--socket PATH] [--http HOST:PORT] [options] [discovery options]
 
 One engine that lives as long as its host and keeps per-session state (tool-loop guardrails,
 plugin suppression, human-input pairing, on_session_finalize once per session).

@@ -24,7 +24,7 @@ export interface Finding {
 export const HOOK_ENTRY_KEYS: readonly string[] = ['command', 'matcher', 'timeout', 'fail_closed', 'failClosed', 'dialect'];
 
 /** The top-level keys hermes-hooks reads. Every other top-level key belongs to Hermes or the user. */
-export const OWNED_TOP_LEVEL_KEYS: readonly string[] = ['hooks', 'hooks_auto_accept', 'tool_loop_guardrails', 'plugins', 'dialects'];
+const OWNED_TOP_LEVEL_KEYS: readonly string[] = ['hooks', 'hooks_auto_accept', 'tool_loop_guardrails', 'plugins', 'dialects'];
 
 // Sections of a real Hermes config.yaml: never reported, even when one happens to look like ours.
 const HERMES_SECTIONS = new Set([
@@ -52,7 +52,7 @@ const TOP_LEVEL_CUTOFF = 0.75;
 const normalizeKey = (key: string): string => key.toLowerCase().replace(/[-_\s]/g, '');
 
 /** `hook:`, `Hooks:`, `hooks_auto_acept:` … → the key of ours it misses; null for anything else. */
-export function topLevelNearMiss(key: string): string | null {
+function topLevelNearMiss(key: string): string | null {
   if (OWNED_TOP_LEVEL_KEYS.includes(key) || HERMES_SECTIONS.has(key)) return null;
   const same = OWNED_TOP_LEVEL_KEYS.find((k) => normalizeKey(k) === normalizeKey(key));
   return same ?? getCloseMatches(key, OWNED_TOP_LEVEL_KEYS, 1, TOP_LEVEL_CUTOFF)[0] ?? null;
@@ -71,7 +71,7 @@ export function topLevelKeyFinding(key: string): Finding | null {
 }
 
 /** The canonical key a misspelled entry key stands for, or null. */
-export function entryKeyNearMiss(key: string): string | null {
+function entryKeyNearMiss(key: string): string | null {
   const canonical = (k: string): string => (k === 'failClosed' ? 'fail_closed' : k);
   const same = HOOK_ENTRY_KEYS.find((k) => normalizeKey(k) === normalizeKey(key));
   if (same) return canonical(same);
@@ -157,7 +157,7 @@ const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'fish']);
  * only unquoted; expansions (`$VAR`, `$(…)`, backticks) unquoted or inside double quotes, where a
  * shell would expand them too — except in the script of `bash -c "…"`, which a shell does run.
  */
-export function shellConstructs(command: string, argv: readonly string[]): Construct[] {
+function shellConstructs(command: string, argv: readonly string[]): Construct[] {
   const base = (argv[0] ?? '').split('/').pop() ?? '';
   const shellScript = SHELLS.has(base) && /^-[a-z]*c[a-z]*$/.test(argv[1] ?? '');
   const found: Construct[] = [];
@@ -282,7 +282,7 @@ function joinList(items: string[]): string {
 const AGENT_LABEL: Readonly<Record<AgentDialect, string>> = { claude: 'Claude Code', codex: 'Codex', gemini: 'Gemini CLI', cursor: 'Cursor' };
 
 /** Our tool names as far as they are known: every tool any dialect map names (terminal, read_file …). */
-export function knownHermesTools(maps: DialectMaps): string[] {
+function knownHermesTools(maps: DialectMaps): string[] {
   const names = new Set<string>();
   for (const d of AGENT_DIALECTS) for (const ours of maps[d].tools.values()) names.add(ours);
   return [...names];
@@ -349,10 +349,6 @@ function unknownToolsInfo(matcher: string, candidates: string[], whose: string):
   };
 }
 
-function knownTool(ours: string, maps: DialectMaps): boolean {
-  return knownHermesTools(maps).includes(ours);
-}
-
 /** `terminal`, `Bash|Edit`, `(read_file|write_file)`, `^patch$` → the names; a real regex → null. */
 function literalAlternatives(source: string | null): string[] | null {
   if (source === null) return null;
@@ -378,7 +374,7 @@ function suggestTool(
   // same spelling first, then any case. A dialect hook is pointed at its own agent's name for it.
   const aliases = AGENT_DIALECTS.flatMap((d) => [...maps[d].tools].map(([theirs, ours]) => ({ d, theirs, ours })));
   const alias = aliases.find((a) => a.theirs === name) ?? aliases.find((a) => a.theirs.toLowerCase() === lower);
-  if (alias && knownTool(alias.ours, maps)) {
+  if (alias) {
     const target = agent ? toTheirTool(maps, agent, alias.ours) : alias.ours;
     return { name: target, why: `${alias.theirs} is ${AGENT_LABEL[alias.d]}'s name for it${agent ? '' : `; Hermes calls it ${alias.ours}`}` };
   }

@@ -166,6 +166,9 @@ function matches(entry: ShellEntry, toolName: unknown, maps: DialectMaps): boole
   return dialectMatchesTool(entry.spec.dialect, maps, (n) => entry.matcher.test(n), toolName);
 }
 
+/** How a shell hook's error under the dispatcher bound begins (the logger recognises those by it). */
+const DISPATCHER_BOUND = "Hermes' dispatcher bound";
+
 /**
  * A shell hook under Hermes' dispatcher bound (`plugins.hook_callback_timeout`, reference §4.1):
  * still running at the bound, it is abandoned — pre_tool_call blocks with Hermes' message whatever
@@ -196,8 +199,8 @@ async function runBounded(
   const consequence = event === 'pre_tool_call' ? 'the tool call is blocked (fail closed)' : 'its result is skipped';
   const error =
     result.kind === 'abandoned'
-      ? `Hermes' dispatcher bound: still running after ${bound}; abandoned (it runs on to its own timeout), ${consequence}; suppressed for ${round(ctx.callbacks.suppressMs / 1000)}s`
-      : `Hermes' dispatcher bound: not run, ${result.why}; ${consequence}`;
+      ? `${DISPATCHER_BOUND}: still running after ${bound}; abandoned (it runs on to its own timeout), ${consequence}; suppressed for ${round(ctx.callbacks.suppressMs / 1000)}s`
+      : `${DISPATCHER_BOUND}: not run, ${result.why}; ${consequence}`;
   const directive: Directive | null = event === 'pre_tool_call' ? { action: 'block', message: DISPATCHER_TIMEOUT_MESSAGE } : null;
   return {
     ...outcomeBase(entry, index),
@@ -296,7 +299,7 @@ function reportProblems(ctx: EmitContext, event: EventName, h: HookOutcome): voi
       logger.warn(`${who} failed: ${h.error}`);
       break;
     case 'timeout':
-      if (h.error?.startsWith("Hermes' dispatcher bound")) logger.warn(`${who}: ${h.error}`);
+      if (h.error?.startsWith(DISPATCHER_BOUND)) logger.warn(`${who}: ${h.error}`);
       else logger.warn(`${who} timed out after ${h.timeout}s${h.error === 'cancelled' ? ' (cancelled)' : ''}`);
       break;
     case 'suppressed':
