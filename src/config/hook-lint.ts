@@ -11,7 +11,7 @@
 import { splitCommand } from '../spawn/argv.js';
 import { EVENTS, isEventName, type EventName } from '../events.js';
 import type { Diagnostic, DiagnosticLevel, Dialect } from '../types.js';
-import { AGENT_DIALECTS, isAgentDialect, theirToolNames, toTheirTool, type AgentDialect, type DialectMaps } from '../dialects/names.js';
+import { AGENT_DIALECTS, AGENT_LABELS, isAgentDialect, theirToolNames, toTheirTool, type AgentDialect, type DialectMaps } from '../dialects/names.js';
 import { didYouMean, getCloseMatches } from './_did-you-mean.js';
 import { compileMatcher } from './matcher.js';
 
@@ -279,7 +279,6 @@ function joinList(items: string[]): string {
 
 // ---- matchers: do they name a tool the host calls? ------------------------------------------
 
-const AGENT_LABEL: Readonly<Record<AgentDialect, string>> = { claude: 'Claude Code', codex: 'Codex', gemini: 'Gemini CLI', cursor: 'Cursor' };
 
 /** Our tool names as far as they are known: every tool any dialect map names (terminal, read_file …). */
 function knownHermesTools(maps: DialectMaps): string[] {
@@ -305,7 +304,7 @@ export function matcherFindings(matcher: string, dialect: Dialect, maps: Dialect
   const namesFor = (tool: string): string[] => (agent ? [tool, ...theirToolNames(maps, agent, tool)] : [tool]);
   const candidates = [...new Set(ours.flatMap(namesFor))];
   const matches = (test: (name: string) => boolean): boolean => candidates.some((n) => test(n));
-  const whose = agent ? `${AGENT_LABEL[agent]} or Hermes tool name` : 'Hermes tool name';
+  const whose = agent ? `${AGENT_LABELS[agent]} or Hermes tool name` : 'Hermes tool name';
 
   const alternatives = literalAlternatives(m.source ?? matcher);
   if (alternatives !== null) {
@@ -376,7 +375,7 @@ function suggestTool(
   const alias = aliases.find((a) => a.theirs === name) ?? aliases.find((a) => a.theirs.toLowerCase() === lower);
   if (alias) {
     const target = agent ? toTheirTool(maps, agent, alias.ours) : alias.ours;
-    return { name: target, why: `${alias.theirs} is ${AGENT_LABEL[alias.d]}'s name for it${agent ? '' : `; Hermes calls it ${alias.ours}`}` };
+    return { name: target, why: `${alias.theirs} is ${AGENT_LABELS[alias.d]}'s name for it${agent ? '' : `; Hermes calls it ${alias.ours}`}` };
   }
   const close = didYouMean(name, candidates);
   return close === null ? null : { name: close, why: null };

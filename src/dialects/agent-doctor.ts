@@ -13,7 +13,7 @@ import type { EventName } from '../events.js';
 import { isPlainObject } from '../_json.js';
 import { splitCommand } from '../spawn/argv.js';
 import { blankJsonComments } from './_jsonc.js';
-import { AGENT_DIALECTS, type AgentDialect, type DialectMaps } from './names.js';
+import { AGENT_DIALECTS, AGENT_LABELS, type AgentDialect, type DialectMaps } from './names.js';
 
 export interface AgentFile {
   path: string;
@@ -453,7 +453,7 @@ export function agentFiles(dialect: AgentDialect, home: string, project: string)
 }
 
 function agentName(dialect: AgentDialect): string {
-  return { claude: 'Claude Code', codex: 'Codex', gemini: 'Gemini CLI', cursor: 'Cursor' }[dialect];
+  return AGENT_LABELS[dialect];
 }
 
 const isKnownDialect = (d: string): boolean => (AGENT_DIALECTS as readonly string[]).includes(d);

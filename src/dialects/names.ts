@@ -22,6 +22,9 @@ export type AgentDialect = Exclude<Dialect, 'hermes'>;
 
 export const AGENT_DIALECTS: readonly AgentDialect[] = ['claude', 'codex', 'gemini', 'cursor'];
 
+/** Each agent's name as its users know it, for messages. */
+export const AGENT_LABELS: Readonly<Record<AgentDialect, string>> = { claude: 'Claude Code', codex: 'Codex', gemini: 'Gemini CLI', cursor: 'Cursor' };
+
 export function isAgentDialect(value: unknown): value is AgentDialect {
   return typeof value === 'string' && (AGENT_DIALECTS as readonly string[]).includes(value);
 }
