@@ -4,7 +4,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from '../engine/logger.js';
-import { describeWorkerExit, pythonError, startPythonWorker } from '../spawn/python-worker.js';
+import { awaitReady, describeWorkerExit, pythonError, startPythonWorker } from '../spawn/python-worker.js';
 import { jsonSafe } from '../_json.js';
 import type { GatewayHandler } from './types.js';
 
@@ -31,12 +31,7 @@ export async function startPythonHandler(opts: PythonHandlerOptions): Promise<{ 
   const { name, logger } = opts;
   const file = path.join(opts.dir, 'handler.py');
   const worker = startPythonWorker({ python: opts.python, script: GATEWAY_BOOTSTRAP_PATH, args: [file, name], env: opts.env });
-  const recentStderr: string[] = [];
-  worker.onOutput((line) => {
-    recentStderr.push(line);
-    if (recentStderr.length > 20) recentStderr.shift();
-    logger.info?.(`[hooks] ${name}: ${line}`);
-  });
+  worker.onOutput((line) => logger.info?.(`[hooks] ${name}: ${line}`));
 
   const pending = new Map<number, Pending>();
   let nextId = 1;
@@ -63,28 +58,16 @@ export async function startPythonHandler(opts: PythonHandlerOptions): Promise<{ 
     if (loaded && !closing) logger.warn(`[hooks] ${name}: python worker ${why}; the hook is disabled`);
   });
 
-  worker.setActive(true);
-  let timer: NodeJS.Timeout | undefined;
-  const first = await Promise.race([
-    readyMsg,
-    worker.exited,
-    new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), opts.readyTimeoutMs))),
-  ]);
-  clearTimeout(timer);
-  worker.setActive(false);
-
-  const fail = async (error: string): Promise<{ error: string }> => {
+  const first = await awaitReady(worker, readyMsg, {
+    timeoutMs: opts.readyTimeoutMs,
+    timeout: 'handler.py did not finish importing',
+    needs: 'handler.py',
+    notLoaded: 'handler.py could not be loaded',
+  });
+  if (!('ready' in first)) {
     closing = true;
-    await worker.stop(200);
-    return { error };
-  };
-  if (first === 'timeout') return fail(`handler.py did not finish importing within ${opts.readyTimeoutMs / 1000}s`);
-  if ('code' in first) {
-    if (first.error) return fail(`${first.error}: python3 is needed to run handler.py (install Python 3, or pass the \`python\` option)`);
-    const tail = recentStderr.slice(-3).join(' | ');
-    return fail(`python worker ${describeWorkerExit(first)} before it was ready${tail ? `: ${tail}` : ''}`);
+    return { error: first.error };
   }
-  if (!first.ready) return fail(typeof first.error === 'string' ? first.error : 'handler.py could not be loaded');
 
   loaded = true;
   const handler: GatewayHandler = {

@@ -6,7 +6,7 @@
 
 import { fileURLToPath } from 'node:url';
 import type { Logger } from '../engine/logger.js';
-import { describeWorkerExit, pythonError, startPythonWorker, type PythonWorker } from '../spawn/python-worker.js';
+import { awaitReady, describeWorkerExit, pythonError, type PythonWorker, startPythonWorker } from '../spawn/python-worker.js';
 import { jsonSafe } from '../_json.js';
 import type { PluginCallback } from './types.js';
 
@@ -75,12 +75,7 @@ export async function startPythonPlugin(opts: PythonPluginOptions): Promise<Star
   /** Start a worker and wait for its ready line (import + register(ctx)). */
   const spawn = async (): Promise<{ live: Live; ready: ReadyMessage } | { error: string }> => {
     const worker = startPythonWorker({ python: opts.python, script: PLUGIN_BOOTSTRAP_PATH, args: [opts.dir, name], env: opts.env });
-    const recentStderr: string[] = [];
-    worker.onOutput((line) => {
-      recentStderr.push(line);
-      if (recentStderr.length > 20) recentStderr.shift();
-      logger.info?.(`[plugins] ${name}: ${line}`);
-    });
+    worker.onOutput((line) => logger.info?.(`[plugins] ${name}: ${line}`));
     const pending = new Map<number, Pending>();
     let active = 0;
     let loaded = false;
@@ -127,26 +122,13 @@ export async function startPythonPlugin(opts: PythonPluginOptions): Promise<Star
       }
     });
 
-    worker.setActive(true);
-    let timer: NodeJS.Timeout | undefined;
-    const first = await Promise.race([
-      readyMsg,
-      worker.exited,
-      new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), opts.readyTimeoutMs))),
-    ]);
-    clearTimeout(timer);
-    worker.setActive(false);
-    const fail = async (error: string): Promise<{ error: string }> => {
-      await worker.stop(200);
-      return { error };
-    };
-    if (first === 'timeout') return fail(`importing __init__.py and register(ctx) did not finish within ${opts.readyTimeoutMs / 1000}s`);
-    if ('code' in first) {
-      if (first.error) return fail(`${first.error}: python3 is needed to run a Python plugin (install Python 3, or pass the \`python\` option)`);
-      const tail = recentStderr.slice(-3).join(' | ');
-      return fail(`python worker ${describeWorkerExit(first)} before it was ready${tail ? `: ${tail}` : ''}`);
-    }
-    if (!first.ready) return fail(typeof first.error === 'string' ? first.error : '__init__.py could not be loaded');
+    const first = await awaitReady(worker, readyMsg, {
+      timeoutMs: opts.readyTimeoutMs,
+      timeout: 'importing __init__.py and register(ctx) did not finish',
+      needs: 'a Python plugin',
+      notLoaded: '__init__.py could not be loaded',
+    });
+    if (!('ready' in first)) return first;
     loaded = true;
     return { live: me, ready: first };
   };

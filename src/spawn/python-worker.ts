@@ -1,6 +1,7 @@
-// A long-lived python3 helper process speaking line-delimited JSON on stdin/stdout (used to run
-// Hermes gateway hooks' handler.py unchanged). This is the spawn/ site for it: start, line
-// framing, and a bounded stop. The protocol on top (ids, ready line) belongs to the caller.
+// A long-lived python3 helper process speaking line-delimited JSON on stdin/stdout (gateway hooks'
+// handler.py and Python plugins, each run unchanged by its bootstrap). This is the spawn/ site for
+// it: start, line framing, waiting for it to be ready, and a bounded stop. The protocol on top (ids,
+// what the ready line carries) belongs to the caller.
 // The worker stays in the host's process group (Ctrl-C reaches both) and exits by itself on stdin
 // EOF, so it dies with the host; it holds the host's event loop open only while requests are out.
 
@@ -204,6 +205,42 @@ function splitLines(stream: NodeJS.ReadableStream, onLine: (line: string) => voi
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
+
+/**
+ * Wait for the worker's ready message (read by the caller from its own protocol), its exit or the
+ * deadline. Anything but a ready message stops the worker and says why, with its last stderr lines:
+ * `needs` finishes "python3 is needed to run …", `timeout` and `notLoaded` are the caller's words.
+ */
+export async function awaitReady<M extends { ready: boolean; error?: unknown }>(
+  worker: PythonWorker,
+  readyMessage: Promise<M>,
+  opts: { timeoutMs: number; timeout: string; needs: string; notLoaded: string },
+): Promise<M | { error: string }> {
+  const recent: string[] = [];
+  worker.onOutput((line) => {
+    recent.push(line);
+    if (recent.length > 3) recent.shift();
+  });
+  worker.setActive(true);
+  let timer: NodeJS.Timeout | undefined;
+  const first = await Promise.race([
+    readyMessage,
+    worker.exited,
+    new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), opts.timeoutMs))),
+  ]);
+  clearTimeout(timer);
+  worker.setActive(false);
+  let error: string | null = null;
+  if (first === 'timeout') error = `${opts.timeout} within ${opts.timeoutMs / 1000}s`;
+  else if ('code' in first) {
+    error = first.error
+      ? `${first.error}: python3 is needed to run ${opts.needs} (install Python 3, or pass the \`python\` option)`
+      : `python worker ${describeWorkerExit(first)} before it was ready${recent.length > 0 ? `: ${recent.join(' | ')}` : ''}`;
+  } else if (!first.ready) error = typeof first.error === 'string' ? first.error : opts.notLoaded;
+  if (error === null) return first as M;
+  await worker.stop(200);
+  return { error };
 }
 
 /** How a worker ended, for messages: "exited with code 3", "was killed by SIGKILL", "could not start (…)". */
