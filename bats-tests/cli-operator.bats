@@ -9,16 +9,6 @@ setup() {
   ALLOWLIST="$HERMES_HOME/shell-hooks-allowlist.json"
 }
 
-hh() { node "$PROJECT_ROOT/dist/cli/bin.js" "$@"; }
-
-# hook NAME BODY [MODE] — writes an executable bash hook into the profile home, prints its path.
-hook() {
-  local file="$HERMES_HOME/$1"
-  printf '#!/usr/bin/env bash\n%s\n' "$2" >"$file"
-  chmod "${3:-755}" "$file"
-  echo "$file"
-}
-
 # config EVENT COMMAND [EVENT COMMAND …] — a hooks: block with one entry per pair, in order.
 config() {
   local -a events=()

@@ -14,8 +14,6 @@ setup() {
   mkdir -p "$HOME/hooks"
 }
 
-hh() { node "$PROJECT_ROOT/dist/cli/bin.js" "$@"; }
-
 # script PATH — an executable bash hook at PATH.
 script() {
   printf '#!/usr/bin/env bash\necho "{}"\n' >"$1"

@@ -9,16 +9,6 @@ setup() {
   CONFIG="$HERMES_HOME/config.yaml"
 }
 
-hh() { node "$PROJECT_ROOT/dist/cli/bin.js" "$@"; }
-
-# hook NAME BODY [MODE] — an executable bash hook in the profile home; prints its path.
-hook() {
-  local file="$HERMES_HOME/$1"
-  printf '#!/usr/bin/env bash\n%s\n' "$2" >"$file"
-  chmod "${3:-755}" "$file"
-  echo "$file"
-}
-
 # guard COMMAND — a pre_tool_call hooks: block with one fail_closed entry.
 guard() {
   printf 'hooks:\n  pre_tool_call:\n    - command: "%s"\n      fail_closed: true\n' "$1" >"$CONFIG"

@@ -24,8 +24,6 @@ setup() {
   printf 'hooks:\n  pre_tool_call:\n    - command: "%s"\n' "$GUARD" >"$CONFIG"
 }
 
-hh() { node "$PROJECT_ROOT/dist/cli/bin.js" "$@"; }
-
 # every_command_fails MESSAGE [OPTIONS…] — each command that reads a profile exits 1 with MESSAGE
 # on stderr and nothing on stdout.
 every_command_fails() {

@@ -96,3 +96,15 @@ path_with_only() {
   done
   echo "$dir"
 }
+
+# hh ARGS… — the built CLI, as a user types `hermes-hooks ARGS…`.
+hh() { node "$PROJECT_ROOT/dist/cli/bin.js" "$@"; }
+
+# hook NAME BODY [MODE] — an executable bash hook in the profile home (mode 755 unless MODE);
+# prints its path.
+hook() {
+  local file="$HERMES_HOME/$1"
+  printf '#!/usr/bin/env bash\n%s\n' "$2" >"$file"
+  chmod "${3:-755}" "$file"
+  echo "$file"
+}
