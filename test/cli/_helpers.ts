@@ -211,3 +211,13 @@ export async function waitFor(check: () => boolean, timeoutMs: number, stepMs = 
 }
 
 export const ANSI = /\u001b\[[0-9;]*m/;
+
+/** This Node's own JSON.parse message for `text` (its wording differs between Node versions). */
+export function jsonError(text: string): string {
+  try {
+    JSON.parse(text);
+  } catch (e) {
+    return (e as Error).message;
+  }
+  throw new Error(`${text} parses`);
+}

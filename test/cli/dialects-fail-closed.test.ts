@@ -6,7 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { cleanupTemps, makeHome, runMain, tempDir } from './_helpers.js';
+import { cleanupTemps, jsonError, makeHome, runMain, tempDir } from './_helpers.js';
 import { agentReads, agentStdin, assertBuilt, cliBin, removeTempDirs, type Agent, type Json } from './dialects-helpers.js';
 
 vi.setConfig({ testTimeout: 60_000 });
@@ -25,16 +25,6 @@ const SAMPLE: Record<Agent, string> = {
 const eventOf = (agent: Agent): string => agentStdin(SAMPLE[agent])['hook_event_name'] as string;
 const TAIL = ' (fix that, or add --fail-open to the hook command to let calls through while hermes-hooks cannot decide)';
 const reasonFor = (problem: string): string => `hermes-hooks cannot decide, so it blocks this call: ${problem}${TAIL}`;
-
-/** This Node's own JSON.parse message for `text` (its wording differs between Node versions). */
-function jsonError(text: string): string {
-  try {
-    JSON.parse(text);
-  } catch (e) {
-    return (e as Error).message;
-  }
-  throw new Error(`${text} parses`);
-}
 
 let brokenHome: string;
 let dirConfig: string;

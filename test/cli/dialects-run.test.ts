@@ -27,6 +27,7 @@ import {
   type Verdict,
   type Via,
 } from './dialects-helpers.js';
+import { jsonError } from './_helpers.js';
 
 // Hooks are real processes (and one CLI run per agent is the real binary); on a loaded 2-core
 // machine that takes a while.
@@ -69,16 +70,6 @@ async function run(agent: Agent, stdin: Json, h = home, extra: string[] = [], vi
   const event = stdin['hook_event_name'] as string;
   const r = await cliVia(via, ['run', event, '--dialect', agent, '--home', h, ...extra], { stdin });
   return { r, verdict: agentReads(agent, event, r) };
-}
-
-/** This Node's own JSON.parse message for `text` (its wording differs between Node versions). */
-function jsonError(text: string): string {
-  try {
-    JSON.parse(text);
-  } catch (e) {
-    return (e as Error).message;
-  }
-  throw new Error(`${text} parses`);
 }
 
 const BLOCK_REASON = 'hermes policy: rm -rf is not allowed';
