@@ -6,7 +6,7 @@ import { createReadStream } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import { constants } from 'node:fs';
 import path from 'node:path';
-import { identityOf, settledAt, type FileIdentity } from '../_file-identity.js';
+import { identityOf, sameIdentity, settledAt, type FileIdentity } from '../_file-identity.js';
 import { isoFromMtimeNs } from './_timestamps.js';
 import { choosePinTarget, type PinKind, type PinTarget } from './script-path.js';
 
@@ -86,12 +86,12 @@ export async function inspectScript(command: string, opts: InspectOptions = {}):
     const identity = identityOf(st);
     if (!st.isFile()) return { ...base, path: file, mtime, error: 'not a regular file', identity };
     const settled = settledAt(identity, statAt);
-    const key = `${file}\0${st.dev}\0${st.ino}\0${st.size}\0${st.mtimeNs}\0${st.ctimeNs}`;
-    let sha256 = hashCache.get(key);
+    const known = hashCache.get(file);
+    let sha256 = known !== undefined && sameIdentity(known.identity, identity) ? known.sha256 : undefined;
     if (sha256 === undefined) {
       sha256 = await sha256File(file);
       // Only a settled file's hash can be trusted for its identity (see _file-identity.ts).
-      if (settled) hashCache.set(key, sha256);
+      if (settled) hashCache.set(file, { identity, sha256 });
     }
     return { ...base, path: file, found: true, sha256, mtime, identity, settled };
   } catch (err) {
@@ -101,7 +101,8 @@ export async function inspectScript(command: string, opts: InspectOptions = {}):
 
 // A big binary (a bare `my-binary`) is hashed once per process while its inode and times stay put.
 // Every entry was settled when hashed (see above); a hit is the same identity, so the same bytes.
-const hashCache = new Map<string, string>();
+// One entry per file, replaced when the file changes: a long-lived server does not grow with edits.
+const hashCache = new Map<string, { identity: FileIdentity; sha256: string }>();
 
 /** Streamed sha256 of a file, hex. Rejects when the file cannot be read. */
 export function sha256File(file: string): Promise<string> {
