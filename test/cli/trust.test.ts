@@ -5,7 +5,7 @@
 // HERMES_ACCEPT_HOOKS are ignored for it, nothing is recorded), a fail_closed guard it configures
 // still blocks, and run, test, doctor, validate and approve say so with the fix.
 
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -269,5 +269,51 @@ describe('doctor judges every file of the profile that runs code without a per-c
       `  ✗ the serve token file ${join(home, 'hermes-hooks.token')} is not trusted: it is readable by group and others (mode 0644) — check what is there, then run chmod 600 '${join(home, 'hermes-hooks.token')}'. serve --http refuses to start with it.\n`,
     );
     expect(doctor.stdout).toContain('4 issue(s) found.');
+  });
+});
+
+describe('a symlinked allowlist (issue 20 item 5): written through to its target, or refused — never replaced', () => {
+  it('approve, hooks_auto_accept at run, and revoke all write the target; the link stays a link', async () => {
+    const home = makeHome();
+    const log = join(tempDir(), 'ran.log');
+    const a = writeScript(join(tempDir(), 'a.sh'), logging(log));
+    const b = writeScript(join(tempDir(), 'b.sh'), logging(log));
+    writeFileSync(join(home, 'config.yaml'), hooksYaml({ pre_tool_call: [a], post_tool_call: [b] }, 'hooks_auto_accept: true\n'));
+    const dotfiles = tempDir();
+    const target = join(dotfiles, 'allowlist.json');
+    writeFileSync(target, '{"approvals": []}\n', { mode: 0o600 });
+    const link = join(home, 'shell-hooks-allowlist.json');
+    symlinkSync(target, link);
+    const commands = (): string[] => readJson<{ approvals: { command: string }[] }>(target).approvals.map((x) => x.command);
+
+    expect((await runMain(['approve', a, '--home', home])).code).toBe(0);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(commands()).toEqual([a]);
+    // hooks_auto_accept approves b at run: recorded in the target too.
+    expect((await runMain(['run', 'post_tool_call', '--home', home], { stdin: PAYLOAD })).stderr).toBe('');
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(commands()).toEqual([a, b]);
+    expect((await runMain(['revoke', a, '--home', home])).code).toBe(0);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(commands()).toEqual([b]);
+  });
+
+  it('a link whose target sits in a directory others can write: approve refuses with the reason, the target keeps its content', async () => {
+    const home = makeHome();
+    const a = writeScript(join(tempDir(), 'a.sh'), logging(join(tempDir(), 'ran.log')));
+    writeFileSync(join(home, 'config.yaml'), hooksYaml({ pre_tool_call: [a] }));
+    const shared = tempDir();
+    chmodSync(shared, 0o777);
+    const target = join(shared, 'allowlist.json');
+    writeFileSync(target, '{"approvals": []}\n', { mode: 0o600 });
+    const link = join(home, 'shell-hooks-allowlist.json');
+    symlinkSync(target, link);
+    const r = await runMain(['approve', a, '--home', home]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      `hermes-hooks: approve: shell hook allowlist ${link} (a symlink to ${target}) is refused: the directory ${shared} on its path is writable by group and others (mode 0777), so no approval in it counts — check what is there, then run chmod go-w '${shared}'. Nothing was approved.`,
+    );
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(readFileSync(target, 'utf8')).toBe('{"approvals": []}\n');
   });
 });
