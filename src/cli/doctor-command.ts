@@ -35,6 +35,9 @@ since approval, and — only for approved hooks — a smoke run on the event's s
 as production would judge it: a hook that fails closed (so it would block every call it matches),
 times out, crashes, prints something that is not a JSON object, or answers what its event does not
 honour is a problem. A hook's own block of the synthetic call is reported, not counted.
+The profile home, config.yaml, plugins/, hooks/, BOOT.md and serve's token file must pass the trust
+rule (yours or root's, nothing on the way writable by others): each that fails is a ✗ with the
+chmod/chown that fixes it.
   --ping   also send a signed test delivery to each outbound webhook target
 Under HERMES_SAFE_MODE no smoke run runs and no ping is sent (nothing runs in safe mode).
 Exit 1 when any problem is found.
