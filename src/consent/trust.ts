@@ -81,10 +81,10 @@ export interface TrustedRead {
 }
 
 /**
- * Read a file only when it passes the rule. Opened with O_NONBLOCK and judged with fstat on the
- * open descriptor before a byte is read, so a FIFO at the path cannot hang the caller and a swap
- * between the check and the read cannot slip in another file (the descriptor must be the target
- * the walk found).
+ * Read a file only when it passes the rule. Opened with O_NONBLOCK before it is judged, so a FIFO
+ * at the path cannot hang the caller; nothing is read unless the open descriptor is the very file
+ * the walk judged (same device and inode), so a swap between the check and the read cannot slip in
+ * another file.
  */
 export function readTrustedFile(file: string, opts: Omit<TrustOptions, 'kind'> = {}): TrustedRead {
   const abs = path.resolve(file);
