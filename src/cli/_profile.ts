@@ -10,6 +10,8 @@ import { checkLocation, type CheckedLocation } from '../config/check-location.js
 import { configLoadError, foreignAutoAcceptDiagnostic, loadConfig, type LoadedConfig } from '../config/load.js';
 import { CONFIG_FILE_NAME, ConfigLocationError, locateConfig } from '../config/locate.js';
 import { ConsentStore } from '../consent/store.js';
+import { judgeSubjects, passes, profileSubjects, trustWarnings, type JudgedSubject } from '../consent/trust.js';
+import { TOKEN_FILE_NAME } from '../serve/auth.js';
 import { parseGuardrailsConfig } from '../guardrails/guardrails.js';
 import { parseOutboundConfig } from '../outbound/dispatcher.js';
 import type { OutboundTarget } from '../outbound/types.js';
@@ -26,8 +28,14 @@ export interface Profile {
   location: CheckedLocation;
   config: LoadedConfig;
   outbound: OutboundTarget[];
-  /** hooks, outbound, guardrails, plugins and dialects diagnostics, in file order. */
+  /** hooks, outbound, guardrails, plugins and dialects diagnostics, in file order; then trust. */
   diagnostics: Diagnostic[];
+  /** What fails the trust rule (consent/trust.ts), each with why and the fix. */
+  untrusted: JudgedSubject[];
+  /** The warnings saying so (one per subject with something new to say); also in `diagnostics`. */
+  trustDiagnostics: Diagnostic[];
+  /** The config file fails the trust rule: nothing in it is granted (no blanket approval, plugins, webhooks). */
+  configTrusted: boolean;
 }
 
 /** Locate and check the profile; a ConfigLocationError becomes a CliError (exit 1). */
@@ -46,6 +54,11 @@ export interface ProfileOptions {
   configFile?: string;
   /** Return a config that cannot be read or parsed (validate lists its problems) instead of failing. */
   allowBroken?: boolean;
+  /**
+   * Judge the whole profile under the trust rule — plugins/, hooks/, BOOT.md and serve's token file
+   * too (doctor) — not only the home and the config file (every command).
+   */
+  wholeProfile?: boolean;
 }
 
 export async function openProfile(discovery: Discovery, io: CliIO, opts: ProfileOptions = {}): Promise<Profile> {
@@ -70,7 +83,16 @@ export async function openProfile(discovery: Discovery, io: CliIO, opts: Profile
     );
   }
   diagnostics.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
-  return { home: location.home, profile: location.profile, configFile: location.configFile, location, config, outbound, diagnostics };
+  const subjects = profileSubjects(location.home, location.configFile, { layout: opts.wholeProfile === true });
+  if (opts.wholeProfile) {
+    const token = { what: 'serve token file', path: join(location.home, TOKEN_FILE_NAME), kind: 'file' as const, secret: true };
+    subjects.push({ ...token, consequence: 'serve --http refuses to start with it.' });
+  }
+  const untrusted = judgeSubjects(subjects);
+  const trustDiagnostics = trustWarnings(untrusted);
+  diagnostics.push(...trustDiagnostics);
+  const configTrusted = passes(untrusted, location.configFile);
+  return { home: location.home, profile: location.profile, configFile: location.configFile, location, config, outbound, diagnostics, untrusted, trustDiagnostics, configTrusted };
 }
 
 /**

@@ -68,6 +68,16 @@ export async function approveCommand(args: string[], io: CliIO): Promise<number>
   // No config file at all: say so (a named home without one is most likely the wrong path).
   const missing = missingConfigNote(profile);
   if (missing !== null) throw new CliError(`approve: ${missing}`);
+  // An untrusted config grants nothing blindly: `--all` would approve whatever another user wrote
+  // there. A command named on the command line is the user's own choice: approved, with a warning.
+  const distrust = profile.untrusted.find((u) => u.subject.path === profile.configFile);
+  if (distrust !== undefined) {
+    const why = distrust.message !== '' ? distrust.message : (profile.untrusted[0]?.message ?? '');
+    if (values.all) {
+      throw new CliError(`approve: --all refused: ${inert(why)}\nFix that first, or review each hook and approve it by its command (hermes-hooks approve '<command>'). Nothing was approved.`);
+    }
+    writeLine(io.stderr, `hermes-hooks: warning: ${inert(why)}`);
+  }
   const inScope = profile.config.specs.filter((s) => event === undefined || s.event === event);
   const where = `${inert(profile.configFile)}${event ? ` for ${event}` : ''}`;
   let specs = inScope;

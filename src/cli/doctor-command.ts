@@ -35,6 +35,9 @@ since approval, and — only for approved hooks — a smoke run on the event's s
 as production would judge it: a hook that fails closed (so it would block every call it matches),
 times out, crashes, prints something that is not a JSON object, or answers what its event does not
 honour is a problem. A hook's own block of the synthetic call is reported, not counted.
+The profile home, config.yaml, plugins/, hooks/, BOOT.md and serve's token file must pass the trust
+rule (yours or root's, nothing on the way writable by others): each that fails is a ✗ with the
+chmod/chown that fixes it.
   --ping   also send a signed test delivery to each outbound webhook target
 Under HERMES_SAFE_MODE no smoke run runs and no ping is sent (nothing runs in safe mode).
 Exit 1 when any problem is found.
@@ -64,7 +67,7 @@ export async function doctorCommand(args: string[], io: CliIO): Promise<number> 
     io.stdout.write(HELP);
     return 0;
   }
-  const profile = await openProfile(discoveryOf(values), io);
+  const profile = await openProfile(discoveryOf(values), io, { wholeProfile: true });
   const store = await openStore(profile, io);
   const maps = profile.config.dialects.maps;
   const safeMode = isTruthyEnv(io.env.HERMES_SAFE_MODE);
@@ -121,7 +124,10 @@ export async function doctorCommand(args: string[], io: CliIO): Promise<number> 
     await dispatcher.close();
   }
 
-  const configProblems = profile.diagnostics.filter((d) => d.level !== 'info');
+  // Files that fail the trust rule are ✗ lines of their own (with the fix), not config warnings.
+  const untrusted = profile.untrusted.filter((u) => u.message !== '');
+  const trustWarnings = new Set(profile.trustDiagnostics);
+  const configProblems = profile.diagnostics.filter((d) => d.level !== 'info' && !trustWarnings.has(d));
   // A refused allowlist approves nothing: never "healthy", even with no hook configured yet.
   const allowlistIssue = store.refused;
   // A home the user named that holds no config.yaml is a problem (most likely the wrong path); the
@@ -132,6 +138,7 @@ export async function doctorCommand(args: string[], io: CliIO): Promise<number> 
     report.reduce((n, r) => n + r.checks.filter((c) => c.ok === false).length, 0) +
     pings.filter((p) => !p.ok).length +
     configProblems.length +
+    untrusted.length +
     (allowlistIssue !== null && report.length === 0 ? 1 : 0) +
     (missingIsProblem ? 1 : 0);
 
@@ -144,6 +151,7 @@ export async function doctorCommand(args: string[], io: CliIO): Promise<number> 
       issues,
       safe_mode: safeMode,
       allowlist: { path: store.path, refused: store.refused },
+      untrusted: untrusted.map((u) => ({ what: u.subject.what, path: u.subject.path, message: u.message, findings: u.news })),
       hooks: report,
       outbound: profile.outbound.map(describeOutboundTarget),
       pings,
@@ -157,6 +165,7 @@ export async function doctorCommand(args: string[], io: CliIO): Promise<number> 
   if (missing !== null) writeLine(io.stdout, missingIsProblem ? paint('red', `✗ ${inert(missing)}`) : inert(missing));
   else if (!profile.config.specs.length) writeLine(io.stdout, `No shell hooks configured in ${inert(profile.configFile)} — nothing to check.`);
   else writeLine(io.stdout, `Checking ${profile.config.specs.length} configured shell hook(s) in ${inert(profile.configFile)}...\n\n`);
+  for (const u of untrusted) writeLine(io.stdout, `  ${paint('red', '✗')} ${inert(u.message)}\n`);
   if (allowlistIssue !== null) writeLine(io.stdout, `  ${paint('red', '✗')} ${inert(allowlistIssue)}\n`);
   for (const r of report) {
     writeLine(io.stdout, `  [${r.event}] ${inert(r.command)}`);

@@ -5,6 +5,7 @@
 
 import { isTruthyEnv } from '../config/hooks.js';
 import { acceptsUnapproved } from '../consent/policy.js';
+import { passes } from '../consent/trust.js';
 import { configLoadError, loadConfig } from '../config/load.js';
 import { createHookEngineAt } from '../engine/create-engine.js';
 import { silentLogger } from '../engine/logger.js';
@@ -18,6 +19,7 @@ import { productionView, reportedHooks } from './_production.js';
 import { locateProfile } from './_profile.js';
 import { renderReport } from './_report.js';
 import { unknownEventError } from './_events.js';
+import { inert } from '../_display.js';
 
 export async function testCommand(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseCommandArgs('test', args, {
@@ -56,6 +58,10 @@ export async function testCommand(args: string[], io: CliIO): Promise<number> {
     throw new CliError(`cannot use config: ${broken}`);
   }
 
+  // A config or home that fails the trust rule is said on stderr as well as in the report: what
+  // `run` would grant from it differs from what this dry run shows.
+  for (const u of engine.untrusted) if (u.message !== '') writeLine(io.stderr, `hermes-hooks: warning: ${inert(u.message)}`);
+
   const forTool = typeof values['for-tool'] === 'string' ? values['for-tool'] : undefined;
   // As in Hermes' `hooks test --for-tool T`: the hooks are told the tool is T, and matchers test T.
   if (forTool !== undefined) input.kwargs.tool_name = forTool;
@@ -73,7 +79,12 @@ export async function testCommand(args: string[], io: CliIO): Promise<number> {
       kwargs: input.kwargs,
       safeMode,
       // What `run` would accept: the same rule as the engine's (test itself has no --accept-hooks).
-      accept: acceptsUnapproved({ env: io.env, autoAccept: engine.config.autoAccept, ownConfig: location.ownConfig }),
+      accept: acceptsUnapproved({
+        env: io.env,
+        autoAccept: engine.config.autoAccept,
+        ownConfig: location.ownConfig,
+        configTrusted: passes(engine.untrusted, engine.configFile),
+      }),
     });
     // `index` is the position in resolution order (what decided_by points at); a shell hook also
     // carries its config path, the one its diagnostics name (`hooks.pre_tool_call[1]`).

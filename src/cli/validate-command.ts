@@ -9,8 +9,10 @@ import { formatDiagnostic } from './_report.js';
 
 const HELP = `Usage: hermes-hooks validate [FILE] [--json] [discovery options]
 
-Check a config.yaml: the hooks: block, hooks.outbound, tool_loop_guardrails, plugins and dialects.
-Prints each problem as file:line:column: level: path: message. Exit 1 on any error or warning.
+Check a config.yaml: the hooks: block, hooks.outbound, tool_loop_guardrails, plugins and dialects,
+and that the file and the profile home pass the trust rule (a warning when another user could have
+written them: such a config grants nothing). Prints each problem as file:line:column: level: path:
+message. Exit 1 on any error or warning.
 
 Examples:
   hermes-hooks validate                          the profile's config.yaml

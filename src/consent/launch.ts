@@ -37,6 +37,8 @@ export interface LaunchGateOptions {
   approveHint?: (event: string, command: string) => string;
   /** This host could prompt another time (see ConsentPolicyOptions.promptable); default true. */
   promptable?: boolean;
+  /** See ConsentPolicyOptions.blanketAccept (false: the config is not trusted). */
+  blanketAccept?: boolean;
 }
 
 export interface LaunchGo {
@@ -177,6 +179,7 @@ export class LaunchGate {
       ...(cannotApprove !== undefined ? { cannotApprove } : {}),
       hint: this.opts.approveHint ?? defaultApproveHint,
       promptable: this.opts.promptable ?? true,
+      blanketAccept: this.opts.blanketAccept ?? true,
     });
     const kind = refusalKind(consent, revoked);
     if (st.warned !== kind) {

@@ -38,6 +38,11 @@ export interface ConsentPolicyOptions {
   warn: (message: string) => void;
   /** How to tell the user to approve one hook; default `hermes-hooks approve --event E 'CMD'`. */
   approveHint?: (event: string, command: string) => string;
+  /**
+   * Blanket acceptance can apply to these hooks (default true); false when their config is not
+   * trusted (trust.ts), so no message advises --accept-hooks / hooks_auto_accept for them.
+   */
+  blanketAccept?: boolean;
 }
 
 export type ConsentAction = 'run' | 'skip' | 'block';
@@ -51,6 +56,8 @@ export interface ConsentOutcome<S extends PolicySpec = PolicySpec> {
 }
 
 const AUTO_ACCEPT = '--accept-hooks / HERMES_ACCEPT_HOOKS=1 / hooks_auto_accept: true';
+/** Said instead of AUTO_ACCEPT when the config is not trusted (consent/trust.ts). */
+const NOT_BLANKET = '(its config file is not trusted, so nothing approves its hooks blindly)';
 
 /** Decide per spec, in order. Each (event, command) is decided — and prompted — at most once. */
 export async function applyConsentPolicy<S extends PolicySpec>(
@@ -120,7 +127,7 @@ export async function applyConsentPolicy<S extends PolicySpec>(
 
     const fix = hint(spec.event, spec.command);
     if (failsClosed(spec)) {
-      const message = awaitingApprovalMessage(spec, consent, fix, decision.how === 'refused' ? decision.why : undefined);
+      const message = awaitingApprovalMessage(spec, consent, fix, decision.how === 'refused' ? decision.why : undefined, options.blanketAccept);
       warnOnce(message);
       outcomes.push({ spec, consent, action: 'block', message });
       continue;
@@ -128,7 +135,7 @@ export async function applyConsentPolicy<S extends PolicySpec>(
     const message =
       decision.how === 'refused'
         ? `shell hook for ${spec.event} (${spec.command}) is not approved — skipped: ${decision.why as string}`
-        : skipMessage(spec, consent, decision.how === 'declined', fix, options.promptable ?? true);
+        : skipMessage(spec, consent, decision.how === 'declined', fix, options.promptable ?? true, options.blanketAccept ?? true);
     warnOnce(message);
     outcomes.push({ spec, consent, action: 'skip', message });
   }
@@ -149,20 +156,23 @@ export function consentRefusal(
     cannotApprove?: string;
     hint?: (event: string, command: string) => string;
     promptable?: boolean;
+    /** See ConsentPolicyOptions.blanketAccept. */
+    blanketAccept?: boolean;
   } = {},
 ): { block: boolean; message: string } {
+  const blanket = opts.blanketAccept ?? true;
   const fix = (opts.hint ?? defaultApproveHint)(spec.event, spec.command);
   const revoked = opts.revoked === true && consent.state === 'not_approved' && !consent.allowlist_error;
   if (failsClosed(spec)) {
     const why = opts.cannotApprove ?? (revoked ? 'its approval was revoked' : undefined);
-    return { block: true, message: awaitingApprovalMessage(spec, consent, fix, why) };
+    return { block: true, message: awaitingApprovalMessage(spec, consent, fix, why, blanket) };
   }
   const who = `shell hook for ${spec.event} (${spec.command})`;
   if (opts.cannotApprove !== undefined) return { block: false, message: `${who} is not approved — skipped: ${opts.cannotApprove}` };
   if (revoked) {
-    return { block: false, message: `${who} is no longer approved (its approval was revoked) — skipped. Approve it again with \`${fix}\`, or use ${AUTO_ACCEPT}.` };
+    return { block: false, message: `${who} is no longer approved (its approval was revoked) — skipped. Approve it again with \`${fix}\`${blanket ? `, or use ${AUTO_ACCEPT}` : ` ${NOT_BLANKET}`}.` };
   }
-  return { block: false, message: skipMessage(spec, consent, false, fix, opts.promptable ?? true) };
+  return { block: false, message: skipMessage(spec, consent, false, fix, opts.promptable ?? true, blanket) };
 }
 
 async function ask(spec: PolicySpec, consent: ConsentInfo, options: ConsentPolicyOptions): Promise<boolean> {
@@ -188,7 +198,19 @@ async function ask(spec: PolicySpec, consent: ConsentInfo, options: ConsentPolic
  * HERMES_ACCEPT_HOOKS=1, or `hooks_auto_accept: true` in the profile's own config.yaml (never in a
  * config given with --config). The one rule the engine and `test`'s production view both follow.
  */
-export function acceptsUnapproved(o: { acceptHooks?: boolean; env: NodeJS.ProcessEnv; autoAccept: boolean; ownConfig: boolean }): boolean {
+export function acceptsUnapproved(o: {
+  acceptHooks?: boolean;
+  env: NodeJS.ProcessEnv;
+  autoAccept: boolean;
+  ownConfig: boolean;
+  /**
+   * The config file passes the trust rule (trust.ts). When it does not, nothing approves its hooks
+   * blindly — not even --accept-hooks or HERMES_ACCEPT_HOOKS: the commands are whatever another
+   * user wrote there. Only an approval already in the allowlist, `approve`, or the prompt counts.
+   */
+  configTrusted: boolean;
+}): boolean {
+  if (!o.configTrusted) return false;
   return Boolean(o.acceptHooks) || isTruthyEnv(o.env.HERMES_ACCEPT_HOOKS) || (o.autoAccept && o.ownConfig);
 }
 
@@ -199,6 +221,8 @@ export function awaitingApprovalMessage(
   fix: string = defaultApproveHint(spec.event, spec.command),
   /** Why it could not be approved (a script with nothing to pin); default: from the consent state. */
   cannotApprove?: string,
+  /** See ConsentPolicyOptions.blanketAccept. */
+  blanketAccept = true,
 ): string {
   const why =
     cannotApprove ??
@@ -206,23 +230,24 @@ export function awaitingApprovalMessage(
     (consent.state === 'modified' ? `modified since approval: ${changeOf(consent)}` : 'not approved yet');
   return (
     `hook ${spec.command} awaits approval (${why}): tool calls it guards are blocked until it is approved — ` +
-    `run \`${fix}\` (or use ${AUTO_ACCEPT})`
+    `run \`${fix}\`${blanketAccept ? ` (or use ${AUTO_ACCEPT})` : ` ${NOT_BLANKET}`}`
   );
 }
 
-function skipMessage(spec: PolicySpec, consent: ConsentInfo, declined: boolean, fix: string, promptable: boolean): string {
+function skipMessage(spec: PolicySpec, consent: ConsentInfo, declined: boolean, fix: string, promptable: boolean, blanket: boolean): string {
+  const orAccept = blanket ? ` (or use ${AUTO_ACCEPT})` : ` ${NOT_BLANKET}`;
   const who = `shell hook for ${spec.event} (${spec.command})`;
   if (consent.state === 'modified') {
     return (
       `${who} was modified since approval — skipped: ${changeOf(consent)}. ` +
-      `Review the script, then approve it again with \`${fix}\` (or use ${AUTO_ACCEPT}).`
+      `Review the script, then approve it again with \`${fix}\`${orAccept}.`
     );
   }
   if (declined) {
     return `${who} was declined at the prompt — skipped. It will be asked again next start; or approve it with \`${fix}\`.`;
   }
   const prompt = promptable ? ', or approve at the TTY prompt next run' : '';
-  return `${who} is not approved — skipped. Approve it with \`${fix}\`, or use ${AUTO_ACCEPT}${prompt}.`;
+  return `${who} is not approved — skipped. Approve it with \`${fix}\`${blanket ? `, or use ${AUTO_ACCEPT}` : ` ${NOT_BLANKET}`}${prompt}.`;
 }
 
 function changeOf(consent: ConsentInfo): string {

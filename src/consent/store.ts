@@ -1,13 +1,15 @@
 // The allowlist of one profile home, on disk and in memory. Reads are tolerant of content (a
-// broken file approves nothing, with a warning) but not of ownership: a file that is not the
-// user's own regular file, or that others can write, is refused (_secure-read.ts) and approves
-// nothing. Every write is a read-modify-write under a cross-process lock, written atomically with
+// broken file approves nothing, with a warning) but not of ownership: a file that fails the trust
+// rule (trust.ts: not the user's own regular file, writable by others, or under a directory others
+// can write) is refused and approves nothing. A symlinked allowlist is written through to its
+// target (the link stays), never replaced by a regular file. Every write is a read-modify-write under a cross-process lock, written atomically with
 // sorted keys, indent 2 and mode 0600, so concurrent approvals from many processes all survive.
 // `state()` re-reads the file only when its identity changed, so asking before every launch is
 // cheap and approvals or revocations from other processes take effect at once. An approval
 // whose script cannot be pinned is refused; one that cannot be persisted still holds for this run.
 
-import { mkdir, open, stat } from 'node:fs/promises';
+import { statSync, type BigIntStats } from 'node:fs';
+import { lstat, mkdir, open, stat } from 'node:fs/promises';
 import path from 'node:path';
 import {
   ALLOWLIST_FILENAME,
@@ -28,7 +30,7 @@ import { consentOf, type ConsentInfo, type ConsentSubject } from './state.js';
 import { withFileLock, type FileLockOptions } from './_file-lock.js';
 import { inspectScript, type InspectOptions, type ScriptInfo } from './script-info.js';
 import { identityOf, settledAt } from '../_file-identity.js';
-import { fileIdentity, fileIdentitySync, readOwnFile, statWithIdentitySync } from './_secure-read.js';
+import { checkTrust, describeFindings, describeFixes, readTrustedFile, type TrustVerdict } from './trust.js';
 import { isoFromDate } from './_timestamps.js';
 
 /** Our lock, deliberately not Hermes' `shell-hooks-allowlist.json.lock` (see _file-lock.ts). */
@@ -254,7 +256,8 @@ export class ConsentStore {
           this.warn(`Shell hook allowlist ${this.path} ${read.problem}; its old content was saved to ${backup} before rewriting it`);
         }
         const next = change(read.doc);
-        await writeFileAtomic(this.path, serializeAllowlist(next), FILE_MODE);
+        // Through a symlink to its target, atomically in the target's directory: the link stays.
+        await writeFileAtomic(await this.writeDestination(), serializeAllowlist(next), FILE_MODE);
         this.doc = next;
         this.refusal = null;
         this.identity = await fileIdentity(this.path);
@@ -262,6 +265,26 @@ export class ConsentStore {
       },
       this.opts.lock,
     );
+  }
+
+  /**
+   * Where a write goes: the file itself, or — when it is a symlink — its final target, which
+   * readDisk has just judged with the directories on its way. A link to nothing is refused: the
+   * user pointed it somewhere on purpose, and creating a file there (or replacing the link) would
+   * second-guess that in silence.
+   */
+  private async writeDestination(): Promise<string> {
+    let isLink = false;
+    try {
+      isLink = (await lstat(this.path)).isSymbolicLink();
+    } catch {
+      return this.path;
+    }
+    if (!isLink) return this.path;
+    const verdict = checkTrust(this.path);
+    if (verdict.target !== null) return verdict.target;
+    this.refusal = `shell hook allowlist ${this.path} is a symlink to nothing (a missing file or directory on its way), so it is not written through — create its target, or remove the link, then approve again`;
+    throw new AllowlistRefusedError(this.refusal);
   }
 
   /** `<file>.invalid`, else `.invalid.1`, `.invalid.2` …: each corruption keeps its own copy. */
@@ -294,9 +317,10 @@ export class ConsentStore {
     refused: string | null;
     error: string | null;
   }> {
-    const read = await readOwnFile(this.path);
+    const read = readTrustedFile(this.path);
     if (read.text === null) {
-      return { doc: emptyAllowlist(), text: null, problem: null, brokenRoot: false, refused: read.refused, error: read.error };
+      const refused = read.refused === null ? null : refusalOf(read.refused);
+      return { doc: emptyAllowlist(), text: null, problem: null, brokenRoot: false, refused, error: read.error };
     }
     const text = read.text;
     const parsed = parseAllowlist(text);
@@ -305,6 +329,43 @@ export class ConsentStore {
     if (problem === null && parsed.ignoredEntries > 0) problem = `has ${parsed.ignoredEntries} approval(s) that are not objects; ignoring them`;
     return { doc: parsed.doc, text, problem, brokenRoot, refused: null, error: null };
   }
+}
+
+/** `X (a symlink to T) is refused: <why>, so no approval in it counts — <fix>`. */
+function refusalOf(v: TrustVerdict): string {
+  const what = v.target !== null && v.target !== v.path ? `${v.path} (a symlink to ${v.target})` : v.path;
+  return `${what} is refused: ${describeFindings(v)}, so no approval in it counts — ${describeFixes(v)}`;
+}
+
+/**
+ * The file's identity: device, inode, size, mtime, ctime (chmod/chown move it), mode and owner of
+ * the final target; `missing` when absent; null when it cannot be stat'ed (then always re-read).
+ */
+async function fileIdentity(file: string): Promise<string | null> {
+  try {
+    return identityKey(await stat(file, { bigint: true }));
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : null;
+  }
+}
+
+/** fileIdentity, synchronously: for the last check right before a hook starts. */
+function fileIdentitySync(file: string): string | null {
+  return statWithIdentitySync(file).identity;
+}
+
+/** One stat: the file's identity key and the stats it came from (null when absent or not stat'able). */
+function statWithIdentitySync(file: string): { identity: string | null; stats: BigIntStats | null } {
+  try {
+    const stats = statSync(file, { bigint: true });
+    return { identity: identityKey(stats), stats };
+  } catch (err) {
+    return { identity: (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : null, stats: null };
+  }
+}
+
+function identityKey(st: BigIntStats): string {
+  return `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}:${st.mode}:${st.uid}`;
 }
 
 function dedupe(subjects: readonly ConsentSubject[]): ConsentSubject[] {

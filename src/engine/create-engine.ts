@@ -17,6 +17,7 @@ import { ConsentStore } from '../consent/store.js';
 import { LaunchGate } from '../consent/launch.js';
 import { acceptsUnapproved, applyConsentPolicy, type PromptInfo } from '../consent/policy.js';
 import { promptOnTty } from '../consent/prompt.js';
+import { judgeSubjects, passes, profileSubjects, trustWarnings, type JudgedSubject } from '../consent/trust.js';
 import type { DialectMaps } from '../dialects/names.js';
 import { EVENTS, isEventName, SORTED_EVENT_NAMES } from '../events.js';
 import { createBootMdHook, type BootRun } from '../gateway/boot-md.js';
@@ -103,6 +104,12 @@ export interface HookEngine {
   readonly diagnostics: Diagnostic[];
   /** Shell hook specs as configured (before consent). */
   readonly specs: readonly HookSpec[];
+  /**
+   * The profile home and the config file in force when they fail the trust rule (consent/trust.ts),
+   * each with its reason and fix; empty when both are trusted. An untrusted config grants nothing:
+   * no blanket acceptance of its hooks, no plugins, no webhooks. Also in `diagnostics`.
+   */
+  readonly untrusted: readonly JudgedSubject[];
   /** Registered hooks in registration order. */
   hooksFor(event: EventName): readonly RegistryEntry[];
   /** Register an in-process callback; runs before shell hooks. Returns an unregister function. */
@@ -158,6 +165,8 @@ export interface EngineStats {
   safe_mode: boolean;
   /** The config file in force exists (false: no hooks are configured at all). */
   config_exists: boolean;
+  /** Why the profile home or the config in force is not trusted (one line each); empty when they are. */
+  untrusted: string[];
 }
 
 /** Everything the config decides; rebuilt by reload() and swapped in one assignment. */
@@ -166,6 +175,7 @@ interface Generation {
   /** Consent re-checked right before every launch (null: dry run or safe mode). */
   gate: LaunchGate | null;
   diagnostics: Diagnostic[];
+  untrusted: JudgedSubject[];
   shellEntries: ShellEntry[];
   callbackEntries: CallbackEntry[];
   dialectMaps: DialectMaps;
@@ -184,7 +194,11 @@ export async function createHookEngine(options: HookEngineOptions = {}): Promise
     locateConfig({ config: options.config, profile: options.profile, home: options.home, env: options.env ?? process.env, naming: 'library' }),
     { naming: 'library' },
   );
-  return createHookEngineAt(location, await loadConfig(location.configFile), options);
+  const logger = options.logger ?? stderrLogger();
+  const engine = await createHookEngineAt(location, await loadConfig(location.configFile), { ...options, logger });
+  // The faces print the config's diagnostics themselves; a library host hears trust failures here.
+  for (const u of engine.untrusted) if (u.message !== '') logger.warn(u.message);
+  return engine;
 }
 
 /**
@@ -210,6 +224,15 @@ export async function createHookEngineAt(location: CheckedLocation, initial: Loa
     const guard = parseGuardrailsConfig(source);
     const outbound = parseOutboundConfig(source, env);
     diagnostics.push(...plugins.diagnostics, ...dialects.diagnostics, ...guard.diagnostics, ...outbound.diagnostics);
+    // The trust rule: a config (or a home) another user can write grants nothing (see trustOf).
+    const trust = trustOf(location, config, {
+      acceptHooks: options.acceptHooks === true,
+      envAccept: isTruthyEnv(env.HERMES_ACCEPT_HOOKS),
+      plugins: plugins.enabled,
+      webhooks: outbound.targets.length,
+    });
+    diagnostics.push(...trust.diagnostics);
+    const enabledPlugins = trust.configTrusted ? plugins.enabled : [];
     // hooks_auto_accept approves only from the profile's own config.yaml, never from a config given
     // elsewhere (a repository's file must not approve its own hooks).
     const foreignAutoAccept = location.ownConfig ? null : foreignAutoAcceptDiagnostic(config, join(location.home, CONFIG_FILE_NAME));
@@ -229,7 +252,7 @@ export async function createHookEngineAt(location: CheckedLocation, initial: Loa
     const specs = wanted ? config.specs.filter((s) => wanted.has(s.event)) : config.specs;
     let gate: LaunchGate | null = null;
     if (enforce) {
-      const accept = acceptsUnapproved({ acceptHooks: options.acceptHooks, env, autoAccept: config.autoAccept, ownConfig: location.ownConfig });
+      const accept = acceptsUnapproved({ acceptHooks: options.acceptHooks, env, autoAccept: config.autoAccept, ownConfig: location.ownConfig, configTrusted: trust.configTrusted });
       const outcomes = await applyConsentPolicy(specs, {
         store,
         accept,
@@ -239,9 +262,10 @@ export async function createHookEngineAt(location: CheckedLocation, initial: Loa
         promptable: options.interactive !== false,
         prompt: options.prompt ?? promptOnTty,
         warn: (m) => logger.warn(m),
+        blanketAccept: trust.configTrusted,
       });
       if (!safeMode) {
-        gate = new LaunchGate({ store, accept, warn: (m) => logger.warn(m), promptable: options.interactive !== false });
+        gate = new LaunchGate({ store, accept, warn: (m) => logger.warn(m), promptable: options.interactive !== false, blanketAccept: trust.configTrusted });
         for (const o of outcomes) {
           gate.noteStartup(o);
           const matcher = compileMatcher(o.spec.matcher);
@@ -262,15 +286,15 @@ export async function createHookEngineAt(location: CheckedLocation, initial: Loa
       }
     }
 
-    const pluginsKey = canonicalJson(plugins.enabled);
+    const pluginsKey = canonicalJson(enabledPlugins);
     let callbackEntries: CallbackEntry[] = [];
     let closePlugins = async (): Promise<void> => {};
     if (prev && prev.pluginsKey === pluginsKey) {
       callbackEntries = prev.callbackEntries;
       closePlugins = prev.closePlugins;
-    } else if ((options.plugins ?? true) && !safeMode && plugins.enabled.length > 0) {
+    } else if ((options.plugins ?? true) && !safeMode && enabledPlugins.length > 0) {
       const { loadPlugins } = await import('../plugins/load.js');
-      const loaded = await loadPlugins({ home: location.home, enabled: plugins.enabled, safeMode, logger, env });
+      const loaded = await loadPlugins({ home: location.home, enabled: enabledPlugins, safeMode, logger, env });
       closePlugins = loaded.close;
       diagnostics.push(...loaded.diagnostics);
       for (const h of loaded.hooks) {
@@ -287,7 +311,7 @@ export async function createHookEngineAt(location: CheckedLocation, initial: Loa
           createToolLoopGuardrails(guard.config, { defaultPlatform: options.surface === 'gateway' ? 'gateway' : null });
     if (prev && prev.guardKey !== guardKey) logger.warn('tool-loop guardrail settings changed: their per-session counts start over');
 
-    const wantsOutbound = (options.outbound ?? true) && !safeMode && outbound.targets.length > 0;
+    const wantsOutbound = (options.outbound ?? true) && !safeMode && trust.configTrusted && outbound.targets.length > 0;
     const outboundKey = wantsOutbound ? canonicalJson(outbound.targets) : '';
     const dispatcher: OutboundDispatcher | null =
       prev && prev.outboundKey === outboundKey
@@ -304,6 +328,7 @@ export async function createHookEngineAt(location: CheckedLocation, initial: Loa
       config,
       gate,
       diagnostics,
+      untrusted: trust.untrusted,
       shellEntries,
       callbackEntries,
       dialectMaps: dialects.maps,
@@ -509,6 +534,9 @@ export async function createHookEngineAt(location: CheckedLocation, initial: Loa
     get specs() {
       return gen.config.specs;
     },
+    get untrusted() {
+      return gen.untrusted;
+    },
     hooksFor: (event) => registryOf(gen, event),
     registerHook(event, callback, opts = {}) {
       if (!isEventName(event)) throw new TypeError(`unknown hook event '${String(event)}'`);
@@ -543,6 +571,7 @@ export async function createHookEngineAt(location: CheckedLocation, initial: Loa
       reload_diagnostics: reloadDiagnostics,
       safe_mode: safeMode,
       config_exists: gen.config.exists,
+      untrusted: gen.untrusted.map((u) => u.message).filter((m) => m !== ''),
     }),
     async close(opts = {}) {
       if (closed) return { notifications: [], notices: [] };
@@ -570,6 +599,33 @@ export async function createHookEngineAt(location: CheckedLocation, initial: Loa
     },
   };
   return engine;
+}
+
+/**
+ * The profile home and the config file under the trust rule (consent/trust.ts), with what failing
+ * it costs here: an untrusted config grants nothing — its hooks run only when already approved,
+ * blanket acceptance (hooks_auto_accept, --accept-hooks, HERMES_ACCEPT_HOOKS) does not apply to
+ * them, its plugins.enabled and hooks.outbound are not used — and an untrusted home's allowlist,
+ * plugins/, hooks/ and BOOT.md are refused by their own readers under the same rule.
+ */
+function trustOf(
+  location: CheckedLocation,
+  config: LoadedConfig,
+  asked: { acceptHooks: boolean; envAccept: boolean; plugins: readonly string[]; webhooks: number },
+): { configTrusted: boolean; untrusted: JudgedSubject[]; diagnostics: Diagnostic[] } {
+  const ignored = [
+    ...(config.autoAccept && location.ownConfig ? ['hooks_auto_accept: true'] : []),
+    ...(asked.acceptHooks ? ['--accept-hooks'] : []),
+    ...(asked.envAccept ? ['HERMES_ACCEPT_HOOKS=1'] : []),
+    ...(asked.plugins.length > 0 ? [`plugins.enabled (${asked.plugins.join(', ')})`] : []),
+    ...(asked.webhooks > 0 ? [`hooks.outbound (${asked.webhooks} webhook target(s))`] : []),
+  ];
+  const configConsequence =
+    'Nothing in it is granted: only hooks already approved in your allowlist run (an unapproved fail_closed guard blocks)' +
+    (ignored.length > 0 ? `; ignored: ${ignored.join(', ')}.` : '.');
+  const untrusted = judgeSubjects(profileSubjects(location.home, location.configFile, { configConsequence }));
+  const configTrusted = passes(untrusted, location.configFile);
+  return { configTrusted, untrusted, diagnostics: trustWarnings(untrusted) };
 }
 
 function noticesOf(e: Emission | null, session_id: string | null, session_key: string | null): FinalizeNotice[] {

@@ -3,9 +3,12 @@
 // runs them as a background agent session (buildBootPrompt gives the prompt Hermes uses). When
 // onBoot resolves to the session's final reply, a silence token (`[SILENT]`: nothing needed
 // attention) sends nothing; any other reply goes to `onBootReply`. No file → nothing happens and
-// nothing is read beforehand (the file is looked at only when the event fires).
+// nothing is read beforehand (the file is looked at only when the event fires). BOOT.md tells an
+// agent what to do with no per-command approval, so it must pass the trust rule (consent/trust.ts);
+// when it does not, it is not run, and the log says why and how to fix it.
 
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
+import { distrustMessage, readTrustedFile } from '../consent/trust.js';
 import path from 'node:path';
 import type { Logger } from '../engine/logger.js';
 import { describeError } from '../plugins/callback-runner.js';
@@ -66,13 +69,16 @@ export function createBootMdHook(opts: BootMdOptions): GatewayHandler {
       } catch {
         return; // no BOOT.md: skip silently, no cost
       }
-      let text: string;
-      try {
-        text = (await readFile(file, 'utf8')).trim();
-      } catch (e) {
-        opts.logger.warn(`[hooks] boot-md: cannot read ${file}: ${describeError(e)}`);
+      const read = readTrustedFile(file);
+      if (read.refused !== null) {
+        opts.logger.warn(`[hooks] boot-md: not run: the ${distrustMessage('file', read.refused)}`);
         return;
       }
+      if (read.text === null) {
+        opts.logger.warn(`[hooks] boot-md: cannot read ${file}: ${read.error ?? 'it is gone'}`);
+        return;
+      }
+      const text = read.text.trim();
       if (text === '') return;
       const onBoot = opts.onBoot;
       if (!onBoot) {

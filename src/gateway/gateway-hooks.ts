@@ -1,7 +1,9 @@
 // Gateway directory hooks (Hermes `HookRegistry`): every `<home>/hooks/<name>/` holding a
 // HOOK.yaml and a handler is loaded once, in directory-name order (after the built-in boot-md
 // hook when the host passes onBoot). Placing the files is the opt-in: no enable list, no consent,
-// not affected by safe mode — the directory is inside the profile home's trust boundary. Load the
+// not affected by safe mode — the directory is inside the profile home's trust boundary, so it
+// must pass the trust rule (consent/trust.ts): an untrusted hooks/ loads nothing, an untrusted hook
+// folder, HOOK.yaml or handler is skipped, and each says why and how to fix it. Load the
 // registry only on the gateway surface, never for the CLI. Emits are fire-and-forget; a broken
 // hook never hurts the host. Each handler has its own queue: it sees events in emit order, and a
 // handler that hangs delays only its own later events (never another handler, never the caller).
@@ -9,7 +11,8 @@
 // Handler precedence in one directory: handler.mjs, then handler.js, then handler.py (run
 // unchanged through a python3 worker).
 
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
+import { checkTrust, distrustMessage, readTrustedFile } from '../consent/trust.js';
 import path from 'node:path';
 import type { Logger } from '../engine/logger.js';
 import { deepCopy } from '../plugins/_deep-copy.js';
@@ -72,6 +75,11 @@ async function loadDirectoryHooks(opts: LoadGatewayHooksOptions): Promise<Gatewa
   } catch {
     return [];
   }
+  const trust = checkTrust(hooksDir, { kind: 'directory' });
+  if (trust.findings.length > 0) {
+    logger.warn(`[hooks] No gateway hook is loaded: the ${distrustMessage('gateway hooks directory', trust)}`);
+    return [];
+  }
   const env: NodeJS.ProcessEnv = { ...(opts.env ?? process.env), HERMES_HOME: opts.home, PYTHONIOENCODING: 'utf-8' };
   const skip = (dirName: string, why: string): Attempt => ({ skipped: `[hooks] Skipping ${dirName}: ${why}` });
 
@@ -96,12 +104,15 @@ async function loadDirectoryHooks(opts: LoadGatewayHooksOptions): Promise<Gatewa
       logger.debug?.(`[hooks] ${dirName}: no HOOK.yaml + handler; not a hook directory`);
       return null;
     }
-    let text: string;
-    try {
-      text = await readFile(manifestFile, 'utf8');
-    } catch (e) {
-      return skip(dirName, `cannot read HOOK.yaml: ${describeError(e)}`);
-    }
+    // Placing the files is the opt-in: they must be files only you (or root) could have placed.
+    const folder = checkTrust(dir, { kind: 'directory' });
+    if (folder.findings.length > 0) return skip(dirName, `the ${distrustMessage('hook folder', folder)}`);
+    const handlerTrust = checkTrust(path.join(dir, handlerFile));
+    if (handlerTrust.findings.length > 0) return skip(dirName, `the ${distrustMessage('handler', handlerTrust)}`);
+    const read = readTrustedFile(manifestFile);
+    if (read.refused !== null) return skip(dirName, `the ${distrustMessage('manifest', read.refused)}`);
+    if (read.text === null) return skip(dirName, `cannot read HOOK.yaml: ${read.error ?? 'it is gone'}`);
+    const text = read.text;
     const parsed = parseGatewayHookManifest(text, manifestFile, dirName);
     if ('error' in parsed) return skip(dirName, parsed.error);
     const { name, events, inert } = parsed.manifest;

@@ -2,11 +2,14 @@
 // then starts the plugin where a timeout can stop it — an ES module (index.mjs / index.js /
 // `entry:`) in its own worker thread, a Hermes Python plugin (__init__.py) in a python3 worker —
 // and calls its `register(ctx)` there. A plugin that fails anywhere is
-// skipped with a diagnostic; the others still load. Nothing loads under HERMES_SAFE_MODE.
+// skipped with a diagnostic; the others still load. A plugin is code that runs with no per-command
+// approval, so its folder, plugin.yaml and entry file must pass the trust rule (consent/trust.ts:
+// yours or root's, and nothing on the way writable by others), else it is skipped, saying why. Nothing loads under HERMES_SAFE_MODE.
 // Order is directory-name order (Hermes: plugin discovery is alphabetical), which is also the
 // order their callbacks run and their pre_llm_call contexts are joined in.
 
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
+import { checkTrust, distrustMessage, readTrustedFile } from '../consent/trust.js';
 import path from 'node:path';
 import { didYouMean } from '../config/_did-you-mean.js';
 import { parseConfigText } from '../config/source.js';
@@ -108,12 +111,12 @@ async function loadOne(
   }
   const dir = path.join(opts.home, 'plugins', name);
   const manifestFile = path.join(dir, 'plugin.yaml');
-  let text: string;
-  try {
-    text = await readFile(manifestFile, 'utf8');
-  } catch {
-    return skip(`${manifestFile} not found`, manifestFile);
-  }
+  const folder = checkTrust(dir, { kind: 'directory' });
+  if (folder.exists && folder.findings.length > 0) return skip(`the ${distrustMessage('plugin folder', folder)}`, dir);
+  const read = readTrustedFile(manifestFile);
+  if (read.refused !== null) return skip(`the ${distrustMessage('manifest', read.refused)}`, manifestFile);
+  if (read.text === null) return skip(`${manifestFile} not found`, manifestFile);
+  const text = read.text;
   const { manifest, diagnostics: manifestDiags } = parsePluginManifest(parseConfigText(text, manifestFile));
   diagnostics.push(...manifestDiags);
   if (!manifest) return skip(`invalid plugin.yaml: ${manifestDiags.map((d) => d.message).join('; ')}`, manifestFile);
@@ -144,6 +147,9 @@ async function loadOne(
       python = true;
     }
   }
+
+  const entry = checkTrust(entryFile);
+  if (entry.findings.length > 0) return skip(`the ${distrustMessage('entry file', entry)}`, entryFile);
 
   const timeoutMs = opts.registerTimeoutMs ?? DEFAULT_REGISTER_TIMEOUT_MS;
   // Plugin code never runs on the host's thread: a Python plugin in a python3 worker, a JS plugin

@@ -77,6 +77,7 @@ export function createServeApi(engine: HookEngine, opts: { surface: 'cli' | 'gat
         ...(stats.reload_error ? [`the config on disk was refused; the last good one stays in force: ${stats.reload_error}`] : []),
         ...(stats.safe_mode ? ['HERMES_SAFE_MODE is set: no user hook runs'] : []),
         ...(!stats.config_exists ? [`no config file at ${engine.configFile}: no hooks are configured`] : []),
+        ...stats.untrusted,
         ...engine.diagnostics.filter((d) => d.level === 'error').map((d) => `config error, the entry does not run as written: ${locatedMessage(d, engine.configFile)}`),
       ];
       return {

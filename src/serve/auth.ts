@@ -3,7 +3,9 @@
 // browser could send (an Origin header, or a Host that is not the address we bound: DNS rebinding).
 
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { closeSync, fstatSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, openSync, statSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { checkTrust, distrustMessage, readTrustedFile } from '../consent/trust.js';
 import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
 
@@ -11,7 +13,11 @@ export const TOKEN_FILE_NAME = 'hermes-hooks.token';
 
 /**
  * The bearer token: from `env[tokenEnv]` when given, else `file` (created once, mode 0600, 32
- * random bytes in hex). A token file others can read is refused, as ssh refuses such a key.
+ * random bytes in hex). The file is a key to every hook decision, so it is held to the trust rule
+ * (consent/trust.ts) before it is created or read: it is never created in a directory another user
+ * can write, and a token file that is not yours — in a 1777 home another user could have placed it,
+ * and would know its content — or that others can read is refused, and serve does not start. It is
+ * never replaced in silence either: a planted file means someone tried, and the user should know.
  */
 export function loadToken(opts: { file: string; tokenEnv?: string; env: NodeJS.ProcessEnv }): string {
   if (opts.tokenEnv !== undefined) {
@@ -20,6 +26,10 @@ export function loadToken(opts: { file: string; tokenEnv?: string; env: NodeJS.P
       throw new Error(`--token-env ${opts.tokenEnv}: the variable is ${value ? 'shorter than 16 characters' : 'unset or empty'}; set it to a long random secret (e.g. openssl rand -hex 32)`);
     }
     return value;
+  }
+  const dir = checkTrust(dirname(opts.file), { kind: 'directory' });
+  if (dir.findings.length > 0) {
+    throw new Error(`token file ${opts.file} is not used: the ${distrustMessage('directory', dir)} (another user could replace the token there); or give the token with --token-env VAR`);
   }
   try {
     const fd = openSync(opts.file, 'wx', 0o600);
@@ -31,18 +41,23 @@ export function loadToken(opts: { file: string; tokenEnv?: string; env: NodeJS.P
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw new Error(`cannot create token file ${opts.file}: ${(e as Error).message}`);
   }
-  const fd = openSync(opts.file, 'r');
-  try {
-    const st = fstatSync(fd);
-    if ((st.mode & 0o077) !== 0) {
-      throw new Error(`token file ${opts.file} is readable by others (mode ${(st.mode & 0o777).toString(8)}); run: chmod 600 ${opts.file}`);
-    }
-    const token = readFileSync(fd, 'utf8').trim();
-    if (token.length < 16) throw new Error(`token file ${opts.file} holds no usable token; delete it and a new one is generated`);
-    return token;
-  } finally {
-    closeSync(fd);
+  const read = readTrustedFile(opts.file);
+  if (read.refused !== null) {
+    throw new Error(
+      `the ${distrustMessage('token file', read.refused)}; serve does not use a token file it does not own — ` +
+        `if you did not put it there, someone else may know the token: delete it (rm '${opts.file}') and start serve again to get a new one`,
+    );
   }
+  if (read.error !== null || read.text === null) throw new Error(`cannot read token file ${opts.file}: ${read.error ?? 'it is gone'}`);
+  // A secret others can read is refused, as ssh refuses such a key (the file is ours and in a
+  // trusted directory now, so this stat sees the file just read).
+  const mode = statSync(opts.file).mode;
+  if ((mode & 0o077) !== 0) {
+    throw new Error(`token file ${opts.file} is readable by others (mode ${(mode & 0o777).toString(8)}); run: chmod 600 ${opts.file}`);
+  }
+  const token = read.text.trim();
+  if (token.length < 16) throw new Error(`token file ${opts.file} holds no usable token; delete it and a new one is generated`);
+  return token;
 }
 
 export function isLoopbackHost(host: string): boolean {

@@ -131,7 +131,7 @@ describe('the allowlist must be the user\'s own regular file', () => {
     renameSync(f.allowlist, elsewhere);
     chmodSync(elsewhere, 0o666);
     symlinkSync(elsewhere, f.allowlist);
-    const refusal = `shell hook allowlist ${f.allowlist} (a symlink to ${elsewhere}) is refused: it is writable by group and others (mode 0666), so no approval in it counts — check its content, then run chmod go-w '${elsewhere}'`;
+    const refusal = `shell hook allowlist ${f.allowlist} (a symlink to ${elsewhere}) is refused: it is writable by group and others (mode 0666), so no approval in it counts — check what is there, then run chmod go-w '${elsewhere}'`;
 
     const r = await runMain(['run', 'pre_tool_call'], { stdin: PAYLOAD, env: f.env });
     expect(r.code).toBe(2);
@@ -158,7 +158,7 @@ describe('the allowlist must be the user\'s own regular file', () => {
     expect((await runMain(['approve', f.guard], { env: f.env })).code).toBe(0);
     chmodSync(f.allowlist, 0o666);
     rmSync(join(f.home, 'config.yaml'));
-    const refusal = `shell hook allowlist ${f.allowlist} is refused: it is writable by group and others (mode 0666), so no approval in it counts — check its content, then run chmod go-w '${f.allowlist}'`;
+    const refusal = `shell hook allowlist ${f.allowlist} is refused: it is writable by group and others (mode 0666), so no approval in it counts — check what is there, then run chmod go-w '${f.allowlist}'`;
     const list = await runMain(['list'], { env: f.env });
     expect(list.stdout).toBe(
       `✗ ${refusal}\nNo config file at ${join(f.home, 'config.yaml')}: the profile home ${f.home} (given by $HERMES_HOME) has no config.yaml, so no hooks are configured there.\n`,

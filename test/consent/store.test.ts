@@ -89,7 +89,7 @@ describe('ConsentStore: reading', () => {
     execFileSync('mkdir', [allowlistPath()]);
     const store = await open();
     expect(store.entries()).toEqual([]);
-    const refusal = `shell hook allowlist ${allowlistPath()} is refused: it is a directory, not a regular file, so no approval in it counts — replace it with a regular file (or remove it and approve again)`;
+    const refusal = `shell hook allowlist ${allowlistPath()} is refused: it is a directory, not a regular file, so no approval in it counts — replace it with a regular file`;
     expect(warnings).toEqual([refusal]);
     expect(store.refused).toBe(refusal);
     expect((await store.state({ event: 'pre_tool_call', command: '/x.sh' })).allowlist_error).toBe(refusal);
@@ -386,7 +386,7 @@ describe('ConsentStore: the allowlist must be the user\'s own file (as ssh treat
     symlinkSync(elsewhere, allowlistPath());
     const store = await open();
     const info = await store.state({ event: 'pre_tool_call', command: S('g.sh') });
-    const refusal = `shell hook allowlist ${allowlistPath()} (a symlink to ${elsewhere}) is refused: it is writable by group and others (mode 0666), so no approval in it counts — check its content, then run chmod go-w '${elsewhere}'`;
+    const refusal = `shell hook allowlist ${allowlistPath()} (a symlink to ${elsewhere}) is refused: it is writable by group and others (mode 0666), so no approval in it counts — check what is there, then run chmod go-w '${elsewhere}'`;
     expect(info).toMatchObject({ state: 'not_approved', allowlist_error: refusal, reason: `not approved: ${refusal}` });
     expect(warnings).toEqual([refusal]);
     await expect(store.approve({ event: 'pre_tool_call', command: S('g.sh') })).rejects.toThrow(`${refusal}. Nothing was approved.`);
@@ -408,20 +408,79 @@ describe('ConsentStore: the allowlist must be the user\'s own file (as ssh treat
     expect((await (await open()).state({ event: 'pre_tool_call', command: S('g.sh') })).state).toBe('approved');
   });
 
+  it('a symlinked allowlist is written through: approve, revoke and a new approval update the target, the link stays', async () => {
+    const dotfiles = mkdtempSync(path.join(os.tmpdir(), 'consent-dotfiles-'));
+    cleanups.push(() => rmSync(dotfiles, { recursive: true, force: true }));
+    const target = path.join(dotfiles, 'allowlist.json');
+    writeFileSync(target, approvedBy(S('g.sh')), { mode: 0o600 });
+    symlinkSync(target, allowlistPath());
+    const store = await open();
+    await store.approve({ event: 'pre_tool_call', command: S('h.sh') });
+    expect(lstatSync(allowlistPath()).isSymbolicLink()).toBe(true);
+    expect(JSON.parse(readFileSync(target, 'utf8')).approvals.map((a: { command: string }) => a.command)).toEqual([S('g.sh'), S('h.sh')]);
+    expect((statSync(target).mode & 0o777).toString(8)).toBe('600');
+    expect(await store.revoke(S('g.sh'))).toBe(1);
+    expect(lstatSync(allowlistPath()).isSymbolicLink()).toBe(true);
+    expect(JSON.parse(readFileSync(target, 'utf8')).approvals.map((a: { command: string }) => a.command)).toEqual([S('h.sh')]);
+    // No temp file is left beside the link or the target.
+    expect(readdirSync(home).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+    expect(readdirSync(dotfiles)).toEqual(['allowlist.json']);
+    expect((await (await open()).state({ event: 'pre_tool_call', command: S('h.sh') })).state).toBe('approved');
+    expect(warnings).toEqual([]);
+  });
+
+  it('a symlink to a file in a directory others can write is refused, and approve/revoke do not write through it', async () => {
+    const shared = mkdtempSync(path.join(os.tmpdir(), 'consent-shared-'));
+    cleanups.push(() => rmSync(shared, { recursive: true, force: true }));
+    chmodSync(shared, 0o775);
+    const target = path.join(shared, 'allowlist.json');
+    writeFileSync(target, approvedBy(S('g.sh')), { mode: 0o600 });
+    symlinkSync(target, allowlistPath());
+    const before = readFileSync(target, 'utf8');
+    const store = await open();
+    const refusal = `shell hook allowlist ${allowlistPath()} (a symlink to ${target}) is refused: the directory ${shared} on its path is writable by group (mode 0775), so no approval in it counts — check what is there, then run chmod go-w '${shared}'`;
+    expect(await store.state({ event: 'pre_tool_call', command: S('g.sh') })).toMatchObject({ state: 'not_approved', allowlist_error: refusal });
+    await expect(store.approve({ event: 'pre_tool_call', command: S('h.sh') })).rejects.toThrow(`${refusal}. Nothing was approved.`);
+    await expect(store.revoke(S('g.sh'))).rejects.toThrow(`${refusal}. Nothing was revoked.`);
+    expect(lstatSync(allowlistPath()).isSymbolicLink()).toBe(true);
+    expect(readFileSync(target, 'utf8')).toBe(before);
+  });
+
+  it('a symlink to nothing is not replaced by a regular file: approve refuses, saying so', async () => {
+    const gone = path.join(scripts, 'no-such-dir', 'allowlist.json');
+    symlinkSync(gone, allowlistPath());
+    const store = await open();
+    await expect(store.approve({ event: 'pre_tool_call', command: S('g.sh') })).rejects.toThrow(
+      `shell hook allowlist ${allowlistPath()} is a symlink to nothing (a missing file or directory on its way), so it is not written through — create its target, or remove the link, then approve again. Nothing was approved.`,
+    );
+    expect(lstatSync(allowlistPath()).isSymbolicLink()).toBe(true);
+    expect(existsSync(gone)).toBe(false);
+  });
+
+  it('the home itself writable by others: the allowlist in it is refused', async () => {
+    writeFileSync(allowlistPath(), approvedBy(S('g.sh')), { mode: 0o600 });
+    chmodSync(home, 0o777);
+    const info = await (await open()).state({ event: 'pre_tool_call', command: S('g.sh') });
+    expect(info.allowlist_error).toBe(
+      `shell hook allowlist ${allowlistPath()} is refused: the directory ${home} on its path is writable by group and others (mode 0777), so no approval in it counts — check what is there, then run chmod go-w '${home}'`,
+    );
+  });
+
   it('a file owned by another user is refused', async () => {
     // Only root can give a file away; as another user, a root-owned file is accepted like sshd does.
     if (process.geteuid?.() !== 0) {
-      const { readOwnFile } = await import('../../src/consent/_secure-read.js');
+      const { readTrustedFile } = await import('../../src/consent/trust.js');
       writeFileSync(allowlistPath(), '{}', { mode: 0o600 });
-      const r = await readOwnFile(allowlistPath(), (process.geteuid?.() ?? 1000) + 1);
-      expect(r.refused).toBe(`${allowlistPath()} is refused: it is owned by uid ${process.geteuid?.()}, not by you (uid ${(process.geteuid?.() ?? 1000) + 1}), so no approval in it counts — check its content, then take it over (cp it to a new file of yours and mv that over ${allowlistPath()})`);
+      const other = (process.geteuid?.() ?? 1000) + 1;
+      const r = readTrustedFile(allowlistPath(), { euid: other });
+      expect(r.refused?.findings).toContainEqual(expect.objectContaining({ path: allowlistPath(), self: true, problem: `is owned by uid ${process.geteuid?.()}, not by you (uid ${other})` }));
       return;
     }
     writeFileSync(allowlistPath(), approvedBy(S('g.sh')), { mode: 0o600 });
     chownSync(allowlistPath(), 65534, 65534);
     const info = await (await open()).state({ event: 'pre_tool_call', command: S('g.sh') });
     expect(info.state).toBe('not_approved');
-    expect(info.allowlist_error).toBe(`shell hook allowlist ${allowlistPath()} is refused: it is owned by uid 65534, not by you (uid 0), so no approval in it counts — check its content, then take it over (cp it to a new file of yours and mv that over ${allowlistPath()})`);
+    expect(info.allowlist_error).toBe(`shell hook allowlist ${allowlistPath()} is refused: it is owned by uid 65534, not by you (uid 0), so no approval in it counts — check what is there, then run chown root '${allowlistPath()}'`);
   });
 
   it('a FIFO at the path does not hang: it is refused at once', async () => {
@@ -429,7 +488,7 @@ describe('ConsentStore: the allowlist must be the user\'s own file (as ssh treat
     const started = Date.now();
     const store = await open();
     expect((await store.state({ event: 'pre_tool_call', command: S('g.sh') })).allowlist_error).toBe(
-      `shell hook allowlist ${allowlistPath()} is refused: it is a FIFO, not a regular file, so no approval in it counts — replace it with a regular file (or remove it and approve again)`,
+      `shell hook allowlist ${allowlistPath()} is refused: it is a FIFO, not a regular file, so no approval in it counts — replace it with a regular file`,
     );
     expect(Date.now() - started).toBeLessThan(5_000);
   }, 20_000);
