@@ -37,7 +37,7 @@ Options:
   --allow-remote          allow --http on a non-loopback address (the token is still required)
   --idle-timeout SEC      finalize a session idle this long (default 1800; 0 = only at shutdown)
   --request-timeout SEC   per-request deadline; its hooks are then cancelled (default 330)
-  --drain-timeout SEC     on SIGTERM/SIGINT, wait this long for requests in flight (default 10)
+  --drain-timeout SEC     on SIGTERM/SIGINT/SIGHUP, wait this long for requests in flight (default 10)
   --max-body BYTES        request size limit (default 8388608)
   --concurrency N         hooks running at once, shared by every client (default 16)
   --surface cli|gateway   gateway also loads <home>/hooks/* and enables emit_gateway

@@ -3,6 +3,7 @@
 // open session, flush webhooks (engine.close), kill whatever hook group is left, remove the socket.
 
 import { createServer, type Server } from 'node:http';
+import { constants as osConstants } from 'node:os';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { ALLOWLIST_FILENAME } from '../consent/allowlist.js';
@@ -31,7 +32,7 @@ export interface ServeConfig {
   /** Say where we listen (stderr). */
   announce: (line: string) => void;
   logger: Logger;
-  /** Install SIGTERM/SIGINT handlers (the CLI does; in-process tests do not). */
+  /** Install SIGTERM/SIGINT/SIGHUP handlers (the CLI does; in-process tests do not). */
   signals: boolean;
 }
 
@@ -134,19 +135,19 @@ export async function startServer(engine: HookEngine, cfg: ServeConfig): Promise
     if (signalled > 1) {
       // A second signal: the user does not want to wait for the drain.
       onExit();
-      process.exit(signal === 'SIGINT' ? 130 : 143);
+      if (cfg.socket && socketIno !== null) removeSocket(cfg.socket, socketIno);
+      process.exit(128 + osConstants.signals[signal]);
     }
     void shutdown(signal);
   }
-  if (cfg.signals) {
-    process.on('SIGTERM', onSignal);
-    process.on('SIGINT', onSignal);
-  }
+  // SIGHUP (the terminal or the session that started us went away) is a shutdown like SIGTERM:
+  // by default it would kill us at once and leave the hooks running and the socket file behind.
+  const SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
+  if (cfg.signals) for (const s of SIGNALS) process.on(s, onSignal);
   /** Undo what this server hooked into the process (once stopped, or when it failed to start). */
   function detach(): void {
     process.off('exit', onExit);
-    process.off('SIGTERM', onSignal);
-    process.off('SIGINT', onSignal);
+    for (const s of SIGNALS) process.off(s, onSignal);
   }
 
   try {
