@@ -147,6 +147,17 @@ function attack(port, sock, n) {
   };
 }
 
+/** User + system CPU of a process so far, ms (/proc/<pid>/stat, clock ticks of 10 ms). */
+function cpuMs(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) * 10;
+  } catch {
+    return null;
+  }
+}
+
 function fdCount(pid) {
   try {
     return readdirSync(`/proc/${pid}/fd`).length;
@@ -167,6 +178,7 @@ async function measureVariant({ label, bin, client, home, sock, nofile, calls })
   }
   const attacker = attack(port, sock, HOSTILE);
   const attackStart = performance.now();
+  const cpu0 = cpuMs(pid);
   await sleep(3000); // all opened, the first evictions done
   const held = attacker.stats();
   let peakFds = fdCount(pid);
@@ -179,6 +191,8 @@ async function measureVariant({ label, bin, client, home, sock, nofile, calls })
   }
   const heldAfter = attacker.stats();
   const attackS = (performance.now() - attackStart) / 1000;
+  // serve's CPU over the attack, legitimate calls included: what the attack costs it whatever the load.
+  const cpuShare = cpu0 === null ? null : round((cpuMs(pid) - cpu0) / (attackS * 1000), 3);
   const deadlineS = await attacker.stopAndWatchDeadline(30_000);
   attacker.destroy();
   const stderr = served.stderr();
@@ -201,6 +215,7 @@ async function measureVariant({ label, bin, client, home, sock, nofile, calls })
     attacker_at_end: heldAfter,
     attack_s: round(attackS, 1),
     server_fds_peak: peakFds,
+    server_cpu_share_under_attack: cpuShare,
     tcp_closed_by_deadline_within_s: deadlineS,
     stderr_shed_lines: shedLines,
     stderr_tail: stderr.split('\n').filter(Boolean).slice(-3),
@@ -251,7 +266,7 @@ benchMain(async ({ quick }) => {
       const byHook = (u.outcomes_http.hook ?? 0) + (u.outcomes_client.hook ?? 0);
       const total = 2 * calls;
       const other = Object.entries({ ...u.outcomes_http }).concat(Object.entries(u.outcomes_client)).filter(([k]) => k !== 'hook');
-      const note = `${v.attacker_at_end.open} hostile connections open at the end (${v.attacker_at_end.opened} opened, ${v.attacker_at_end.closed_by_server} closed by serve and reopened); server fds peak ${v.server_fds_peak} of ${v.nofile}; ${other.length ? `other answers: ${other.map(([k, n]) => `${k} ×${n}`).join(', ')}` : 'no other answer'}`;
+      const note = `${v.attacker_at_end.open} hostile connections open at the end (${v.attacker_at_end.opened} opened, ${v.attacker_at_end.closed_by_server} closed by serve and reopened); server fds peak ${v.server_fds_peak} of ${v.nofile}; serve used ${v.server_cpu_share_under_attack === null ? '?' : `${round(v.server_cpu_share_under_attack * 100, 1)}%`} of a core during the attack; ${other.length ? `other answers: ${other.map(([k, n]) => `${k} ×${n}`).join(', ')}` : 'no other answer'}`;
       result.figures.push(
         figure(`${v.label}: legitimate calls answered by their hook under attack`, `${byHook}/${total}`, '', { target: isBase ? null : `${total}/${total}`, pass: isBase ? null : byHook === total, note }),
       );
