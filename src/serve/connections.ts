@@ -330,7 +330,7 @@ export function createConnectionGuard(opts: ConnectionGuardOptions): ConnectionG
   };
 }
 
-/** Says `line()` at once (after the current turn, so a burst is one line), then at most once per `everyMs`. */
+/** Says `line()` a second after the first event (so a burst of accepts is one line), then at most once per `everyMs`. */
 function createWindowLog(everyMs: number, line: () => string | null, sink: (l: string) => void) {
   let last = -Infinity;
   let timer: NodeJS.Timeout | null = null;
@@ -344,7 +344,7 @@ function createWindowLog(everyMs: number, line: () => string | null, sink: (l: s
   return {
     note(): void {
       if (timer) return;
-      timer = setTimeout(say, Math.max(0, last + everyMs - performance.now()));
+      timer = setTimeout(say, Math.max(1000, last + everyMs - performance.now()));
       timer.unref();
     },
     flush(): void {

@@ -117,6 +117,9 @@ describe('serve: hostile clients', () => {
 
     for (const x of held) x.socket.destroy();
     expect(await stopServe(served)).toBe(0);
+    // 40 connections closed to make room, said in a line per 10 s at most (the test takes seconds).
+    expect(served.stderr().match(/serve is shedding load/g)!.length).toBeLessThanOrEqual(2);
+    expect(served.stderr()).toMatch(/closed (\d{2}) connection\(s\) still without a complete request to make room/);
   }, 90_000);
 
   it('--headers-timeout closes connections that never complete their headers; a partial request is told why', async () => {
