@@ -92,6 +92,31 @@ describe('hermes-hooks-client: whom it talks to', () => {
     expect(await stopServe(served)).toBe(0);
   }, 30_000);
 
+  it('a symlinked profile home is checked and reached where it really is; a directory above the socket that others can write to is not trusted', async () => {
+    const base = tempDir();
+    const real = join(base, 'real-home');
+    mkdirSync(real, { mode: 0o700 });
+    const home = makeHome('hooks: {}\n');
+    const sock = join(real, 'hermes-hooks.sock');
+    const served = await startServe(home, ['--socket', sock]);
+    const stdin = JSON.stringify({ session_id: 's', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, cwd: '/tmp' });
+    // ~/.hermes → elsewhere: a symlink's own mode reads 777; what counts is the directory it leads to.
+    const link = join(base, 'dot-hermes');
+    symlinkSync(real, link);
+    const viaLink = await client(['codex', 'PreToolUse'], stdin, baseEnv({ HERMES_HOME: link }));
+    expect([viaLink.code, viaLink.stderr]).toEqual([0, '']);
+
+    // Two levels up, writable by every user and not sticky: the whole directory could be swapped.
+    chmodSync(base, 0o777);
+    const open = await client(['codex', 'PreToolUse'], stdin, baseEnv({ HERMES_HOME: link }));
+    expect([open.code, open.stderr]).toEqual([
+      2,
+      `hermes-hooks-client: ${base}, a directory above the socket, is writable by other users (mode 777), who could swap the socket for another; run: chmod go-w ${base}; blocking this call (exit 2) rather than letting it through unguarded\n`,
+    ]);
+    chmodSync(base, 0o700);
+    expect(await stopServe(served)).toBe(0);
+  }, 30_000);
+
   it('no server: the error names the socket and how to start serve, never curl\'s "localhost port 80"', async () => {
     const dir = tempDir();
     // Nothing at the path; at the default path plain `serve` is the way to start it.
