@@ -3,10 +3,10 @@
 // --http (no token) and on the Unix socket — while a legitimate PreToolUse is made over --http
 // (Claude Code's http hook) and through the bundled bash + curl client (Codex's command hook).
 // Each legitimate call must be answered by its ~10 ms guard hook, within 100 ms of that hook's own
-// time (a bare spawn of it, same run) over --http, and within 100 ms of the client's own time
-// without attack (the hook plus bash and curl starting) through the client; each client call under
-// attack is paired with one to a second, unattacked serve at the same moment, which shows what the
-// attack costs the machine rather than serve. Once with the open-file limit of this machine, once under
+// time (a bare spawn of it, same run) over --http; through the client, whose own time is mostly
+// bash and curl starting, within 100 ms of the same client calling a second, unattacked serve at
+// the same moment (the attacker shares the machine's cores: that cost is the machine's, not serve's;
+// the client's time without attack is shown too). Once with the open-file limit of this machine, once under
 // `ulimit -n 1024` as on a default CI runner (the cap then derives from it), and with
 // HH_BENCH_BASELINE=<built checkout> the same attack on that build (before → after).
 // The attacker keeps its 1 000 connections up: one that the server closes is opened again a
@@ -289,11 +289,18 @@ benchMain(async ({ quick }) => {
           limit: `hook's own time ${hookMs.median} ms (median of ${calls} bare spawns)`,
           note: `under attack median ${u.http.median} ms, p95 ${u.http.p95}, max ${u.http.max}; without attack median ${v.quiet.http.median} ms`,
         }),
-        figure(`${v.label}: client call under attack, max − the client's own time`, round(u.client.max - v.quiet.client.median, 1), 'ms', {
+        // The client's time is mostly bash and curl starting, which the attacker (this process,
+        // on the same two cores) slows whatever serve does: the target compares the attacked serve
+        // with an unattacked one at the same moment; against the quiet run it is shown, not judged.
+        figure(`${v.label}: client call under attack, max − max of the same client to an unattacked serve at the same moment`, round(u.client.max - u.client_to_unattacked_serve.max, 1), 'ms', {
           target: `≤ ${TARGET_MS}`,
-          pass: u.client.max - v.quiet.client.median <= TARGET_MS,
-          limit: `the client's own time without attack ${v.quiet.client.median} ms: the hook (${hookMs.median} ms) plus bash and curl starting`,
-          note: `under attack median ${u.client.median} ms, p95 ${u.client.p95}, max ${u.client.max}; max − hook's own time ${over(u.client.max)} ms; the same client to an unattacked serve at the same moment (what the attack costs the machine, not serve): median ${u.client_to_unattacked_serve.median}, p95 ${u.client_to_unattacked_serve.p95}, max ${u.client_to_unattacked_serve.max}`,
+          pass: u.client.max - u.client_to_unattacked_serve.max <= TARGET_MS,
+          limit: `to the unattacked serve: median ${u.client_to_unattacked_serve.median} ms, p95 ${u.client_to_unattacked_serve.p95}, max ${u.client_to_unattacked_serve.max}`,
+          note: `under attack median ${u.client.median} ms, p95 ${u.client.p95}, max ${u.client.max}`,
+        }),
+        figure(`${v.label}: client call under attack, max − the client's own time without attack`, round(u.client.max - v.quiet.client.median, 1), 'ms', {
+          limit: `the client's own time without attack ${v.quiet.client.median} ms (median): the hook (${hookMs.median} ms) plus bash and curl starting`,
+          note: `max − hook's own time ${over(u.client.max)} ms; includes what the attacker's CPU costs bash and curl (the figure above separates it)`,
         }),
         figure(`${v.label}: hostile --http connections closed by the headers deadline after the attacker stops`, v.tcp_closed_by_deadline_within_s ?? '> 30', 's', {
           target: '≤ 12',
