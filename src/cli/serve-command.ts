@@ -10,13 +10,23 @@ import { locatedMessage } from '../config/source.js';
 import { createHookEngineAt, type HookEngine } from '../engine/create-engine.js';
 import { stderrLogger } from '../engine/logger.js';
 import { isLoopbackHost, loadToken, TOKEN_FILE_NAME } from '../serve/auth.js';
+import {
+  connectionBudget,
+  DEFAULT_MAX_CONNECTIONS,
+  defaultMaxConnections,
+  FD_PER_HOOK,
+  FD_RESERVE,
+  MIN_MAX_CONNECTIONS,
+  openFileLimit,
+  OVERFLOW,
+} from '../serve/connections.js';
 import { startServer, type RunningServer } from '../serve/lifecycle.js';
 import { SOCKET_FILE_NAME } from '../serve/socket-file.js';
 import { discoveryOf, parseCommandArgs } from './_args.js';
 import { CliError, type CliIO } from './_io.js';
 import { locateProfile, missingConfigNote } from './_profile.js';
 
-const SERVE_HELP = `Usage: hermes-hooks serve [--stdio] [--socket PATH] [--http HOST:PORT] [options] [discovery options]
+const serveHelp = (): string => `Usage: hermes-hooks serve [--stdio] [--socket PATH] [--http HOST:PORT] [options] [discovery options]
 
 One engine that lives as long as its host and keeps per-session state (tool-loop guardrails,
 plugin suppression, human-input pairing, on_session_finalize once per session).
@@ -37,8 +47,16 @@ Options:
   --allow-remote          allow --http on a non-loopback address (the token is still required)
   --idle-timeout SEC      finalize a session idle this long (default 1800; 0 = only at shutdown)
   --request-timeout SEC   per-request deadline; its hooks are then cancelled (default 330)
-  --drain-timeout SEC     on SIGTERM/SIGINT, wait this long for requests in flight (default 10)
+  --drain-timeout SEC     on SIGTERM/SIGINT/SIGHUP, wait this long for requests in flight (default 10)
   --max-body BYTES        request size limit (default 8388608)
+  --max-connections N     HTTP connections held at once, socket and --http together; default
+                          ${DEFAULT_MAX_CONNECTIONS}, lowered to fit the open-file limit (limit − ${FD_RESERVE} − ${FD_PER_HOOK} × concurrency
+                          − ${OVERFLOW}): ${hereLine()}.
+                          At most half may wait for their headers and a quarter send a body; past
+                          that the oldest of them gives way, so held connections cannot lock a
+                          caller out. A request that finds no room is answered at once (a tool gate
+                          with a block) and serve says so on stderr
+  --headers-timeout SEC   a connection must send its request headers within this (default 10)
   --concurrency N         hooks running at once, shared by every client (default 16)
   --surface cli|gateway   gateway also loads <home>/hooks/* and enables emit_gateway
   --verbose               log reloads and shutdown steps on stderr
@@ -61,12 +79,14 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
     'request-timeout': { type: 'string' },
     'drain-timeout': { type: 'string' },
     'max-body': { type: 'string' },
+    'max-connections': { type: 'string' },
+    'headers-timeout': { type: 'string' },
     concurrency: { type: 'string' },
     surface: { type: 'string' },
     verbose: { type: 'boolean' },
   });
   if (values.help) {
-    io.stdout.write(SERVE_HELP);
+    io.stdout.write(serveHelp());
     return 0;
   }
   // A long-lived server: V8 sizes its heap for memory, not for a short burst of speed. Read by
@@ -79,6 +99,8 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
   const drainS = seconds(values['drain-timeout'], '--drain-timeout', 10, true);
   const maxBody = integer(values['max-body'], '--max-body', 8 * 1024 * 1024, 1024);
   const concurrency = integer(values.concurrency, '--concurrency', 16, 1);
+  const headersS = seconds(values['headers-timeout'], '--headers-timeout', 10, false);
+  const maxConnections = connectionCap(values['max-connections'], concurrency);
   const http = typeof values.http === 'string' ? parseHostPort(values.http) : null;
   if (http && !isLoopbackHost(http.host) && !values['allow-remote']) {
     throw new CliError(`serve: refusing to listen on ${http.host}: it is not a loopback address; pass --allow-remote if other machines must reach this server (every request still needs the token)`);
@@ -140,6 +162,8 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
         http: http && token ? { ...http, allowRemote: values['allow-remote'] === true, token } : null,
         surface,
         maxBodyBytes: maxBody,
+        maxConnections,
+        headersTimeoutMs: headersS * 1000,
         requestTimeoutMs: requestS * 1000,
         drainTimeoutMs: drainS * 1000,
         announce: (line) => io.stderr.write(`hermes-hooks: ${line}\n`),
@@ -154,6 +178,27 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
   // As `run` prints its event's problems: errors and warnings (a `failclosed:` typo is a warning).
   for (const d of engine.diagnostics) if (d.level !== 'info') logger.warn(locatedMessage(d, engine.configFile));
   return server.done;
+}
+
+/** The default cap here, for --help. */
+function hereLine(): string {
+  const limit = openFileLimit();
+  const cap = defaultMaxConnections(limit, 16);
+  return limit === null ? `here the limit is unknown, so ${cap} (as for 1024)` : `here ${cap} (limit ${limit}, --concurrency 16)`;
+}
+
+/** --max-connections, or the default; never more than the open-file limit can hold. */
+function connectionCap(v: unknown, concurrency: number): number {
+  const limit = openFileLimit();
+  if (v === undefined) return defaultMaxConnections(limit, concurrency);
+  const n = integer(v, '--max-connections', 0, MIN_MAX_CONNECTIONS);
+  const budget = connectionBudget(limit, concurrency);
+  if (budget !== null && n > budget) {
+    throw new CliError(
+      `serve: --max-connections ${n} is more than the open-file limit allows (${limit} open files; ${limit! - budget} are kept for the process, ${concurrency} hooks and the overflow): at most ${Math.max(budget, 0)}; raise the limit (ulimit -n) or lower --max-connections`,
+    );
+  }
+  return n;
 }
 
 function resolveIn(cwd: string, p: string): string {

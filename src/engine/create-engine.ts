@@ -74,7 +74,7 @@ export interface HookEngineOptions {
   onBootReply?: (reply: string) => unknown;
   /** Load `plugins.enabled` plugins (default true). */
   plugins?: boolean;
-  /** Kill live hook process groups when the host exits or gets SIGINT/SIGTERM (default true). */
+  /** Kill live hook process groups when the host exits or gets SIGINT/SIGTERM/SIGHUP (default true). */
   exitCleanup?: boolean;
   /** Deliver `hooks.outbound` webhooks (default true; the dry run turns them off). */
   outbound?: boolean;

@@ -10,9 +10,13 @@
 //   POST /v1/reload                      re-read the config now
 //   GET  /v1/notices                     finalize notices of sessions the server finalized on its own
 
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { EVENTS, isEventName, type EventName } from '../events.js';
+import { allowDecision } from '../resolve/resolve.js';
+import type { Emission } from '../types.js';
 import { RequestError, type ServeApi } from './api.js';
 import { checkRequest, type AuthPolicy } from './auth.js';
+import { Shed, type ConnectionGuard, type RequestSlot } from './connections.js';
 import type { NoticeQueue } from './notices.js';
 import { ShuttingDown, type RequestTracker } from './requests.js';
 
@@ -21,6 +25,10 @@ export interface HttpContext {
   tracker: RequestTracker;
   notices: NoticeQueue;
   maxBodyBytes: number;
+  requestTimeoutMs: number;
+  headersTimeoutMs: number;
+  /** Shared by every HTTP server of the process (one open-file budget). */
+  connections: ConnectionGuard;
   health: () => Record<string, unknown>;
 }
 
@@ -35,72 +43,113 @@ class HttpError extends Error {
   }
 }
 
-export function createHttpHandler(ctx: HttpContext, policy: AuthPolicy): (req: IncomingMessage, res: ServerResponse) => void {
-  return (req, res) => {
+/** An HTTP server for serve's routes, its connections under `ctx.connections`; the caller listens. */
+export function createHttpServer(ctx: HttpContext, policy: AuthPolicy): Server {
+  const handler = createHttpHandler(ctx, policy);
+  const server = createServer((req, res) => handler(req, res, false));
+  // `Expect: 100-continue` is ours to answer: the 100 goes out only once the token is checked.
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => handler(req, res, true));
+  // Our own per-request deadline decides; Node's must not cut a long emit off first. Node checks
+  // its headers deadline only every 30 s: the connection guard keeps the real one.
+  server.requestTimeout = ctx.requestTimeoutMs + 5000;
+  server.headersTimeout = Math.min(ctx.headersTimeoutMs + 5000, server.requestTimeout);
+  server.keepAliveTimeout = 5000;
+  ctx.connections.watch(server);
+  return server;
+}
+
+function createHttpHandler(ctx: HttpContext, policy: AuthPolicy): (req: IncomingMessage, res: ServerResponse, continueFirst: boolean) => void {
+  return (req, res, continueFirst) => {
     // One AbortController per request: the client closing the connection cancels its hooks.
     const client = new AbortController();
     res.once('close', () => {
       if (!res.writableFinished) client.abort();
     });
-    handle(ctx, policy, req, res, client.signal).catch((e: unknown) => {
-      const status = e instanceof HttpError ? e.status : e instanceof RequestError ? (e.kind === 'not_found' ? 404 : 400) : e instanceof ShuttingDown ? 503 : 500;
+    handle(ctx, policy, req, res, client.signal, continueFirst).catch((e: unknown) => {
+      const status = e instanceof HttpError ? e.status : e instanceof RequestError ? (e.kind === 'not_found' ? 404 : 400) : e instanceof ShuttingDown || e instanceof Shed ? 503 : 500;
       const message = status === 500 ? `internal error: ${(e as Error)?.message ?? String(e)}` : (e as Error).message;
-      // The rest of an oversized body is never read: the connection cannot carry another request.
-      if (status === 413 && !res.headersSent) res.setHeader('connection', 'close');
+      if (!res.headersSent) {
+        // The rest of an oversized, unauthorised or shed body is never read: the connection cannot
+        // carry another request.
+        if (status === 413 || status === 401 || status === 403 || e instanceof Shed) res.setHeader('connection', 'close');
+        if (e instanceof Shed) res.setHeader('retry-after', '1');
+      }
       sendJson(res, status, { error: { status, message } });
     });
   };
 }
 
-async function handle(ctx: HttpContext, policy: AuthPolicy, req: IncomingMessage, res: ServerResponse, client: AbortSignal): Promise<void> {
+async function handle(ctx: HttpContext, policy: AuthPolicy, req: IncomingMessage, res: ServerResponse, client: AbortSignal, continueFirst: boolean): Promise<void> {
+  // The token (and the browser checks) before a single byte of the body is read.
   const denied = checkRequest(req, policy);
-  if (denied) {
+  if (denied) throw new HttpError(denied.status, denied.message);
+  const slot = ctx.connections.admit(req, res);
+  const body = (emptyOk: boolean): Promise<unknown> => {
+    if (continueFirst && !slot.signal.aborted) res.writeContinue();
+    return readJson(req, ctx.maxBodyBytes, emptyOk, slot);
+  };
+  /** A route without a body: the request is whole (its body, if any, is read and dropped). */
+  const noBody = (): void => {
+    slot.bodyRead();
+    if (slot.signal.aborted) throw slot.signal.reason;
     req.resume();
-    throw new HttpError(denied.status, denied.message);
-  }
+  };
   const path = (req.url ?? '/').split('?')[0]!;
   const parts = path.split('/').filter(Boolean).map(safeDecode);
-  if (parts[0] !== 'v1') throw new HttpError(404, `no route ${req.method} ${path}; routes live under /v1/ (GET /v1/health lists the server's state)`);
+  if (parts[0] !== 'v1') {
+    noBody();
+    throw new HttpError(404, `no route ${req.method} ${path}; routes live under /v1/ (GET /v1/health lists the server's state)`);
+  }
   const route = parts[1] ?? '';
   const method = req.method ?? 'GET';
 
   if (route === 'health' && parts.length === 2) {
     allow(method, 'GET', path);
-    req.resume();
+    noBody();
     return sendJson(res, 200, ctx.health());
   }
   if (route === 'notices' && parts.length === 2) {
     allow(method, 'GET', path);
-    req.resume();
+    noBody();
     return sendJson(res, 200, { notices: ctx.notices.take() });
   }
   if (route === 'emit' && parts.length === 3) {
     allow(method, 'POST', path);
-    const body = await readJson(req, ctx.maxBodyBytes, true);
-    const emission = await ctx.tracker.run((signal) => ctx.api.emit(parts[2], body, undefined, signal), client);
+    let kwargs;
+    try {
+      kwargs = await body(true);
+    } catch (e) {
+      // Shed on a tool gate: a block, never an answer the host could take as "go ahead".
+      const event = parts[2]!;
+      if (!(e instanceof Shed) || !isEventName(event) || !EVENTS[event].canBlock) throw e;
+      res.setHeader('connection', 'close');
+      res.setHeader('retry-after', '1');
+      return sendJson(res, 200, shedBlock(event, e.message));
+    }
+    const emission = await ctx.tracker.run((signal) => ctx.api.emit(parts[2], kwargs, undefined, signal), client);
     return sendJson(res, 200, emission);
   }
   if (route === 'finalize' && parts.length === 2) {
     allow(method, 'POST', path);
-    const body = await readJson(req, ctx.maxBodyBytes, true);
-    return sendJson(res, 200, await ctx.tracker.run((signal) => ctx.api.finalize(body, signal), client));
+    const kwargs = await body(true);
+    return sendJson(res, 200, await ctx.tracker.run((signal) => ctx.api.finalize(kwargs, signal), client));
   }
   if (route === 'agent' && parts.length === 4) {
     allow(method, 'POST', path);
     let answer;
     try {
-      const body = await readJson(req, ctx.maxBodyBytes, true);
-      answer = await ctx.tracker.run((signal) => ctx.api.agent(parts[2]!, parts[3]!, body, signal), client);
+      const input = await body(true);
+      answer = await ctx.tracker.run((signal) => ctx.api.agent(parts[2]!, parts[3]!, input, signal), client);
     } catch (e) {
       // Whatever stops the call being decided (a body that is not JSON or too big, the server
-      // shutting down, a fault of ours) is answered on a tool gate as that agent's own block, as
+      // shutting down or shedding load, a fault of ours) is answered on a tool gate as that agent's own block, as
       // `run --dialect` answers: agents take a 4xx/5xx from an HTTP hook as "go ahead".
       // An unknown agent or event is still a 404: there is no gate to answer for.
       if (e instanceof RequestError && e.kind === 'not_found') throw e;
       const unreadable = e instanceof HttpError && e.jsonError !== undefined;
       const problem = unreadable
         ? `invalid ${parts[2]} hook input on stdin: ${(e as HttpError).jsonError}`
-        : e instanceof HttpError || e instanceof ShuttingDown || e instanceof RequestError
+        : e instanceof HttpError || e instanceof ShuttingDown || e instanceof RequestError || e instanceof Shed
           ? (e as Error).message
           : `internal error: ${(e as Error)?.message ?? String(e)}`;
       try {
@@ -109,8 +158,8 @@ async function handle(ctx: HttpContext, policy: AuthPolicy, req: IncomingMessage
         // Not a tool gate: the error itself is the answer (a body that is not JSON says so as the agent's input).
         throw unreadable ? notAGate : e;
       }
-      // The rest of an oversized body is never read: the connection cannot carry another request.
-      if (e instanceof HttpError && e.status === 413) res.setHeader('connection', 'close');
+      // The rest of an oversized or shed body is never read: the connection cannot carry another request.
+      if ((e instanceof HttpError && e.status === 413) || e instanceof Shed) res.setHeader('connection', 'close');
     }
     const stdout = answer.stdout === '' || answer.stdout.endsWith('\n') ? answer.stdout : `${answer.stdout}\n`;
     const headers: Record<string, string> = {
@@ -122,15 +171,15 @@ async function handle(ctx: HttpContext, policy: AuthPolicy, req: IncomingMessage
   }
   if (route === 'gateway' && parts.length === 2) {
     allow(method, 'POST', path);
-    const body = (await readJson(req, ctx.maxBodyBytes, false)) as Record<string, unknown>;
-    return sendJson(res, 202, ctx.api.emitGateway(body.event, body.context));
+    const input = (await body(false)) as Record<string, unknown>;
+    return sendJson(res, 202, ctx.api.emitGateway(input.event, input.context));
   }
   if (route === 'reload' && parts.length === 2) {
     allow(method, 'POST', path);
-    req.resume();
+    noBody();
     return sendJson(res, 200, await ctx.api.reload());
   }
-  req.resume();
+  noBody();
   throw new HttpError(404, `no route ${method} ${path} (routes: GET /v1/health, POST /v1/emit/<event>, POST /v1/finalize, POST /v1/agent/<agent>/<AgentEvent>, POST /v1/gateway, POST /v1/reload, GET /v1/notices)`);
 }
 
@@ -146,31 +195,50 @@ function safeDecode(s: string): string {
   }
 }
 
-/** The body as JSON; an empty body is `{}` when `emptyOk`. Over the cap: 413, and the rest is not read. */
-function readJson(req: IncomingMessage, max: number, emptyOk: boolean): Promise<unknown> {
+/**
+ * The body as JSON; an empty body is `{}` when `emptyOk`. Over the cap: 413, and the rest is not
+ * read. Shed while it arrives (the slot's signal): rejected with the Shed.
+ */
+function readJson(req: IncomingMessage, max: number, emptyOk: boolean, slot: RequestSlot): Promise<unknown> {
   return new Promise((resolve, reject) => {
+    if (slot.signal.aborted) {
+      reject(slot.signal.reason);
+      return;
+    }
     const declared = Number(req.headers['content-length']);
     if (Number.isFinite(declared) && declared > max) {
+      slot.bodyRead();
       reject(new HttpError(413, `request body of ${declared} bytes is over the ${max}-byte limit (--max-body)`));
-      req.resume();
       return;
     }
     const chunks: Buffer[] = [];
     let size = 0;
-    let over = false;
+    let settled = false;
+    const settle = (): boolean => {
+      if (settled) return false;
+      settled = true;
+      slot.signal.removeEventListener('abort', onShed);
+      slot.bodyRead();
+      return true;
+    };
+    const onShed = (): void => {
+      if (settle()) reject(slot.signal.reason);
+    };
+    slot.signal.addEventListener('abort', onShed, { once: true });
     req.on('data', (c: Buffer) => {
-      if (over) return;
+      if (settled) return;
       size += c.length;
       if (size > max) {
-        over = true;
-        reject(new HttpError(413, `request body is over the ${max}-byte limit (--max-body)`));
+        if (settle()) reject(new HttpError(413, `request body is over the ${max}-byte limit (--max-body)`));
         return;
       }
       chunks.push(c);
     });
-    req.once('error', (e) => reject(new HttpError(400, `cannot read the request body: ${e.message}`)));
+    req.once('error', (e) => {
+      if (settle()) reject(new HttpError(400, `cannot read the request body: ${e.message}`));
+    });
     req.once('end', () => {
-      if (over) return;
+      if (!settle()) return;
       const text = Buffer.concat(chunks).toString('utf8');
       if (text.trim() === '') {
         if (emptyOk) resolve({});
@@ -184,6 +252,12 @@ function readJson(req: IncomingMessage, max: number, emptyOk: boolean): Promise<
       }
     });
   });
+}
+
+/** The answer to an emit on a tool gate that serve had to shed: a block that says why. */
+function shedBlock(event: EventName, reason: string): Emission {
+  const message = `hermes-hooks serve did not check this call, so it blocks it: ${reason}; retry in a moment`;
+  return { event, payload: {}, hooks: [], decision: { ...allowDecision(event), action: 'block', message } };
 }
 
 function sendJson(res: ServerResponse, status: number, value: unknown): void {

@@ -5,6 +5,7 @@
 
 import type { Readable, Writable } from 'node:stream';
 import { RequestError } from './api.js';
+import { createLineFramer } from './line-framing.js';
 import { ShuttingDown } from './requests.js';
 
 const RPC_PARSE_ERROR = -32700;
@@ -103,42 +104,18 @@ export function serveJsonRpc(
       });
   };
 
-  // Line framing with a cap: an over-long line is answered with an error and skipped to its end.
-  let buf = '';
-  let skipping = false;
+  // Line framing with a cap: an over-long line is answered with an error (with its id when it can
+  // be read) and skipped to its end.
   let stopped = false;
-  const onData = (chunk: Buffer | string): void => {
-    let text = typeof chunk === 'string' ? chunk : chunk.toString('utf8');
-    for (;;) {
-      const nl = text.indexOf('\n');
-      if (nl < 0) break;
-      const part = text.slice(0, nl);
-      text = text.slice(nl + 1);
-      if (skipping) {
-        skipping = false;
-        buf = '';
-        continue;
-      }
-      const line = buf + part;
-      buf = '';
-      if (Buffer.byteLength(line) > opts.maxLineBytes) {
-        fail(null, RPC_INVALID_REQUEST, `request line longer than the ${opts.maxLineBytes}-byte limit (--max-body); skipped`);
-        continue;
-      }
-      handleLine(line);
-    }
-    if (skipping) return;
-    buf += text;
-    if (Buffer.byteLength(buf) > opts.maxLineBytes) {
-      fail(null, RPC_INVALID_REQUEST, `request line longer than the ${opts.maxLineBytes}-byte limit (--max-body); skipped`);
-      buf = '';
-      skipping = true;
-    }
-  };
+  const framer = createLineFramer({
+    maxLineBytes: opts.maxLineBytes,
+    onLine: handleLine,
+    onTooLong: (id) => fail(id, RPC_INVALID_REQUEST, `request line longer than the ${opts.maxLineBytes}-byte limit (--max-body); skipped`),
+  });
+  const onData = (chunk: Buffer | string): void => framer.push(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk);
   const onEnd = (): void => {
     if (stopped) return;
-    if (buf.trim() !== '' && !skipping) handleLine(buf);
-    buf = '';
+    framer.end();
     stopped = true;
     opts.onEnd();
   };

@@ -2,7 +2,8 @@
 // and shut down in order — stop taking requests, drain those in flight (bounded), finalize every
 // open session, flush webhooks (engine.close), kill whatever hook group is left, remove the socket.
 
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
+import { constants as osConstants } from 'node:os';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { ALLOWLIST_FILENAME } from '../consent/allowlist.js';
@@ -13,7 +14,8 @@ import { killLiveHooks, liveHookCount } from '../spawn/live-hooks.js';
 import type { FinalizeNotice, SessionFinalized } from '../types.js';
 import { createServeApi } from './api.js';
 import { allowedHosts, type AuthPolicy } from './auth.js';
-import { createHttpHandler, type HttpContext } from './http.js';
+import { createConnectionGuard } from './connections.js';
+import { createHttpServer, type HttpContext } from './http.js';
 import { MethodNotFound, serveJsonRpc, type RpcChannel } from './jsonrpc.js';
 import { createNoticeQueue } from './notices.js';
 import { createRequestTracker } from './requests.js';
@@ -26,12 +28,16 @@ export interface ServeConfig {
   http: { host: string; port: number; allowRemote: boolean; token: string } | null;
   surface: 'cli' | 'gateway';
   maxBodyBytes: number;
+  /** HTTP connections held at once, the socket and --http together (see connections.ts). */
+  maxConnections: number;
+  /** Deadline for a connection's request headers (also between keep-alive requests). */
+  headersTimeoutMs: number;
   requestTimeoutMs: number;
   drainTimeoutMs: number;
   /** Say where we listen (stderr). */
   announce: (line: string) => void;
   logger: Logger;
-  /** Install SIGTERM/SIGINT handlers (the CLI does; in-process tests do not). */
+  /** Install SIGTERM/SIGINT/SIGHUP handlers (the CLI does; in-process tests do not). */
   signals: boolean;
 }
 
@@ -62,9 +68,30 @@ export async function startServer(engine: HookEngine, cfg: ServeConfig): Promise
   let httpAddress: { host: string; port: number } | null = null;
   const transports: string[] = [];
 
+  const connections = createConnectionGuard({
+    maxConnections: cfg.maxConnections,
+    headersTimeoutMs: cfg.headersTimeoutMs,
+    log: (line) => log.warn(line),
+  });
   const health = (): Record<string, unknown> =>
-    api.health({ transports, in_flight: tracker.inFlight, served: tracker.served, live_hooks: liveHookCount(), memory: memory() });
-  const ctx: HttpContext = { api, tracker, notices, maxBodyBytes: cfg.maxBodyBytes, health };
+    api.health({
+      transports,
+      in_flight: tracker.inFlight,
+      served: tracker.served,
+      live_hooks: liveHookCount(),
+      ...(cfg.socket || cfg.http ? { connections: connections.stats() } : {}),
+      memory: memory(),
+    });
+  const ctx: HttpContext = {
+    api,
+    tracker,
+    notices,
+    maxBodyBytes: cfg.maxBodyBytes,
+    requestTimeoutMs: cfg.requestTimeoutMs,
+    headersTimeoutMs: cfg.headersTimeoutMs,
+    connections,
+    health,
+  };
 
   // Nothing must outlive us: at exit, kill every hook group left.
   const onExit = (): void => {
@@ -108,6 +135,7 @@ export async function startServer(engine: HookEngine, cfg: ServeConfig): Promise
       killLiveHooks('SIGKILL');
       for (const s of servers) s.closeAllConnections();
       if (cfg.socket && socketIno !== null) removeSocket(cfg.socket, socketIno);
+      connections.close();
       await rpc?.flush();
       detach();
       resolveDone(0);
@@ -134,25 +162,24 @@ export async function startServer(engine: HookEngine, cfg: ServeConfig): Promise
     if (signalled > 1) {
       // A second signal: the user does not want to wait for the drain.
       onExit();
-      process.exit(signal === 'SIGINT' ? 130 : 143);
+      if (cfg.socket && socketIno !== null) removeSocket(cfg.socket, socketIno);
+      process.exit(128 + osConstants.signals[signal]);
     }
     void shutdown(signal);
   }
-  if (cfg.signals) {
-    process.on('SIGTERM', onSignal);
-    process.on('SIGINT', onSignal);
-  }
+  // SIGHUP (the terminal or the session that started us went away) is a shutdown like SIGTERM:
+  // by default it would kill us at once and leave the hooks running and the socket file behind.
+  const SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
+  if (cfg.signals) for (const s of SIGNALS) process.on(s, onSignal);
   /** Undo what this server hooked into the process (once stopped, or when it failed to start). */
   function detach(): void {
     process.off('exit', onExit);
-    process.off('SIGTERM', onSignal);
-    process.off('SIGINT', onSignal);
+    for (const s of SIGNALS) process.off(s, onSignal);
   }
 
   try {
     if (cfg.socket) {
-      const server = createServer(createHttpHandler(ctx, { token: null, hosts: null }));
-      tune(server, cfg.requestTimeoutMs);
+      const server = createHttpServer(ctx, { token: null, hosts: null });
       socketIno = (await listenOnSocket(server, cfg.socket)).ino;
       servers.push(server);
       transports.push(`unix:${cfg.socket}`);
@@ -160,8 +187,7 @@ export async function startServer(engine: HookEngine, cfg: ServeConfig): Promise
     }
     if (cfg.http) {
       const policy: AuthPolicy = { token: cfg.http.token, hosts: null };
-      const server = createServer(createHttpHandler(ctx, policy));
-      tune(server, cfg.requestTimeoutMs);
+      const server = createHttpServer(ctx, policy);
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
         server.listen(cfg.http!.port, cfg.http!.host, () => {
@@ -182,6 +208,7 @@ export async function startServer(engine: HookEngine, cfg: ServeConfig): Promise
   } catch (e) {
     for (const s of servers) s.close();
     if (cfg.socket && socketIno !== null) removeSocket(cfg.socket, socketIno);
+    connections.close();
     watcher.close();
     detach();
     throw e;
@@ -237,13 +264,6 @@ function memory(): Record<string, number> {
   const m = process.memoryUsage();
   const mb = (n: number): number => Math.round((n / 1048576) * 10) / 10;
   return { rss_mb: mb(m.rss), heap_used_mb: mb(m.heapUsed), heap_total_mb: mb(m.heapTotal), external_mb: mb(m.external) };
-}
-
-function tune(server: Server, requestTimeoutMs: number): void {
-  // Our own per-request deadline decides; Node's must not cut a long emit off first.
-  server.requestTimeout = requestTimeoutMs + 5000;
-  server.headersTimeout = 30_000;
-  server.keepAliveTimeout = 5000;
 }
 
 /** config.yaml, the allowlist, and every shell hook's script file. */

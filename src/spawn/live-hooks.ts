@@ -47,24 +47,25 @@ function cleanup(): void {
   killLiveHooks('SIGKILL');
 }
 
+/** The signals that end a host by default. SIGHUP too: a closed terminal must not leave hooks running. */
+const FATAL_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
 function onSignal(signal: NodeJS.Signals): void {
   cleanup();
   // Choice: we only replace Node's default behaviour when nobody else listens. If we are the sole
   // listener, we remove ourselves and re-raise the signal, so the host dies of it exactly as it
-  // would have without us (a shell sees 130 for SIGINT, 143 for SIGTERM). If the host has its own
-  // handler, that handler owns the decision to exit; we have already killed the hooks.
+  // would have without us (a shell sees 130 for SIGINT, 143 for SIGTERM, 129 for SIGHUP). If the
+  // host has its own handler, that handler owns the decision to exit; we have already killed the hooks.
   if (process.listenerCount(signal) === 1) {
-    process.removeListener('SIGINT', onSignal);
-    process.removeListener('SIGTERM', onSignal);
+    for (const s of FATAL_SIGNALS) process.removeListener(s, onSignal);
     process.kill(process.pid, signal);
   }
 }
 
-/** On process `exit`, SIGINT and SIGTERM, kill every live hook group (SIGKILL). Idempotent. */
+/** On process `exit`, SIGINT, SIGTERM and SIGHUP, kill every live hook group (SIGKILL). Idempotent. */
 export function installExitCleanup(): void {
   if (installed) return;
   installed = true;
   process.on('exit', cleanup);
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  for (const s of FATAL_SIGNALS) process.on(s, onSignal);
 }

@@ -1,6 +1,6 @@
 // The built executable (`node dist/cli/bin.js`) as a real process: exit codes, the --json report
 // through a real pipe (schema-valid and never cut short), terminals (under a real pseudo-terminal
-// via util-linux `script`) and SIGINT while hooks run.
+// via util-linux `script`) and SIGINT, SIGTERM and SIGHUP while hooks run.
 
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { existsSync, readFileSync } from 'node:fs';
@@ -124,11 +124,15 @@ describe('on a terminal', () => {
   }, 60_000);
 });
 
-describe('SIGINT while hooks run', () => {
+describe('SIGINT, SIGTERM and SIGHUP while hooks run', () => {
   it.each([
-    ['test', ['test', 'pre_tool_call']],
-    ['run --accept-hooks', ['run', 'pre_tool_call', '--accept-hooks']],
-  ])('%s: the CLI dies of SIGINT and leaves no hook or grandchild behind', async (_name, argv) => {
+    ['test', 'SIGINT', ['test', 'pre_tool_call']],
+    ['run --accept-hooks', 'SIGINT', ['run', 'pre_tool_call', '--accept-hooks']],
+    ['run --accept-hooks', 'SIGTERM', ['run', 'pre_tool_call', '--accept-hooks']],
+    // The terminal closing: by default it killed the CLI and left the hooks running.
+    ['run --accept-hooks', 'SIGHUP', ['run', 'pre_tool_call', '--accept-hooks']],
+    ['test', 'SIGHUP', ['test', 'pre_tool_call']],
+  ] as const)('%s: the CLI dies of %s and leaves no hook or grandchild behind', async (_name, signal, argv) => {
     const { home: h, env } = home({
       pre_tool_call: [
         { command: `${HOOKS}/spawn-tree.sh`, timeout: 120 },
@@ -138,13 +142,13 @@ describe('SIGINT while hooks run', () => {
     const pidsFile = join(h, 'pids');
     const pids = (): number[] => (existsSync(pidsFile) ? readFileSync(pidsFile, 'utf8').split('\n').filter(Boolean).map(Number) : []);
     let cliPid = 0;
-    const done = runBin(argv, { env, stdin: 'ignore', onSpawn: (pid) => (cliPid = pid), killAfterMs: 60_000 });
+    const done = runBin([...argv], { env, stdin: 'ignore', onSpawn: (pid) => (cliPid = pid), killAfterMs: 60_000 });
     // Two hooks, each recording itself and its background child.
     expect(await waitFor(() => pids().length === 4, 30_000)).toBe(true);
     expect(pids().every(isAlive)).toBe(true);
-    process.kill(cliPid, 'SIGINT');
+    process.kill(cliPid, signal);
     const r = await done;
-    expect(r.signal).toBe('SIGINT');
+    expect(r.signal).toBe(signal);
     expect(await waitFor(() => !pids().some(isAlive), 10_000)).toBe(true);
   }, 90_000);
 });

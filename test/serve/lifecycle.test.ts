@@ -1,4 +1,4 @@
-// serve's life: SIGTERM drains requests in flight, finalizes open sessions and exits 0; a client
+// serve's life: SIGTERM (and SIGHUP) drains requests in flight, finalizes open sessions and exits 0; a client
 // that goes away mid-emit leaves no hook process; config edits reload between emits (a broken
 // config keeps the last good one and says so in health); an approved script edited while the
 // server runs stops running at once.
@@ -44,6 +44,22 @@ describe('serve lifecycle', () => {
     const finals = readFileSync(join(dir, 'finalized.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
     expect(finals.map((f) => [f.session_id, f.extra.reason])).toEqual([['drained', 'shutdown']]);
     expect(existsSync(served.socket!)).toBe(false);
+  });
+
+  it('SIGHUP is a shutdown like SIGTERM: the running hook\'s process group is killed, the socket removed, exit 0', async () => {
+    const dir = tempDir();
+    const hook = pidHook(dir, 'sleeper.sh', 'cat > /dev/null\nsleep 30 &\nsleep 30\necho "{}"');
+    const home = await approvedHome({ pre_tool_call: [hook] });
+    const served = await startServe(home, ['--drain-timeout', '1']);
+    const req = postJson(served, '/v1/emit/pre_tool_call', { tool_name: 'terminal' }).catch((e: Error) => e);
+    expect(await waitFor(() => recordedPids(dir).length === 1, 10_000, 10)).toBe(true);
+    const [pgid] = recordedPids(dir);
+    expect(await waitFor(() => groupMembers(pgid!).length === 3, 5000, 10)).toBe(true); // bash and its two sleeps
+    served.child.kill('SIGHUP');
+    expect(await served.exited).toBe(0);
+    expect(groupMembers(pgid!)).toEqual([]);
+    expect(existsSync(served.socket!)).toBe(false);
+    await req;
   });
 
   it('a client that disconnects mid-emit leaves no hook process, and the server keeps serving', async () => {

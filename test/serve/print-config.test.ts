@@ -95,8 +95,9 @@ describe('print-config --serve', () => {
     for (const [agent, command, stdin] of cases) {
       const down = await sh(command, stdin, baseEnv());
       expect([agent, down.code, down.stdout]).toEqual([agent, 2, '']);
-      expect(down.stderr.startsWith(`hermes-hooks-client: hermes-hooks serve is not reachable on ${socket} (curl: `)).toBe(true);
-      expect(down.stderr.endsWith('); start it with: hermes-hooks serve; blocking this call (exit 2) rather than letting it through unguarded\n')).toBe(true);
+      expect(down.stderr).toBe(
+        `hermes-hooks-client: no hermes-hooks serve is running for ${socket} (there is no socket there); start it with: hermes-hooks serve --home ${home}; blocking this call (exit 2) rather than letting it through unguarded\n`,
+      );
     }
     // The client gone (package removed): blocked with the reason, not "command not found".
     const gone = await sh(codex.command.replace(CLIENT, '/nonexistent/hermes-hooks-client'), cases[0]![2], baseEnv());
@@ -129,8 +130,9 @@ describe('print-config --serve', () => {
     for (const [event, command] of [['Stop', codexStop], ['AfterAgent', geminiAfter]] as const) {
       const down = await sh(command, stdin, baseEnv());
       expect([event, down.code, down.stdout]).toEqual([event, 1, '']);
-      expect(down.stderr.startsWith(`hermes-hooks-client: hermes-hooks serve is not reachable on ${socket} (curl: `)).toBe(true);
-      expect(down.stderr.endsWith(`; ${event} is not a tool gate, so the agent goes on without hermes-hooks (exit 1, a non-blocking error)\n`)).toBe(true);
+      expect(down.stderr).toBe(
+        `hermes-hooks-client: no hermes-hooks serve is running for ${socket} (there is no socket there); start it with: hermes-hooks serve --home ${home}; ${event} is not a tool gate, so the agent goes on without hermes-hooks (exit 1, a non-blocking error)\n`,
+      );
       const gone = await sh(command.replace(CLIENT, '/nonexistent/hermes-hooks-client'), stdin, baseEnv());
       expect([event, gone.code, gone.stderr]).toEqual([
         event,

@@ -136,7 +136,7 @@ describe('serve --stdio', () => {
       ['y', -32602, '"kwargs" must be a JSON object, not an array'],
       ['z', -32601, "unknown method 'frobnicate' (methods: emit, finalize_session, emit_gateway, health, reload, shutdown)"],
       ['v', -32600, 'invalid request: "jsonrpc" must be "2.0"'],
-      [null, -32600, 'request line longer than the 2048-byte limit (--max-body); skipped'],
+      ['big', -32600, 'request line longer than the 2048-byte limit (--max-body); skipped'],
     ]));
     expect(served.child.exitCode).toBeNull();
     await rpc.result('shutdown');
