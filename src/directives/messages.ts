@@ -43,3 +43,18 @@ export function abnormalEndReason(run: Pick<RunRecord, 'status' | 'exit_code' | 
   if (run.status === 'nonzero_exit') return FAIL_CLOSED_REASON.failed;
   return null;
 }
+
+/** How a hook keeps a helper running past its own exit (said wherever left processes are reported). */
+export const KEEP_A_HELPER =
+  'a helper meant to outlive its hook must leave its process group and its output: setsid CMD </dev/null >/dev/null 2>&1 &';
+
+/**
+ * "exited 0; left 2 processes, killed": a hook that exited but left processes running, which were
+ * killed when its answer was taken. Null when it left none.
+ */
+export function leftProcessesText(run: Pick<RunRecord, 'exit_code' | 'signal'> & { left_processes?: number }): string | null {
+  const n = run.left_processes ?? 0;
+  if (!(n > 0)) return null;
+  const how = typeof run.signal === 'string' && run.signal !== '' ? `killed by ${run.signal}` : `exited ${run.exit_code ?? '?'}`;
+  return `${how}; left ${n} process${n === 1 ? '' : 'es'}, killed`;
+}

@@ -17,7 +17,7 @@ import { hookOutcome, round } from './_outcome.js';
 import { outcomeBase, runShellHook } from './_run-shell.js';
 import type { Logger } from './logger.js';
 import { isPlainObject } from '../_json.js';
-import { isFailClosedBlock } from '../directives/messages.js';
+import { isFailClosedBlock, KEEP_A_HELPER, leftProcessesText } from '../directives/messages.js';
 import { stdoutProblem } from '../directives/parse-stdout.js';
 
 /** What the dry run says about a hook it lists but does not run under HERMES_SAFE_MODE. */
@@ -317,6 +317,8 @@ function reportProblems(ctx: EmitContext, event: EventName, h: HookOutcome): voi
     default:
       break;
   }
+  const left = leftProcessesText(h);
+  if (left !== null) logger.warn(`${who} ${left} (its answer was taken at its exit; ${KEEP_A_HELPER})`);
 }
 
 /**

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { killLiveHooks, liveHookCount } from '../../src/spawn/live-hooks.js';
-import { spawnHook, type SpawnHookOptions } from '../../src/spawn/run-hook.js';
+import { EXIT_GRACE_MS, spawnHook, type SpawnHookOptions } from '../../src/spawn/run-hook.js';
 import { _forceNamedStdinFiles, STDIN_FILE_PREFIX, stdinFileDir } from '../../src/spawn/stdin-file.js';
 import { fixture, groupMembers, isRunning, killQuietly, sleep, waitFor } from './_helpers.js';
 
@@ -192,19 +192,6 @@ describe('spawnHook: deadline and kills', () => {
     expect(await waitFor(() => groupMembers(r.pid!).length === 0, 2000)).toBe(true);
   });
 
-  it('kills a grandchild that holds stdout after the hook exited, within timeout + 1.5 s', async () => {
-    const t0 = performance.now();
-    const r = await spawnHook({ command: fixture('grandchild-holds-stdout.sh'), stdin: PAYLOAD, timeoutMs: 1000 });
-    const elapsed = performance.now() - t0;
-    expect(elapsed).toBeLessThan(1000 + KILL_PATH_MS + TIMER_MARGIN_MS);
-    // The hook itself exited at once; the run waited for the grandchild until the deadline.
-    expect(r.duration_ms).toBeGreaterThanOrEqual(1000 - TIMER_EARLY_MS);
-    expect(r).toMatchObject({ status: 'timeout', exit_code: null });
-    const grandchild = pidFrom(r.stdout, 'grandchild');
-    expect(await waitFor(() => !isRunning(grandchild), 2000)).toBe(true);
-    expect(groupMembers(r.pid!)).toEqual([]);
-  });
-
   it('abandons the pipes of a setsid grandchild and still settles within timeout + 1.5 s', async () => {
     const t0 = performance.now();
     const r = await spawnHook({ command: fixture('setsid-grandchild-holds-stdout.sh'), stdin: PAYLOAD, timeoutMs: 1000 });
@@ -214,9 +201,11 @@ describe('spawnHook: deadline and kills', () => {
       expect(elapsed).toBeLessThan(1000 + KILL_PATH_MS + TIMER_MARGIN_MS);
       expect(r.duration_ms).toBeGreaterThanOrEqual(1000 - TIMER_EARLY_MS);
       expect(r).toMatchObject({ status: 'timeout', exit_code: null, signal: 'SIGTERM' });
-      // Everything in the hook's group is gone; the escaped one left the group on purpose.
+      // Everything in the hook's group is gone, and so is the escaped one that still held the pipes.
       expect(await waitFor(() => groupMembers(r.pid!).length === 0, 2000)).toBe(true);
       expect(isRunning(r.pid!)).toBe(false);
+      expect(await waitFor(() => !isRunning(escaped), 3000)).toBe(true);
+      expect(r.left_processes).toBe(0); // a timeout says it killed the hook; the count is for hooks that exited
     } finally {
       killQuietly(escaped);
     }
@@ -232,20 +221,6 @@ describe('spawnHook: deadline and kills', () => {
     expect(await waitFor(() => groupMembers(r.pid!).length === 0, 2000)).toBe(true);
   });
 
-  it('leaves the detached helpers of a hook that finished in time alive', async () => {
-    expect(await waitFor(() => liveHookCount() === 0, 3000)).toBe(true);
-    const r = await run(fixture('detached-helper.sh'), { killGraceMs: 100 });
-    const helper = pidFrom(r.stdout, 'helper');
-    try {
-      expect(r.status).toBe('ok');
-      // No kill is pending: a group kill keeps its hook registered until the group is gone.
-      expect(liveHookCount()).toBe(0);
-      expect(isRunning(helper)).toBe(true);
-    } finally {
-      killQuietly(helper);
-    }
-  });
-
   it('runs six 1-second hooks concurrently', async () => {
     const runs = await Promise.all(Array.from({ length: 6 }, () => run(fixture('sleep-one.sh'))));
     expect(runs.map((r) => [r.status, r.stdout])).toEqual(Array.from({ length: 6 }, () => ['ok', '{}\n']));
@@ -253,6 +228,108 @@ describe('spawnHook: deadline and kills', () => {
     const lastStart = Math.max(...runs.map((r) => r.started_at));
     const firstEnd = Math.min(...runs.map((r) => r.started_at + r.duration_ms));
     expect(lastStart).toBeLessThan(firstEnd);
+  });
+});
+
+const numberFrom = (text: string, key: string): number => pidFrom(text, key);
+
+describe('spawnHook: the answer is taken at the exit (issue 24 item 3)', () => {
+  /** Far below the 5 s timeout these hooks get, far above EXIT_GRACE_MS: the run did not wait for the deadline. */
+  const WELL_BEFORE_TIMEOUT_MS = 4000;
+
+  it('a setsid daemon holding stdout: the block printed before the exit is the answer, at once, and the daemon is killed', async () => {
+    const r = await spawnHook({ command: fixture('setsid-daemon-then-block.sh'), stdin: PAYLOAD, timeoutMs: 5000 });
+    const daemon = numberFrom(r.stderr, 'daemon');
+    try {
+      expect(r).toMatchObject({
+        status: 'ok',
+        exit_code: 0,
+        signal: null,
+        error: null,
+        stdout: '{"action":"block","message":"blocked by the guard"}\n',
+        left_processes: 1,
+      });
+      expect(r.duration_ms).toBeLessThan(WELL_BEFORE_TIMEOUT_MS);
+      // It left the group, but it held the hook's output: found by that socket and ended.
+      expect(await waitFor(() => !isRunning(daemon), 3000)).toBe(true);
+    } finally {
+      killQuietly(daemon);
+    }
+  });
+
+  it('a background child in the group holding stdout is killed after the grace and counted', async () => {
+    const r = await spawnHook({ command: fixture('grandchild-holds-stdout.sh'), stdin: PAYLOAD, timeoutMs: 5000 });
+    const child = pidFrom(r.stdout, 'grandchild');
+    try {
+      expect(r).toMatchObject({ status: 'ok', exit_code: 0, left_processes: 1 });
+      // At least the grace, and nowhere near the deadline.
+      expect(r.duration_ms).toBeGreaterThanOrEqual(EXIT_GRACE_MS - TIMER_EARLY_MS);
+      expect(r.duration_ms).toBeLessThan(WELL_BEFORE_TIMEOUT_MS);
+      expect(await waitFor(() => !isRunning(child), 3000)).toBe(true);
+      expect(await waitFor(() => groupMembers(r.pid!).length === 0, 3000)).toBe(true);
+    } finally {
+      killQuietly(child);
+    }
+  });
+
+  it('a fire-and-forget helper left in the group (output redirected) is killed too, without any wait', async () => {
+    expect(await waitFor(() => liveHookCount() === 0, 3000)).toBe(true);
+    const r = await run(fixture('group-helper-redirected.sh'), { killGraceMs: 100 });
+    const helper = pidFrom(r.stdout, 'helper');
+    try {
+      expect(r).toMatchObject({ status: 'ok', exit_code: 0, left_processes: 1 });
+      expect(await waitFor(() => !isRunning(helper), 3000)).toBe(true);
+      // Once its group is gone the run is forgotten: nothing stays registered.
+      expect(await waitFor(() => liveHookCount() === 0, 3000)).toBe(true);
+    } finally {
+      killQuietly(helper);
+    }
+  });
+
+  it('a helper that left the group and the hook\'s output (setsid, redirected) is kept', async () => {
+    expect(await waitFor(() => liveHookCount() === 0, 3000)).toBe(true);
+    const r = await run(fixture('setsid-helper-redirected.sh'));
+    const helper = pidFrom(r.stdout, 'helper');
+    try {
+      expect(r).toMatchObject({ status: 'ok', exit_code: 0, left_processes: 0 });
+      expect(liveHookCount()).toBe(0);
+      expect(isRunning(helper)).toBe(true);
+    } finally {
+      killQuietly(helper);
+    }
+  });
+
+  it('a grandchild still writing after the exit: the output is what came within the grace, and the writer is killed', async () => {
+    const r = await spawnHook({ command: fixture('grandchild-keeps-writing.sh'), stdin: PAYLOAD, timeoutMs: 30_000 });
+    const writer = numberFrom(r.stderr, 'writer');
+    try {
+      expect(r).toMatchObject({ status: 'ok', exit_code: 0 });
+      expect(r.stdout.startsWith('first\n')).toBe(true);
+      // The writer never stops on its own: the run ended long before the deadline all the same.
+      expect(r.duration_ms).toBeLessThan(10_000);
+      // The writer subshell and its current `sleep` are both in the group.
+      expect(r.left_processes).toBeGreaterThanOrEqual(1);
+      expect(await waitFor(() => !isRunning(writer), 3000)).toBe(true);
+      expect(await waitFor(() => groupMembers(r.pid!).length === 0, 3000)).toBe(true);
+    } finally {
+      killQuietly(writer);
+    }
+  });
+
+  it('what was still in the pipe at the exit is all read (200 000 bytes, a background child holding stdout)', async () => {
+    const r = await spawnHook({ command: fixture('big-output-then-exit.sh'), stdin: PAYLOAD, timeoutMs: 5000 });
+    const child = numberFrom(r.stderr, 'child');
+    try {
+      expect(r).toMatchObject({ status: 'ok', exit_code: 0, left_processes: 1 });
+      expect(r.stdout).toBe('x'.repeat(200_000));
+    } finally {
+      killQuietly(child);
+    }
+  });
+
+  it('a hook that leaves nothing settles at its exit, with nothing to report', async () => {
+    const r = await run(fixture('exit-with.sh'));
+    expect(r).toMatchObject({ status: 'ok', left_processes: 0 });
   });
 });
 
