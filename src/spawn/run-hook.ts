@@ -6,13 +6,13 @@
 // `beforeLaunch` runs synchronously right before the process starts, with no await in between
 // (consent is checked there, so the check-to-exec window is as small as Node allows).
 //
-// A hook's answer is final at its exit: the run settles when its pipes close, or at the latest
-// EXIT_GRACE_MS after the exit when something it left behind still holds them. Whatever is left
+// A hook's answer is final at its exit: the run settles when its pipes close with nothing left
+// in its group (the usual case, no wait), else EXIT_GRACE_MS after the exit. Whatever is left
 // then — the rest of its process group, and any process outside it still holding its stdout or
-// stderr (a `setsid` daemon, found by the socket it holds: _leftovers.ts) — gets SIGTERM, then
-// SIGKILL `killGraceMs` later, and the run says how many (`left_processes`). A helper meant to
-// outlive its hook leaves the group and the hook's output (`setsid cmd >/dev/null 2>&1 &`) and
-// is kept.
+// stderr (a `setsid` daemon, found by the socket it holds and the run id in its environment:
+// _leftovers.ts) — gets SIGTERM, then SIGKILL `killGraceMs` later, and the run says how many
+// (`left_processes`). A helper meant to outlive its hook leaves the group and the hook's output
+// (`setsid cmd </dev/null >/dev/null 2>&1 &`) and is kept.
 //
 // A hook that does not exit: at the deadline the whole group gets SIGTERM, then SIGKILL
 // `killGraceMs` later if any member is left, then the pipes are abandoned `drainMs` after that
@@ -22,12 +22,13 @@
 // a grandchild holds a pipe), so those are ours.
 
 import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { HookRun, HookStatus } from '../types.js';
 import { splitCommand } from './argv.js';
-import { shebangInterpreter, wouldFailExecFormat } from './_exec-format.js';
+import { wouldFailExecFormat } from './_exec-format.js';
 import { type LaunchOutcome, type Launched, launch } from './_launch.js';
-import { execFormatErrorText, launchErrorText } from './_launch-error.js';
-import { findLeftovers, NO_ENDS, type OutputEnds, outputEndsOf, signalEach, stillHolding } from './_leftovers.js';
+import { brokenShebangText, execFormatErrorText, launchErrorText } from './_launch-error.js';
+import { findLeftovers, nextRunId, type OutputTrace, outputTrace, RUN_ID_VARIABLE, signalEach, stillHolding } from './_leftovers.js';
 import { OutputCapture } from './_output-capture.js';
 import { groupAlive, signalGroup } from './_process-group.js';
 import { type LiveHook, registerLiveHook, unregisterLiveHook } from './live-hooks.js';
@@ -106,16 +107,17 @@ function isDirectory(path: string): boolean {
 }
 
 /**
- * `{ ...base, ...extra }`, read as it is now, but cheaply. Spreading process.env asks its C++
+ * `{ ...base, ...extra, HERMES_HOOK_RUN_ID: runId }`, read as it is now, but cheaply. Spreading process.env asks its C++
  * interceptor for every key's descriptor and then its value (~0.28 ms for 35 variables, measured);
  * a for-in copy reads each value once (~0.08 ms), and child_process then builds the child's
  * environment from a plain object instead of process.env (~0.14 ms less than a bare spawn pays).
  * A null prototype keeps a variable named `__proto__` an ordinary key.
  */
-function withOverrides(base: NodeJS.ProcessEnv, extra: Record<string, string>): NodeJS.ProcessEnv {
+function withOverrides(base: NodeJS.ProcessEnv, extra: Record<string, string> | undefined, runId: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = Object.create(null) as NodeJS.ProcessEnv;
   for (const key in base) env[key] = base[key];
-  for (const key of Object.keys(extra)) env[key] = extra[key];
+  if (extra !== undefined) for (const key of Object.keys(extra)) env[key] = extra[key];
+  env[RUN_ID_VARIABLE] = runId;
   return env;
 }
 
@@ -172,7 +174,7 @@ async function runHook(options: SpawnHookOptions): Promise<HookRun> {
   if (options.signal?.aborted) return finish({ status: 'timeout', argv, error: 'cancelled' });
   if (file === '') return finish({ status: 'launch_failed', argv, error: 'command not found' });
   if (wouldFailExecFormat(file, options.cwd)) {
-    return finish({ status: 'launch_failed', argv, error: execFormatErrorText(file) });
+    return finish({ status: 'launch_failed', argv, error: execFormatErrorText(options.cwd === undefined ? file : resolve(options.cwd, file)) });
   }
 
   // fd 0 for the child: its own copy of the payload, unlinked before it starts. Small payloads
@@ -190,7 +192,9 @@ async function runHook(options: SpawnHookOptions): Promise<HookRun> {
   }
 
   const baseEnv = options.env ?? process.env;
-  const env = options.extraEnv ? withOverrides(baseEnv, options.extraEnv) : baseEnv;
+  // Every run is marked, so what it leaves behind can be told from anything else (_leftovers.ts).
+  const runId = nextRunId();
+  const env = withOverrides(baseEnv, options.extraEnv, runId);
   // No await from here to launch(): what beforeLaunch checked is what the spawn starts from.
   let refused: string | null;
   try {
@@ -220,11 +224,7 @@ async function runHook(options: SpawnHookOptions): Promise<HookRun> {
     const error =
       failed.code === 'ENOENT' && options.cwd !== undefined && !isDirectory(options.cwd)
         ? `working directory not found: ${options.cwd}`
-        : launchErrorText(failed.code, failed.message, file, {
-            path: env.PATH,
-            cwd: options.cwd ?? process.cwd(),
-            interpreter: failed.code === 'ENOENT' ? shebangInterpreter(file, options.cwd) : null,
-          });
+        : launchErrorText(failed.code, failed.message, argv, { path: env.PATH, cwd: options.cwd ?? process.cwd() });
     return finish({ status: 'launch_failed', argv, error, started_at: spawnedAt });
   }
 
@@ -240,7 +240,12 @@ async function runHook(options: SpawnHookOptions): Promise<HookRun> {
   let exitGrace: NodeJS.Timeout | undefined;
   /** Processes outside the group found holding the hook's output; signalled with the group. */
   let holders: number[] = [];
-  let ends: OutputEnds = NO_ENDS;
+  let trace: OutputTrace | null = null;
+  /** Finds them: the rest of the group, and the run's descendants outside it holding its output. */
+  const leftovers = (pipesHeld: boolean): ReturnType<typeof findLeftovers> => {
+    if (pipesHeld) trace = outputTrace([sub.stdout, sub.stderr], runId);
+    return findLeftovers(pid, pipesHeld ? trace : null);
+  };
 
   // How the run ended: the pipes closed after the exit ('close'), the exit grace ran out with the
   // pipes still held ('exit'), or the pipes were abandoned after a kill. The first one counts.
@@ -248,10 +253,17 @@ async function runHook(options: SpawnHookOptions): Promise<HookRun> {
   const ended = new Promise<RunEnd>((resolve) => {
     settle = resolve;
   });
-  void sub.exited.then((outcome) => settle({ outcome, via: 'close' }));
+  let closed = false;
+  void sub.exited.then((outcome) => {
+    closed = true;
+    // Something the hook left is still in its group: it gets the rest of the exit grace (a
+    // `setsid helper &` may be a moment from leaving the group), then is killed and counted.
+    if (exitGrace !== undefined && stopReason === null && groupAlive(pid)) return;
+    settle({ outcome, via: 'close' });
+  });
 
   const anyLeft = (): boolean => {
-    if (holders.length > 0) holders = stillHolding(holders, ends);
+    if (holders.length > 0) holders = stillHolding(holders, trace);
     return groupAlive(pid) || holders.length > 0;
   };
 
@@ -287,7 +299,7 @@ async function runHook(options: SpawnHookOptions): Promise<HookRun> {
       // them then is ended too (by the socket it holds, see _leftovers.ts).
       abandonPipes = setTimeout(
         () => {
-          const found = findLeftovers(pid, ends).holders;
+          const found = leftovers(true).holders;
           if (found.length > 0) {
             holders = found;
             escalate('SIGTERM');
@@ -316,7 +328,6 @@ async function runHook(options: SpawnHookOptions): Promise<HookRun> {
     refusedAfter = `launch check failed: ${errorText(err)}`;
   }
   if (refusedAfter !== null) stop('refused', 'SIGKILL');
-  else ends = outputEndsOf(pid);
 
   const stdout = new OutputCapture(maxOutputBytes, () => stop('output_limit'));
   const stderr = new OutputCapture(maxOutputBytes, () => stop('output_limit'));
@@ -349,23 +360,20 @@ async function runHook(options: SpawnHookOptions): Promise<HookRun> {
   if (abandonPipes !== undefined) clearTimeout(abandonPipes);
   options.signal?.removeEventListener('abort', onAbort);
 
-  // The hook exited on its own: whatever is left of its group, and whoever outside it still holds
-  // its output, is killed now (a helper meant to outlive the hook leaves the group: setsid, with
-  // its output redirected). One kill(-pgid, 0) when nothing is left, which is the usual case.
+  // The hook exited on its own and the exit grace ran out with something left: the rest of its
+  // group, and whoever outside it still holds its output, is killed now (a helper meant to
+  // outlive the hook leaves the group: setsid, with its output redirected). A run that settled
+  // at 'close' found its group empty then (one kill(-pgid, 0), the usual case).
   let left = 0;
-  if (stopReason === null && end.via !== 'abandoned') {
-    const pipesHeld = end.via === 'exit';
-    const groupLeft = groupAlive(pid);
-    if (pipesHeld || groupLeft) {
-      const found = findLeftovers(pid, pipesHeld ? ends : null);
-      holders = found.holders;
-      // Without /proc the members cannot be counted: a live group is at least one.
-      left = Math.max(found.members, groupLeft ? 1 : 0) + found.holders.length;
-      escalate('SIGTERM');
-    }
+  if (stopReason === null && end.via === 'exit') {
+    const found = leftovers(!closed);
+    holders = found.holders;
+    // Without /proc the members cannot be counted: a live group is at least one.
+    left = Math.max(found.members, groupAlive(pid) ? 1 : 0) + found.holders.length;
+    if (left > 0) escalate('SIGTERM');
   }
   // Pipes still open now are held by something we do not wait for.
-  if (end.via !== 'close') {
+  if (!closed) {
     sub.stdout?.destroy();
     sub.stderr?.destroy();
   }
@@ -383,8 +391,14 @@ async function runHook(options: SpawnHookOptions): Promise<HookRun> {
   }
   if (exitCode === undefined && signal === null) {
     // Neither an exit code nor a signal: the launch failed around the process.
-    const error = launchErrorText(outcome?.code, outcome?.message, file);
+    const error = launchErrorText(outcome?.code, outcome?.message, argv, { path: env.PATH, cwd: options.cwd ?? process.cwd() });
     return finish({ ...common, status: 'nonzero_exit', error });
+  }
+  if (exitCode === 126 || exitCode === 127) {
+    // env's "cannot run" codes: when the script's own #! line is what failed (CRLF's `bash\r`, an
+    // interpreter not on PATH), the hook never ran — a launch failure, said with its fix.
+    const broken = brokenShebangText(file, { path: env.PATH, cwd: options.cwd ?? process.cwd() });
+    if (broken !== null) return finish({ ...common, status: 'launch_failed', exit_code: exitCode, error: broken });
   }
   const leftFields = { left_processes: left };
   if (signal !== null) return finish({ ...common, ...leftFields, status: 'nonzero_exit', signal });

@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -88,9 +88,18 @@ describe('spawnHook: exits', () => {
     Object.defineProperty(base, '__proto__', { value: 'odd', enumerable: true, configurable: true, writable: true });
     const r = await run('/usr/bin/env', { env: base, extraEnv: { HERMES_HOME: '/profiles/work', HERMES_HOOK_EVENT: 'pre_tool_call' } });
     expect(r.status).toBe('ok');
-    expect(r.stdout.split('\n').filter((l) => l !== '').sort()).toEqual(
-      ['HERMES_HOME=/profiles/work', 'HERMES_HOOK_EVENT=pre_tool_call', 'KEEP=kept', `PATH=${process.env.PATH}`, '__proto__=odd'].sort(),
+    const lines = r.stdout.split('\n').filter((l) => l !== '');
+    // Plus the run's own id, which tells what it leaves behind from anything else.
+    const runId = lines.find((l) => l.startsWith('HERMES_HOOK_RUN_ID='));
+    expect(runId).toMatch(new RegExp(`^HERMES_HOOK_RUN_ID=${process.pid}\\.\\d+$`));
+    expect(lines.sort()).toEqual(
+      ['HERMES_HOME=/profiles/work', 'HERMES_HOOK_EVENT=pre_tool_call', 'KEEP=kept', `PATH=${process.env.PATH}`, '__proto__=odd', runId].sort(),
     );
+  });
+
+  it('gives every run its own HERMES_HOOK_RUN_ID', async () => {
+    const ids = await Promise.all([1, 2, 3].map(() => run(`bash -c 'echo $HERMES_HOOK_RUN_ID'`)));
+    expect(new Set(ids.map((r) => r.stdout)).size).toBe(3);
   });
 
   it('uses process.env when no env is given', async () => {
@@ -410,9 +419,60 @@ describe('spawnHook: launch failures', () => {
     expect(readdirSync(stdinFileDir()).filter((n) => n.startsWith(`${STDIN_FILE_PREFIX}${process.pid}-`))).toEqual([]);
   });
 
-  it('reports a missing script path', async () => {
+  it('reports a missing script path, naming it', async () => {
     const r = await run(join(tmp, 'nope.sh'));
-    expect(r).toMatchObject({ status: 'launch_failed', error: 'command not found' });
+    expect(r).toMatchObject({ status: 'launch_failed', error: `command not found: ${join(tmp, 'nope.sh')} (no such file)` });
+  });
+
+  it('an unquoted path with spaces: names the word it tried and gives the quoted command', async () => {
+    const dir = join(tmp, 'Mes Documents');
+    mkdirSync(dir, { recursive: true });
+    const script = join(dir, 'garde fou.sh');
+    writeFileSync(script, '#!/bin/bash\necho {}\n');
+    chmodSync(script, 0o755);
+    const r = await run(`${script} --strict`);
+    expect(r).toMatchObject({
+      status: 'launch_failed',
+      argv: [join(tmp, 'Mes'), 'Documents/garde', 'fou.sh', '--strict'],
+      error: `command not found: ${join(tmp, 'Mes')} (no such file) — the command was split at the spaces in its path; quote the path: command: "'${script}' --strict"`,
+    });
+    // The fix works: the quoted command runs.
+    expect(await run(`'${script}' --strict`)).toMatchObject({ status: 'ok', stdout: '{}\n' });
+  });
+
+  it('CRLF line endings: through env (exit 127) and in the #! line itself, both a launch failure with the sed fix', async () => {
+    const viaEnv = join(tmp, 'crlf-env.sh');
+    writeFileSync(viaEnv, '#!/usr/bin/env bash\r\necho {}\r\n');
+    chmodSync(viaEnv, 0o755);
+    const direct = join(tmp, 'crlf-direct.sh');
+    writeFileSync(direct, '#!/bin/bash\r\necho {}\r\n');
+    chmodSync(direct, 0o755);
+    const r1 = await run(viaEnv);
+    expect(r1).toMatchObject({
+      status: 'launch_failed',
+      exit_code: 127,
+      error: `CRLF line endings: ${viaEnv} (its #! line asks for 'bash\\r') — run: sed -i 's/\\r$//' ${viaEnv}`,
+    });
+    expect(r1.stderr).toMatch(/env: .bash\\r/); // env's own words are kept too (it prints the \r as `\r`)
+    expect(await run(direct)).toMatchObject({
+      status: 'launch_failed',
+      error: `CRLF line endings: ${direct} (its #! line asks for '/bin/bash\\r') — run: sed -i 's/\\r$//' ${direct}`,
+    });
+  });
+
+  it('a #! line that runs a program through env that is not on PATH is a launch failure naming it', async () => {
+    const script = join(tmp, 'py4.sh');
+    writeFileSync(script, '#!/usr/bin/env no-such-python4\nprint(1)\n');
+    chmodSync(script, 0o755);
+    expect(await run(script, { env: { PATH: '/usr/bin:/bin' } })).toMatchObject({
+      status: 'launch_failed',
+      exit_code: 127,
+      error: `the #! line of ${script} runs no-such-python4 through env, and no-such-python4 is not on PATH=/usr/bin:/bin — install no-such-python4, or correct the #! line`,
+    });
+  });
+
+  it('a script that runs and exits 127 itself stays a non-zero exit', async () => {
+    expect(await run(`bash -c 'exit 127'`)).toMatchObject({ status: 'nonzero_exit', exit_code: 127, error: null });
   });
 
   it('a leading VAR=value is looked up as a program: the error says to use env', async () => {
@@ -434,7 +494,10 @@ describe('spawnHook: launch failures', () => {
     writeFileSync(script, '#!/nonexistent/interpreter -x\necho hi\n');
     chmodSync(script, 0o755);
     const r = await run(script);
-    expect(r).toMatchObject({ status: 'launch_failed', error: 'command not found: the #! interpreter `/nonexistent/interpreter` does not exist' });
+    expect(r).toMatchObject({
+      status: 'launch_failed',
+      error: `the #! interpreter /nonexistent/interpreter of ${script} does not exist — install it, or correct the #! line`,
+    });
   });
 
   it('names a missing working directory instead of blaming the command', async () => {
@@ -447,14 +510,21 @@ describe('spawnHook: launch failures', () => {
     writeFileSync(script, '#!/bin/bash\necho hi\n');
     chmodSync(script, 0o644);
     const r = await run(script);
-    expect(r).toMatchObject({ status: 'launch_failed', error: 'command not executable', exit_code: null });
+    expect(r).toMatchObject({ status: 'launch_failed', error: `command not executable: ${script} — run: chmod +x ${script}`, exit_code: null });
+  });
+
+  it('reports a directory as not executable, naming it', async () => {
+    expect(await run(tmp)).toMatchObject({
+      status: 'launch_failed',
+      error: `command not executable: ${tmp} is not a regular file — point the command at the program or script itself`,
+    });
   });
 
   it('reports a script without a shebang as an exec format error, as Hermes does', async () => {
     const r = await run(fixture('no-shebang.sh'));
     expect(r).toMatchObject({
       status: 'launch_failed',
-      error: `[Errno 8] Exec format error: '${fixture('no-shebang.sh')}'`,
+      error: `[Errno 8] Exec format error: '${fixture('no-shebang.sh')}' — it has no #! line: add #!/usr/bin/env bash as the first line`,
       stdout: '',
     });
   });
@@ -470,7 +540,7 @@ describe('spawnHook: launch failures', () => {
 
   it('reports an empty command', async () => {
     expect(await run('   ')).toMatchObject({ status: 'launch_failed', error: 'empty command' });
-    expect(await run("''")).toMatchObject({ status: 'launch_failed', error: 'command not found' });
+    expect(await run("''")).toMatchObject({ status: 'launch_failed', error: 'command not found' }); // an empty word names nothing to try
   });
 });
 
