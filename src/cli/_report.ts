@@ -3,7 +3,7 @@
 // Commands, hook output and messages are shown inert (control characters escaped) before colouring.
 
 import { inert } from '../_display.js';
-import { KEEP_A_HELPER, leftProcessesText } from '../directives/messages.js';
+import { exitCodeAdvice, KEEP_A_HELPER, leftProcessesText } from '../directives/messages.js';
 import type { Decision, Diagnostic, Emission, HookOutcome } from '../types.js';
 import type { Paint } from './_color.js';
 import type { ProductionView } from './_production.js';
@@ -78,6 +78,8 @@ function renderHook(h: HookOutcome, span: number, paint: Paint, configPath: stri
   if (stderr) out.push(`      stderr: ${stderr}`);
   if (h.directive) out.push(`      directive: ${inert(JSON.stringify(h.directive))}`);
   else if (h.status !== 'not_matched' && h.status !== 'skipped' && h.status !== 'safe_mode') out.push(paint('dim', '      directive: none — contributed nothing'));
+  const advice = h.kind === 'shell' ? exitCodeAdvice(event, h) : null;
+  if (advice !== null) out.push(paint('yellow', `      exited ${h.exit_code}: ${advice}`));
   return out;
 }
 

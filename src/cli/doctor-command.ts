@@ -9,7 +9,7 @@ import { isTruthyEnv } from '../config/hooks.js';
 import { shellQuote } from '../consent/policy.js';
 import { inert } from '../_display.js';
 import { consentAllowsRun, type ConsentInfo } from '../consent/state.js';
-import { failClosedMessage, failsClosed, isFailClosedBlock } from '../directives/messages.js';
+import { exitCodeAdvice, failClosedMessage, failsClosed, isFailClosedBlock } from '../directives/messages.js';
 import { inspectStdout } from '../directives/parse-stdout.js';
 import { exitIsAnswer } from '../engine/emit.js';
 import { smokeRunHook } from '../engine/smoke-run.js';
@@ -258,7 +258,10 @@ function smokeCheck(spec: HookSpec, o: HookOutcome): Check {
     }
     return { ok: true, message: `answered ${JSON.stringify(o.directive)} on the synthetic payload ${t}` };
   }
-  if (o.status === 'nonzero_exit') return { ok: false, message: `exited ${o.exit_code ?? o.signal} on the synthetic payload${stderr ? `${stderr} ` : ' '}${t}` };
+  if (o.status === 'nonzero_exit') {
+    const advice = exitCodeAdvice(spec.event, o);
+    return { ok: false, message: `exited ${o.exit_code ?? o.signal} on the synthetic payload${stderr ? `${stderr} ` : ' '}${t}${advice ? ` — ${advice}` : ''}` };
+  }
   if (!stdout) return { ok: true, message: `ran clean with empty stdout ${t} — observer only` };
   const info = inspectStdout(spec.event, stdout);
   if (info.kind === 'invalid_json') return { ok: false, message: `stdout was not valid JSON ${t}: ${stdout.slice(0, 120)}` };
