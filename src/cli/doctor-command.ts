@@ -9,7 +9,7 @@ import { isTruthyEnv } from '../config/hooks.js';
 import { shellQuote } from '../consent/policy.js';
 import { inert } from '../_display.js';
 import { consentAllowsRun, type ConsentInfo } from '../consent/state.js';
-import { exitCodeAdvice, failClosedMessage, failsClosed, isFailClosedBlock } from '../directives/messages.js';
+import { exitCodeAdvice, failClosedMessage, failsClosed, isFailClosedBlock, KEEP_A_HELPER, leftProcessesText } from '../directives/messages.js';
 import { inspectStdout } from '../directives/parse-stdout.js';
 import { exitIsAnswer } from '../engine/emit.js';
 import { smokeRunHook } from '../engine/smoke-run.js';
@@ -94,6 +94,10 @@ export async function doctorCommand(args: string[], io: CliIO): Promise<number> 
     } else {
       smoke = await smokeRunHook(spec, syntheticKwargs(spec.event), { home: profile.home, profile: profile.profile, cwd: io.cwd, env: io.env, dialectMaps: maps, store });
       checks.push(smokeCheck(spec, smoke));
+      // What it started was killed when its answer was taken: a helper meant to outlive it (a
+      // backgrounded curl to a webhook) never finishes its job, on every call.
+      const left = leftProcessesText(smoke);
+      if (left !== null) checks.push({ ok: false, message: `${left} when its answer was taken (synthetic payload) — ${KEEP_A_HELPER}` });
     }
     report.push({
       event: spec.event,

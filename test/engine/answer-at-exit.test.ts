@@ -138,3 +138,41 @@ describe('`hermes-hooks test` says what was left and killed, and how to keep a h
     expect(JSON.parse(json.stdout).hooks[0]).toMatchObject({ status: 'ok', exit_code: 0, left_processes: 1, directive: { action: 'block', message: 'no' } });
   });
 });
+
+describe('`doctor` says a fire-and-forget helper left in the group is killed on every call', () => {
+  // The shape of real notification hooks: `curl … >/dev/null 2>&1 &` then `exit 0` (the helper
+  // stays in the hook's group). Here a `sleep` stands in for the curl; its pid goes to a file.
+  it('✗ with the count and the setsid fix; the setsid form is healthy and its helper kept', async () => {
+    const home = tempHome('hh-exit-doctor-');
+    const pidFile = join(home, 'helper.pid');
+    const hook = writeScript(join(home, 'notify.sh'), `#!/bin/bash\ncat >/dev/null\nsleep 30 >/dev/null 2>&1 &\necho "helper=$!" > ${pidFile}\nexit 0\n`);
+    writeFileSync(join(home, 'config.yaml'), `hooks:\n  post_tool_call:\n    - command: ${hook}\n`);
+    const env = baseEnv({ HERMES_HOME: home });
+    expect((await runMain(['approve', '--all'], { env })).code).toBe(0);
+    const inGroup = await runMain(['doctor'], { env });
+    const helper = pidIn(readFileSync(pidFile, 'utf8'), 'helper');
+    try {
+      expect(inGroup.code).toBe(1);
+      expect(inGroup.stdout).toContain(
+        '      ✗ exited 0; left 1 process, killed when its answer was taken (synthetic payload) — a helper meant to outlive its hook must leave its process group and its output: setsid CMD </dev/null >/dev/null 2>&1 &\n',
+      );
+      expect(await waitFor(() => !isAlive(helper), 3000)).toBe(true);
+    } finally {
+      killQuietly(helper);
+    }
+
+    // The fix, as the line says it.
+    writeScript(hook, `#!/bin/bash\ncat >/dev/null\nsetsid sleep 30 </dev/null >/dev/null 2>&1 &\necho "helper=$!" > ${pidFile}\nexit 0\n`);
+    expect((await runMain(['approve', '--all'], { env })).code).toBe(0);
+    const detached = await runMain(['doctor'], { env });
+    const kept = pidIn(readFileSync(pidFile, 'utf8'), 'helper');
+    try {
+      expect(detached.stdout).not.toContain('left 1 process');
+      expect(detached.stdout).toContain('All hooks look healthy.');
+      expect(detached.code).toBe(0);
+      expect(isAlive(kept)).toBe(true);
+    } finally {
+      killQuietly(kept);
+    }
+  });
+});
