@@ -122,6 +122,13 @@ FIX_SED="run: sed -i 's/\\r\$//'"
   config_with "$GARDE"
   run --separate-stderr hh test pre_tool_call </dev/null
   assert_line "      error: command not found: $HERMES_HOME/Mes (no such file) — the command was split at the spaces in its path; quote the path: command: \"'$GARDE'\""
+  # run enforces consent: the script cannot be pinned, and the same fix is said there.
+  run_with_stdin "$(terminal_payload 'ls')" hh run pre_tool_call
+  assert_success
+  [[ $stderr == *"$HERMES_HOME/Mes does not exist — the command was split at the spaces in its path; quote the path: command: \"'$GARDE'\""* ]]
+  run --separate-stderr hh doctor
+  assert_failure 1
+  assert_line "      ✗ file not found: $HERMES_HOME/Mes — the command was split at the spaces in its path; quote the path: command: \"'$GARDE'\""
   config_with garde-fou
   run --separate-stderr env PATH="/usr/bin:/bin" "$(command -v node)" "$PROJECT_ROOT/dist/cli/bin.js" test pre_tool_call </dev/null
   assert_line '      error: command not found: `garde-fou` (looked up on PATH=/usr/bin:/bin)'

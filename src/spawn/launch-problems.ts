@@ -7,7 +7,7 @@
 
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, extname, resolve } from 'node:path';
-import { shellQuote } from './argv.js';
+import { shellQuote, splitCommand } from './argv.js';
 import { readHead } from './_exec-format.js';
 
 export interface LaunchProblem {
@@ -68,6 +68,23 @@ export function unquotedPath(argv: readonly string[], at: number, cwd: string): 
 /** The fix for a split path, as the config line to write (a YAML double-quoted string). */
 export function quotingFix(found: { command: string }): string {
   return `the command was split at the spaces in its path; quote the path: command: ${JSON.stringify(found.command)}`;
+}
+
+/**
+ * The quoting fix for a whole command whose path was split at its spaces (the first word that
+ * names no file but, joined with the next ones, does), or null. For wording that only has the
+ * command line (consent's "does not exist").
+ */
+export function splitPathFix(command: string, cwd: string, homedir?: string): string | null {
+  const split = splitCommand(command, homedir === undefined ? {} : { homedir });
+  if (!split.ok) return null;
+  for (let at = 0; at < split.argv.length; at++) {
+    const word = split.argv[at] ?? '';
+    if (!word.includes('/') || isFile(resolve(cwd, word))) continue;
+    const found = unquotedPath(split.argv, at, cwd);
+    if (found !== null) return quotingFix(found);
+  }
+  return null;
 }
 
 /** The first regular file named `name` on `path` (what execvp tried first), executable or not. */
