@@ -30,7 +30,7 @@ config() {
 # --- validate ---------------------------------------------------------------------------------
 
 @test "validate: a clean config exits 0 with a summary" {
-  config pre_llm_call /opt/hooks/ctx.sh
+  config pre_llm_call "$(hook ctx.sh 'echo {}')"
   run --separate-stderr hh validate
   assert_success
   assert_output "$CONFIG: ok (1 shell hook(s), 0 outbound target(s))"
@@ -49,7 +49,8 @@ EOF
   assert_failure 1
   assert_line --index 0 "$BATS_TEST_TMPDIR/bad.yaml:2:3: error: hooks.pre_tool_cal: unknown hook event 'pre_tool_cal' in hooks: config — did you mean 'pre_tool_call'?"
   assert_line --index 1 --partial "$BATS_TEST_TMPDIR/bad.yaml:6:16: warning: hooks.pre_tool_call[0].timeout=900s exceeds max 300s; clamping"
-  assert_line --index 2 "$BATS_TEST_TMPDIR/bad.yaml: 2 problem(s)"
+  assert_line --index 2 "$BATS_TEST_TMPDIR/bad.yaml:5:16: warning: hooks.pre_tool_call[0].command: file not found: /y.sh — fix the path"
+  assert_line --index 3 "$BATS_TEST_TMPDIR/bad.yaml: 3 problem(s)"
 }
 
 @test "validate: a YAML syntax error or a missing file exits 1" {

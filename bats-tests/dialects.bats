@@ -148,6 +148,9 @@ EOF
   assert_success
   assert_regex "$stderr" 'Nothing to merge'
   assert_equal "$(cat "$HERMES_HOME/config.yaml")" "$first"
-  run $HERMES_HOOKS_CLI validate
-  assert_success
+  # The config validates: the only findings are the scripts it names that are not on this machine.
+  run --separate-stderr $HERMES_HOOKS_CLI validate --json
+  assert_failure 1
+  run jq -r '.diagnostics[] | select(.level != "info") | select((.path | endswith(".command")) and (.message | test("^(file|command) not found: ")) | not) | .message' <<<"$output"
+  assert_output ''
 }

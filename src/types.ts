@@ -68,6 +68,12 @@ export interface HookRun {
   pid: number | null;
   /** Configured timeout in seconds. */
   timeout: number;
+  /**
+   * Processes the hook left running when it exited — the rest of its process group, and any
+   * process outside it still holding its stdout/stderr — all killed when its answer was taken
+   * ("exited 0; left N processes, killed"). 0 when it left none, and for runs that did not exit.
+   */
+  left_processes: number;
 }
 
 /** The subset of a run that directive evaluation reads; pure code takes this, not a process. */
@@ -189,6 +195,8 @@ export interface HookOutcome {
   /** A problem with a run that otherwise ended normally: stdout that is not a JSON object (ignored). */
   warning: string | null;
   directive: Directive | null;
+  /** Shell: processes the hook left running at its exit, killed when its answer was taken (HookRun.left_processes). */
+  left_processes: number;
 }
 
 /** Everything one emit produced: the stdin hooks saw, each hook's outcome, and the resolved decision. */

@@ -3,6 +3,7 @@
 // Commands, hook output and messages are shown inert (control characters escaped) before colouring.
 
 import { inert } from '../_display.js';
+import { exitCodeAdvice, KEEP_A_HELPER, leftProcessesText } from '../directives/messages.js';
 import type { Decision, Diagnostic, Emission, HookOutcome } from '../types.js';
 import type { Paint } from './_color.js';
 import type { ProductionView } from './_production.js';
@@ -68,6 +69,8 @@ function renderHook(h: HookOutcome, span: number, paint: Paint, configPath: stri
   );
   if (h.matcher !== null && h.status === 'not_matched') out.push(paint('dim', `      matcher '${inert(h.matcher)}' did not match`));
   if (h.error) out.push(`      error: ${inert(h.error)}`);
+  const left = leftProcessesText(h);
+  if (left !== null) out.push(paint('yellow', `      ${left} when its answer was taken — ${KEEP_A_HELPER}`));
   if (h.warning) out.push(paint('yellow', `      warning: ${inert(h.warning, { keepNewlines: true })}`));
   const stdout = preview(h.stdout);
   const stderr = preview(h.stderr);
@@ -75,6 +78,8 @@ function renderHook(h: HookOutcome, span: number, paint: Paint, configPath: stri
   if (stderr) out.push(`      stderr: ${stderr}`);
   if (h.directive) out.push(`      directive: ${inert(JSON.stringify(h.directive))}`);
   else if (h.status !== 'not_matched' && h.status !== 'skipped' && h.status !== 'safe_mode') out.push(paint('dim', '      directive: none — contributed nothing'));
+  const advice = h.kind === 'shell' ? exitCodeAdvice(event, h) : null;
+  if (advice !== null) out.push(paint('yellow', `      exited ${h.exit_code}: ${advice}`));
   return out;
 }
 

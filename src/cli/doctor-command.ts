@@ -5,24 +5,20 @@
 // healthy, #92553). `--ping` sends a signed test delivery to each outbound target. Under
 // HERMES_SAFE_MODE nothing runs and nothing is sent. Exit 1 when any problem is found.
 
-import { constants } from 'node:fs';
-import { access, stat } from 'node:fs/promises';
-import path from 'node:path';
 import { isTruthyEnv } from '../config/hooks.js';
 import { shellQuote } from '../consent/policy.js';
-import { findOnPath } from '../consent/script-info.js';
 import { inert } from '../_display.js';
 import { consentAllowsRun, type ConsentInfo } from '../consent/state.js';
-import { failClosedMessage, failsClosed, isFailClosedBlock } from '../directives/messages.js';
+import { exitCodeAdvice, failClosedMessage, failsClosed, isFailClosedBlock, KEEP_A_HELPER, leftProcessesText } from '../directives/messages.js';
 import { inspectStdout } from '../directives/parse-stdout.js';
 import { exitIsAnswer } from '../engine/emit.js';
 import { smokeRunHook } from '../engine/smoke-run.js';
 import { EVENTS, syntheticKwargs } from '../events.js';
 import { createOutboundDispatcher } from '../outbound/dispatcher.js';
 import { describeOutboundTarget } from '../outbound/describe.js';
-import { splitCommand } from '../spawn/argv.js';
 import type { HookOutcome, HookSpec } from '../types.js';
 import { discoveryOf, parseCommandArgs } from './_args.js';
+import { checkCommand } from './_command-check.js';
 import { painter, type Paint } from './_color.js';
 import { writeLine, type CliIO } from './_io.js';
 import { missingConfigNote, openProfile, openStore } from './_profile.js';
@@ -84,7 +80,7 @@ export async function doctorCommand(args: string[], io: CliIO): Promise<number> 
   for (const spec of profile.config.specs) {
     const checks: Check[] = [];
     const consent = await store.state(spec);
-    const runnable = await runnableCheck(spec, consent, profile.configFile, io);
+    const runnable = await runnableCheck(spec, profile.configFile, io);
     // A fail_closed guard that cannot start fails closed on every call: say what that costs.
     const blocksAll = !runnable.ok && failsClosed(spec) ? ' (being fail_closed, it blocks every call it matches until then)' : '';
     checks.push({ ok: runnable.ok, message: `${runnable.message}${blocksAll}` });
@@ -101,6 +97,10 @@ export async function doctorCommand(args: string[], io: CliIO): Promise<number> 
     } else {
       smoke = await smokeRunHook(spec, syntheticKwargs(spec.event), { home: profile.home, profile: profile.profile, cwd: io.cwd, env: io.env, dialectMaps: maps, store });
       checks.push(smokeCheck(spec, smoke));
+      // What it started was killed when its answer was taken: a helper meant to outlive it (a
+      // backgrounded curl to a webhook) never finishes its job, on every call.
+      const left = leftProcessesText(smoke);
+      if (left !== null) checks.push({ ok: false, message: `${left} when its answer was taken (synthetic payload) — ${KEEP_A_HELPER}` });
     }
     report.push({
       event: spec.event,
@@ -195,57 +195,14 @@ function whereIn(configFile: string, spec: HookSpec): string {
   return spec.line !== null ? `${configFile} line ${spec.line}` : `${configFile} (${spec.path})`;
 }
 
-const ENV_ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
-
 /**
- * Runnable as spawn will run it: argv[0] must exist and be executable (looked up on PATH when it is
- * a bare name); when an interpreter runs the script (`bash x.sh`, `python3 -u h.py`), the script
- * must be a readable file. Every ✗ says how to fix it.
+ * Runnable as spawn will run it (cli/_command-check.ts): argv[0] exists and can be executed (on
+ * PATH when a bare name), and the script an interpreter runs is a readable file. Every ✗ says
+ * how to fix it.
  */
-async function runnableCheck(spec: HookSpec, consent: ConsentInfo, configFile: string, io: CliIO): Promise<Runnable> {
-  const where = whereIn(configFile, spec);
-  const split = splitCommand(spec.command, { homedir: io.env.HOME });
-  if (!split.ok) return { ok: false, missing: false, file: null, message: `${split.error} — fix the command in ${where}` };
-  const program = split.argv[0] ?? '';
-  if (program === '') return { ok: false, missing: true, file: null, message: `empty command — fix it in ${where}` };
-  let exe: string;
-  if (program.includes('/')) {
-    exe = path.resolve(io.cwd, program);
-  } else {
-    const found = await findOnPath(program, io.env, io.cwd);
-    if (found === null) {
-      const hint = ENV_ASSIGNMENT.test(program)
-        ? `environment assignments need \`env ${program} …\` (commands run without a shell)`
-        : `it is not on PATH; use its full path, or fix the command in ${where}`;
-      return { ok: false, missing: true, file: null, message: `command not found: ${program} — ${hint}` };
-    }
-    exe = found;
-  }
-  const script = consent.script_path !== null && consent.script_path.startsWith('/') ? consent.script_path : null;
-  const interpreted = script !== null && script !== exe;
-  const exeProblem = await fileProblem(exe, constants.X_OK, where);
-  if (exeProblem) return { ...exeProblem, file: exe };
-  if (!interpreted) return { ok: true, missing: false, file: exe, message: `script exists and is executable (${exe})` };
-  const scriptProblem = await fileProblem(script, constants.R_OK, where);
-  if (scriptProblem) return { ...scriptProblem, file: script };
-  return { ok: true, missing: false, file: script, message: `script exists and is readable (${script})` };
-}
-
-async function fileProblem(file: string, mode: number, where: string): Promise<Omit<Runnable, 'file'> | null> {
-  try {
-    const st = await stat(file);
-    if (!st.isFile()) return { ok: false, missing: true, message: `not a regular file: ${file} — fix the path in ${where}` };
-  } catch {
-    return { ok: false, missing: true, message: `file not found: ${file} — fix the path in ${where}` };
-  }
-  try {
-    await access(file, mode);
-    return null;
-  } catch {
-    return mode === constants.X_OK
-      ? { ok: false, missing: false, message: `not executable: ${file} — run: chmod +x ${shellQuote(file)}` }
-      : { ok: false, missing: false, message: `not readable: ${file} — run: chmod +r ${shellQuote(file)}` };
-  }
+async function runnableCheck(spec: HookSpec, configFile: string, io: CliIO): Promise<Runnable> {
+  const c = await checkCommand(spec.command, { cwd: io.cwd, env: io.env, where: ` in ${whereIn(configFile, spec)}` });
+  return { ok: c.ok, missing: c.missing, file: c.file, message: c.message };
 }
 
 /** Consent, never contradicting the runnable check: no "✓ approved" about a script that is not there. */
@@ -314,7 +271,10 @@ function smokeCheck(spec: HookSpec, o: HookOutcome): Check {
     }
     return { ok: true, message: `answered ${JSON.stringify(o.directive)} on the synthetic payload ${t}` };
   }
-  if (o.status === 'nonzero_exit') return { ok: false, message: `exited ${o.exit_code ?? o.signal} on the synthetic payload${stderr ? `${stderr} ` : ' '}${t}` };
+  if (o.status === 'nonzero_exit') {
+    const advice = exitCodeAdvice(spec.event, o);
+    return { ok: false, message: `exited ${o.exit_code ?? o.signal} on the synthetic payload${stderr ? `${stderr} ` : ' '}${t}${advice ? ` — ${advice}` : ''}` };
+  }
   if (!stdout) return { ok: true, message: `ran clean with empty stdout ${t} — observer only` };
   const info = inspectStdout(spec.event, stdout);
   if (info.kind === 'invalid_json') return { ok: false, message: `stdout was not valid JSON ${t}: ${stdout.slice(0, 120)}` };

@@ -1,7 +1,11 @@
 // `hermes-hooks validate [FILE]`: every config diagnostic with file:line:column. Exit 1 on any
 // error or warning, so it works as a pre-commit check.
 
+import { diagnosticAt, type ConfigSource } from '../config/source.js';
+import type { Diagnostic, HookSpec } from '../types.js';
 import { discoveryOf, parseCommandArgs } from './_args.js';
+import { checkCommand, type CommandCheck } from './_command-check.js';
+import { failsClosed } from '../directives/messages.js';
 import { painter } from './_color.js';
 import { writeLine, type CliIO } from './_io.js';
 import { openProfile } from './_profile.js';
@@ -11,8 +15,9 @@ const HELP = `Usage: hermes-hooks validate [FILE] [--json] [discovery options]
 
 Check a config.yaml: the hooks: block, hooks.outbound, tool_loop_guardrails, plugins and dialects,
 and that the file and the profile home pass the trust rule (a warning when another user could have
-written them: such a config grants nothing). Prints each problem as file:line:column: level: path:
-message. Exit 1 on any error or warning.
+written them: such a config grants nothing), and that each hook command can start (its script exists,
+is executable, has a #! line and LF line endings; an unquoted path with spaces). Prints each problem
+as file:line:column: level: path: message. Exit 1 on any error or warning.
 
 Examples:
   hermes-hooks validate                          the profile's config.yaml
@@ -29,6 +34,7 @@ export async function validateCommand(args: string[], io: CliIO): Promise<number
   const file = positionals[0];
   const profile = await openProfile(discoveryOf(values), io, { allowBroken: true, ...(file !== undefined ? { configFile: file } : {}) });
   const diagnostics = [...profile.diagnostics];
+  diagnostics.push(...(await commandDiagnostics(profile.config.specs, profile.config.source, diagnostics, io)));
   if (!profile.config.exists) {
     diagnostics.unshift({ level: 'error', path: '', line: null, column: null, message: 'config file not found', file: profile.configFile });
   }
@@ -46,4 +52,29 @@ export async function validateCommand(args: string[], io: CliIO): Promise<number
     );
   }
   return problems.length === 0 ? 0 : 1;
+}
+
+/**
+ * What would stop each hook from starting, read from the files now (relative paths from here), as
+ * warnings with the fix.
+ */
+async function commandDiagnostics(specs: readonly HookSpec[], source: ConfigSource, known: readonly Diagnostic[], io: CliIO): Promise<Diagnostic[]> {
+  const out: Diagnostic[] = [];
+  const checked = new Map<string, Promise<CommandCheck>>();
+  for (const spec of specs) {
+    const path = `${spec.path}.command`;
+    // One problem at a time: a command the config check already faulted is not looked for on disk.
+    if (known.some((d) => d.level !== 'info' && d.path === path)) continue;
+    let check = checked.get(spec.command);
+    if (check === undefined) {
+      check = checkCommand(spec.command, { cwd: io.cwd, env: io.env, where: '' });
+      checked.set(spec.command, check);
+    }
+    const c = await check;
+    if (c.ok) continue;
+    // What a guard that cannot start costs: a fail_closed one blocks every call it matches.
+    const cost = failsClosed(spec) ? '; being fail_closed, until then it blocks every call it matches' : '';
+    out.push(diagnosticAt(source, 'warning', ['hooks', spec.event, spec.index, 'command'], `${c.message}${cost}`));
+  }
+  return out;
 }

@@ -29,6 +29,7 @@ import { writeFileAtomic } from './_atomic-write.js';
 import { consentOf, type ConsentInfo, type ConsentSubject } from './state.js';
 import { withFileLock, type FileLockOptions } from './_file-lock.js';
 import { inspectScript, type InspectOptions, type ScriptInfo } from './script-info.js';
+import { splitPathFix } from '../spawn/launch-problems.js';
 import { identityOf, settledAt } from '../_file-identity.js';
 import { checkTrust, describeFindings, describeFixes, readTrustedFile, type TrustVerdict } from './trust.js';
 import { isoFromDate } from './_timestamps.js';
@@ -175,7 +176,7 @@ export class ConsentStore {
     const scripts = await Promise.all(list.map((s) => this.inspect(s.command)));
     const unpinnable = list.flatMap((s, i) => {
       const script = scripts[i] as ScriptInfo;
-      return script.sha256 === null ? [`[${s.event}] ${s.command}: ${unpinnableWhy(script)}`] : [];
+      return script.sha256 === null ? [`[${s.event}] ${s.command}: ${unpinnableWhy(script, s.command, this.opts)}`] : [];
     });
     if (unpinnable.length > 0) {
       throw new ConsentApproveError(
@@ -382,8 +383,13 @@ function dedupe(subjects: readonly ConsentSubject[]): ConsentSubject[] {
   return out;
 }
 
-function unpinnableWhy(script: ScriptInfo): string {
+function unpinnableWhy(script: ScriptInfo, command: string, opts: ConsentStoreOptions): string {
   const where = script.path ?? script.token;
+  if (script.error?.startsWith('ENOENT')) {
+    // An unquoted path with spaces names a file that does not exist: say how to quote it.
+    const fix = splitPathFix(command, opts.cwd ?? process.cwd(), opts.homedir);
+    if (fix !== null) return `${where} does not exist — ${fix}`;
+  }
   if (script.error === 'not found on PATH') return `${where} is not found on PATH`;
   if (script.error === 'not a regular file') return `${where} is not a regular file`;
   if (script.error?.startsWith('ENOENT')) return `${where} does not exist`;

@@ -43,3 +43,43 @@ export function abnormalEndReason(run: Pick<RunRecord, 'status' | 'exit_code' | 
   if (run.status === 'nonzero_exit') return FAIL_CLOSED_REASON.failed;
   return null;
 }
+
+/** How a hook keeps a helper running past its own exit (said wherever left processes are reported). */
+export const KEEP_A_HELPER =
+  'a helper meant to outlive its hook must leave its process group and its output: setsid CMD </dev/null >/dev/null 2>&1 &';
+
+/**
+ * "exited 0; left 2 processes, killed": a hook that exited but left processes running, which were
+ * killed when its answer was taken. Null when it left none.
+ */
+export function leftProcessesText(run: Pick<RunRecord, 'exit_code' | 'signal'> & { left_processes?: number }): string | null {
+  const n = run.left_processes ?? 0;
+  if (!(n > 0)) return null;
+  const how = typeof run.signal === 'string' && run.signal !== '' ? `killed by ${run.signal}` : `exited ${run.exit_code ?? '?'}`;
+  return `${how}; left ${n} process${n === 1 ? '' : 'es'}, killed`;
+}
+
+/** How each protocol's hook says "block" on stdout, for the advice below. */
+const BLOCK_ON_STDOUT: Readonly<Record<string, string>> = {
+  hermes: '{"action":"block"}',
+  claude: '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny"}}',
+  codex: '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny"}}',
+  gemini: '{"decision":"deny"}',
+  cursor: '{"permission":"deny"}',
+};
+
+/**
+ * A hook on the tool gate that exited non-zero but not 2, said nothing and is not fail_closed: the
+ * call went ahead, most likely against its author's intent (exit 1 is how many think "no"). What
+ * to do instead, after `exited N: `; null when that is not the case.
+ */
+export function exitCodeAdvice(
+  event: string,
+  h: { dialect?: string; exit_code: number | null; fail_closed?: boolean; directive: { action: string } | null },
+): string | null {
+  const code = h.exit_code;
+  if (event !== 'pre_tool_call' || code === null || code === 0 || code === 2 || h.directive !== null) return null;
+  if (failsClosed({ event, fail_closed: h.fail_closed === true })) return null; // it blocked, and says why
+  const block = BLOCK_ON_STDOUT[h.dialect ?? 'hermes'] ?? BLOCK_ON_STDOUT.hermes;
+  return `on pre_tool_call only exit 2 blocks; exit ${code} is a warning and the call went ahead — use exit 2 or print ${block}`;
+}

@@ -25,6 +25,7 @@ export function hookOutcome({ index, kind, command, ...known }: OutcomeFields): 
     error: null,
     warning: null,
     directive: null,
+    left_processes: 0,
     ...known,
   };
 }

@@ -83,6 +83,7 @@ function runFields(base: HookOutcome, run: HookRun, ctx: ShellRunContext): HookO
     stdout: run.stdout,
     stderr: run.stderr,
     error: run.error,
+    left_processes: run.left_processes,
   };
 }
 

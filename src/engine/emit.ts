@@ -17,7 +17,7 @@ import { hookOutcome, round } from './_outcome.js';
 import { outcomeBase, runShellHook } from './_run-shell.js';
 import type { Logger } from './logger.js';
 import { isPlainObject } from '../_json.js';
-import { isFailClosedBlock } from '../directives/messages.js';
+import { exitCodeAdvice, isFailClosedBlock, KEEP_A_HELPER, leftProcessesText } from '../directives/messages.js';
 import { stdoutProblem } from '../directives/parse-stdout.js';
 
 /** What the dry run says about a hook it lists but does not run under HERMES_SAFE_MODE. */
@@ -311,12 +311,15 @@ function reportProblems(ctx: EmitContext, event: EventName, h: HookOutcome): voi
     case 'nonzero_exit': {
       if (exitIsAnswer(event, h)) break;
       const err = h.stderr.trim().slice(0, 400);
-      logger.warn(`${who} exited ${h.exit_code ?? h.signal}${err ? `; stderr=${err}` : ''}`);
+      const advice = exitCodeAdvice(event, h);
+      logger.warn(`${who} exited ${h.exit_code ?? h.signal}${advice ? `: ${advice}` : ''}${err ? `; stderr=${err}` : ''}`);
       break;
     }
     default:
       break;
   }
+  const left = leftProcessesText(h);
+  if (left !== null) logger.warn(`${who} ${left} (its answer was taken at its exit; ${KEEP_A_HELPER})`);
 }
 
 /**

@@ -55,6 +55,14 @@ export const HookReportSchema = z
     kind: z.enum(['plugin', 'shell', 'builtin']).optional(),
     dialect: z.enum(['hermes', 'claude', 'codex', 'gemini', 'cursor']).optional().describe('The protocol the hook speaks.'),
     started_ms: z.number().optional().describe('Start time relative to the emit, in ms.'),
+    left_processes: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe(
+        'Shell hooks: processes the hook left running when it exited (the rest of its process group, and any process still holding its output), all killed when its answer was taken; 0 when none.',
+      ),
     config_path: z
       .string()
       .nullable()

@@ -60,8 +60,11 @@ export function shebangInterpreter(argv0: string, cwd?: string): string | null {
   return line.trim().split(/[ \t]+/)[0] || null;
 }
 
-/** The first HEAD_BYTES of a regular file (a view of a shared buffer), or null when it cannot be read. */
-function readHead(file: string): Buffer | null {
+/**
+ * The first HEAD_BYTES of a regular file, or null when it cannot be read. A view of a buffer
+ * shared by every call: use it before the next call.
+ */
+export function readHead(file: string): Buffer | null {
   let fd: number;
   try {
     // O_NONBLOCK: argv[0] might be a FIFO; never wait for a writer.

@@ -24,6 +24,11 @@ export interface Launched {
   stderr: Readable | null;
   /** Always resolves: at 'close' (exited and both pipes ended), or with the spawn error. */
   exited: Promise<LaunchOutcome>;
+  /**
+   * Resolves when the process itself has exited (its pipes may still be held by a descendant),
+   * or with the spawn error. Never later than `exited`.
+   */
+  processExited: Promise<LaunchOutcome>;
 }
 
 export interface LaunchOptions {
@@ -40,14 +45,27 @@ export function launch(file: string, args: string[], { stdinFd, env, cwd }: Laun
     env,
     ...(cwd === undefined ? {} : { cwd }),
   });
+  let onExit!: (outcome: LaunchOutcome) => void;
+  const processExited = new Promise<LaunchOutcome>((resolve) => {
+    onExit = resolve;
+  });
   const exited = new Promise<LaunchOutcome>((resolve) => {
     // 'error' before any exit is a failed spawn (ENOENT, EACCES, …); later ones (a failed kill)
     // change nothing about how the process ends, so only the first settlement counts.
-    child.once('error', (err: NodeJS.ErrnoException) => resolve({ code: err.code, message: err.message }));
+    child.once('error', (err: NodeJS.ErrnoException) => {
+      const failed = { code: err.code, message: err.message };
+      // A failed spawn never exits; a later error (a failed kill) says nothing about the exit.
+      if (child.pid === undefined) onExit(failed);
+      resolve(failed);
+    });
+    // The process is gone; its output may still be in flight, or held open by a descendant.
+    child.once('exit', (code: number | null, signal: NodeJS.Signals | null) =>
+      onExit({ exitCode: code ?? undefined, signal: signal ?? undefined }),
+    );
     // 'close', not 'exit': the output is complete only once both pipes ended.
     child.once('close', (code: number | null, signal: NodeJS.Signals | null) =>
       resolve({ exitCode: code ?? undefined, signal: signal ?? undefined }),
     );
   });
-  return { pid: child.pid, stdout: child.stdout, stderr: child.stderr, exited };
+  return { pid: child.pid, stdout: child.stdout, stderr: child.stderr, exited, processExited };
 }

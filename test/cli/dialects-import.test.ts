@@ -88,6 +88,17 @@ const NOT_CONVERTED: Record<Source, string[]> = {
   qwen: ['hooks.PreToolUse[0].hooks[0].timeout: timeout 10 is in milliseconds here and becomes 1 s'],
 };
 
+
+/**
+ * `validate --json` on a profile, without its findings about scripts that are not on this machine
+ * (the imported configs name the projects' and users' own files): what is wrong with the config itself.
+ */
+async function configProblems(home: string): Promise<{ hooks: number; problems: string[] }> {
+  const v = JSON.parse((await cli(['validate', '--json', '--home', home])).stdout) as { hooks: number; diagnostics: { level: string; path: string; message: string }[] };
+  const absent = (d: { path: string; message: string }): boolean => d.path.endsWith('.command') && /^(file|command) not found: /.test(d.message);
+  return { hooks: v.hooks, problems: v.diagnostics.filter((d) => d.level !== 'info' && !absent(d)).map((d) => `${d.path}: ${d.message}`) };
+}
+
 describe('import converts the documentation examples of each agent', () => {
   for (const source of Object.keys(SOURCES) as Source[]) {
     it(`${source}: the hooks: block, and every part that could not be converted, with its place`, async () => {
@@ -197,10 +208,8 @@ hooks_auto_accept: false
     expect(merged).toContain(`${project}/.claude/hooks/stop-check.sh`);
     expect(statSync(config).mode & 0o777).toBe(modeBefore); // the file's own mode is kept
 
-    // (d) the result passes validate.
-    const v = await cli(['validate', '--home', home]);
-    expect(v.code, v.stdout).toBe(0);
-    expect(v.stdout).toContain('ok (12 shell hook(s)');
+    // (d) the result passes validate (but for the scripts it names, which are not on this machine).
+    expect(await configProblems(home)).toEqual({ hooks: 12, problems: [] });
   });
 
   it('(c) is idempotent: a second run adds nothing, writes nothing and says so', async () => {
@@ -231,9 +240,7 @@ hooks_auto_accept: false
       counts.push((JSON.parse(r.stdout) as { added: number }).added);
     }
     expect(counts).toEqual([10, 5, 6, 8]);
-    const v = await cli(['validate', '--json', '--home', home]);
-    expect(v.code, v.stdout).toBe(0);
-    expect(JSON.parse(v.stdout)).toMatchObject({ valid: true, hooks: 29 });
+    expect(await configProblems(home)).toEqual({ hooks: 29, problems: [] });
     const list = await cli(['list', '--home', home]);
     expect(list.code).toBe(0);
   });
@@ -244,7 +251,7 @@ hooks_auto_accept: false
     expect(r.code, r.stderr).toBe(0);
     expect(readdirSync(home)).toEqual(['config.yaml']);
     expect(statSync(join(home, 'config.yaml')).mode & 0o777).toBe(0o600);
-    expect((await cli(['validate', '--home', home])).code).toBe(0);
+    expect((await configProblems(home)).problems).toEqual([]);
   });
 
   it('refuses a config whose hooks: cannot take entries, and leaves it untouched', async () => {

@@ -171,7 +171,12 @@ describe('doctor', () => {
     expect(checks('post_tool_call', block)[2]).toMatchObject({ ok: false, message: expect.stringMatching(/^answered 'block', which post_tool_call does not honour \(it honours: nothing — observer only\)/) });
     expect(checks('post_tool_call', ctx)[2]).toMatchObject({ ok: false, message: expect.stringMatching(/^answered 'context', which post_tool_call does not honour/) });
     expect(checks('post_tool_call', nonjson)[2]).toMatchObject({ ok: false, message: expect.stringMatching(/^stdout was not valid JSON \(exit=0, .*\): not json$/) });
-    expect(checks('post_tool_call', badInterp)[2]).toEqual({ ok: false, message: 'execution error: command not found: the #! interpreter `/nonexistent/interpreter` does not exist' });
+    // A #! interpreter that does not exist is seen in the file: no smoke run is needed to say so.
+    expect(checks('post_tool_call', badInterp)[0]).toEqual({
+      ok: false,
+      message: `the #! interpreter /nonexistent/interpreter of ${badInterp} does not exist — install it, or correct the #! line`,
+    });
+    expect(checks('post_tool_call', badInterp)[2]).toEqual({ ok: null, message: 'skipped smoke run — fix the problem above first, then re-run doctor' });
     expect(checks('post_tool_call', obj)[2]).toMatchObject({ ok: null, message: expect.stringContaining('produced a JSON object with no directive post_tool_call reads') });
     expect(checks('pre_llm_call', ctx)[2]).toMatchObject({ ok: true, message: expect.stringContaining('answered {"action":"context","context":"hi"}') });
     expect(checks('pre_llm_call', quiet)[2]).toMatchObject({ ok: true, message: expect.stringContaining('ran clean with empty stdout') });
@@ -260,7 +265,9 @@ describe('validate', () => {
       `${file}:2:3: error: hooks.pre_tool_cal: unknown hook event 'pre_tool_cal' in hooks: config — did you mean 'pre_tool_call'?`,
       `${file}:6:16: warning: hooks.pre_tool_call[0].timeout=900s exceeds max 300s; clamping`,
       `${file}:7:7: error: hooks.pre_tool_call[1] is missing a non-empty 'command' field`,
-      `${file}: 3 problem(s)`,
+      // Read from the disk: the script does not exist.
+      `${file}:5:16: warning: hooks.pre_tool_call[0].command: file not found: /y.sh — fix the path`,
+      `${file}: 4 problem(s)`,
       '',
     ]);
     const json = JSON.parse((await runMain(['validate', file, '--json'], { env: baseEnv() })).stdout);
@@ -269,6 +276,7 @@ describe('validate', () => {
       [2, 3],
       [6, 16],
       [7, 7],
+      [5, 16],
     ]);
   });
 
@@ -323,7 +331,9 @@ describe('validate', () => {
 
   it('a clean config: exit 0 with a summary', async () => {
     const h = newHome();
-    writeFileSync(h.config, hooksYaml({ pre_llm_call: ['/a.sh', '/b.sh'] }));
+    const a = writeScript(join(h.home, 'a.sh'), '#!/bin/sh\necho {}\n');
+    const b = writeScript(join(h.home, 'b.sh'), '#!/bin/sh\necho {}\n');
+    writeFileSync(h.config, hooksYaml({ pre_llm_call: [a, b] }));
     const r = await runMain(['validate'], { env: h.env });
     expect(r).toEqual({ code: 0, stdout: `${h.config}: ok (2 shell hook(s), 0 outbound target(s))\n`, stderr: '' });
     expect(JSON.parse((await runMain(['validate', '--json'], { env: h.env })).stdout)).toEqual({ file: h.config, valid: true, hooks: 2, diagnostics: [] });

@@ -281,7 +281,7 @@ describe('--json', () => {
     if (event === 'on_session_finalize') expect(report.decision.notifications).toEqual(['bye']);
     if (event === 'post_tool_call') {
       expect(statuses(report)).toEqual(['nonzero_exit', 'ok', 'launch_failed']);
-      expect(report.hooks[2].error).toBe('command not found');
+      expect(report.hooks[2].error).toBe('command not found: /nonexistent/hook.sh (no such file)');
     }
     if (event === 'pre_tool_call') {
       expect(report.hooks[0]).toMatchObject({ status: 'timeout', exit_code: null, signal: 'SIGTERM' });

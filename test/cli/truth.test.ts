@@ -355,7 +355,9 @@ describe('run stays quiet and right', () => {
     writeFileSync(hermes, '#!/usr/bin/env bash\ncat >/dev/null\necho "crashed" >&2\nexit 3\n');
     await runMain(['approve', hermes], { env: h.env });
     const crashed = await runMain(['run', 'pre_tool_call'], { env: h.env, stdin: PAYLOAD });
-    expect(crashed.stderr).toBe(`hermes-hooks: warning: shell hook (event=pre_tool_call command=${hermes}) exited 3; stderr=crashed\n`);
+    expect(crashed.stderr).toBe(
+      `hermes-hooks: warning: shell hook (event=pre_tool_call command=${hermes}) exited 3: on pre_tool_call only exit 2 blocks; exit 3 is a warning and the call went ahead — use exit 2 or print {"action":"block"}; stderr=crashed\n`,
+    );
   });
 
   it('non-JSON stdout warns once per hook per engine, naming the hook and its first bytes escaped', async () => {

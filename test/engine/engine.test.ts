@@ -109,10 +109,14 @@ describe('engine.emit on pre_tool_call', () => {
     const engine = await engineWith(yaml, { enforceConsent: false });
     const { hooks, decision } = await engine.emit('pre_tool_call', terminal('ls'));
     expect(hooks.filter((h) => h.kind === 'shell').map((h) => [h.status, h.error])).toEqual([
-      ['launch_failed', 'command not found'],
-      ['launch_failed', 'command not found'],
+      ['launch_failed', 'command not found: /nonexistent/hook.sh (no such file)'],
+      ['launch_failed', 'command not found: /nonexistent/guard.sh (no such file)'],
     ]);
-    expect(decision).toMatchObject({ action: 'block', decided_by: 1, message: 'hook /nonexistent/guard.sh failed closed: command not found' });
+    expect(decision).toMatchObject({
+      action: 'block',
+      decided_by: 1,
+      message: 'hook /nonexistent/guard.sh failed closed: command not found: /nonexistent/guard.sh (no such file)',
+    });
 
     // With consent enforced, even --accept-hooks cannot approve a script that is not there (no pin,
     // no approval): the plain hook is skipped, the fail_closed guard blocks without running.

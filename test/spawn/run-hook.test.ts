@@ -1,9 +1,9 @@
-import { chmodSync, existsSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { killLiveHooks, liveHookCount } from '../../src/spawn/live-hooks.js';
-import { spawnHook, type SpawnHookOptions } from '../../src/spawn/run-hook.js';
+import { EXIT_GRACE_MS, spawnHook, type SpawnHookOptions } from '../../src/spawn/run-hook.js';
 import { _forceNamedStdinFiles, STDIN_FILE_PREFIX, stdinFileDir } from '../../src/spawn/stdin-file.js';
 import { fixture, groupMembers, isRunning, killQuietly, sleep, waitFor } from './_helpers.js';
 
@@ -88,9 +88,18 @@ describe('spawnHook: exits', () => {
     Object.defineProperty(base, '__proto__', { value: 'odd', enumerable: true, configurable: true, writable: true });
     const r = await run('/usr/bin/env', { env: base, extraEnv: { HERMES_HOME: '/profiles/work', HERMES_HOOK_EVENT: 'pre_tool_call' } });
     expect(r.status).toBe('ok');
-    expect(r.stdout.split('\n').filter((l) => l !== '').sort()).toEqual(
-      ['HERMES_HOME=/profiles/work', 'HERMES_HOOK_EVENT=pre_tool_call', 'KEEP=kept', `PATH=${process.env.PATH}`, '__proto__=odd'].sort(),
+    const lines = r.stdout.split('\n').filter((l) => l !== '');
+    // Plus the run's own id, which tells what it leaves behind from anything else.
+    const runId = lines.find((l) => l.startsWith('HERMES_HOOK_RUN_ID='));
+    expect(runId).toMatch(new RegExp(`^HERMES_HOOK_RUN_ID=${process.pid}\\.\\d+$`));
+    expect(lines.sort()).toEqual(
+      ['HERMES_HOME=/profiles/work', 'HERMES_HOOK_EVENT=pre_tool_call', 'KEEP=kept', `PATH=${process.env.PATH}`, '__proto__=odd', runId].sort(),
     );
+  });
+
+  it('gives every run its own HERMES_HOOK_RUN_ID', async () => {
+    const ids = await Promise.all([1, 2, 3].map(() => run(`bash -c 'echo $HERMES_HOOK_RUN_ID'`)));
+    expect(new Set(ids.map((r) => r.stdout)).size).toBe(3);
   });
 
   it('uses process.env when no env is given', async () => {
@@ -192,19 +201,6 @@ describe('spawnHook: deadline and kills', () => {
     expect(await waitFor(() => groupMembers(r.pid!).length === 0, 2000)).toBe(true);
   });
 
-  it('kills a grandchild that holds stdout after the hook exited, within timeout + 1.5 s', async () => {
-    const t0 = performance.now();
-    const r = await spawnHook({ command: fixture('grandchild-holds-stdout.sh'), stdin: PAYLOAD, timeoutMs: 1000 });
-    const elapsed = performance.now() - t0;
-    expect(elapsed).toBeLessThan(1000 + KILL_PATH_MS + TIMER_MARGIN_MS);
-    // The hook itself exited at once; the run waited for the grandchild until the deadline.
-    expect(r.duration_ms).toBeGreaterThanOrEqual(1000 - TIMER_EARLY_MS);
-    expect(r).toMatchObject({ status: 'timeout', exit_code: null });
-    const grandchild = pidFrom(r.stdout, 'grandchild');
-    expect(await waitFor(() => !isRunning(grandchild), 2000)).toBe(true);
-    expect(groupMembers(r.pid!)).toEqual([]);
-  });
-
   it('abandons the pipes of a setsid grandchild and still settles within timeout + 1.5 s', async () => {
     const t0 = performance.now();
     const r = await spawnHook({ command: fixture('setsid-grandchild-holds-stdout.sh'), stdin: PAYLOAD, timeoutMs: 1000 });
@@ -214,9 +210,11 @@ describe('spawnHook: deadline and kills', () => {
       expect(elapsed).toBeLessThan(1000 + KILL_PATH_MS + TIMER_MARGIN_MS);
       expect(r.duration_ms).toBeGreaterThanOrEqual(1000 - TIMER_EARLY_MS);
       expect(r).toMatchObject({ status: 'timeout', exit_code: null, signal: 'SIGTERM' });
-      // Everything in the hook's group is gone; the escaped one left the group on purpose.
+      // Everything in the hook's group is gone, and so is the escaped one that still held the pipes.
       expect(await waitFor(() => groupMembers(r.pid!).length === 0, 2000)).toBe(true);
       expect(isRunning(r.pid!)).toBe(false);
+      expect(await waitFor(() => !isRunning(escaped), 3000)).toBe(true);
+      expect(r.left_processes).toBe(0); // a timeout says it killed the hook; the count is for hooks that exited
     } finally {
       killQuietly(escaped);
     }
@@ -232,20 +230,6 @@ describe('spawnHook: deadline and kills', () => {
     expect(await waitFor(() => groupMembers(r.pid!).length === 0, 2000)).toBe(true);
   });
 
-  it('leaves the detached helpers of a hook that finished in time alive', async () => {
-    expect(await waitFor(() => liveHookCount() === 0, 3000)).toBe(true);
-    const r = await run(fixture('detached-helper.sh'), { killGraceMs: 100 });
-    const helper = pidFrom(r.stdout, 'helper');
-    try {
-      expect(r.status).toBe('ok');
-      // No kill is pending: a group kill keeps its hook registered until the group is gone.
-      expect(liveHookCount()).toBe(0);
-      expect(isRunning(helper)).toBe(true);
-    } finally {
-      killQuietly(helper);
-    }
-  });
-
   it('runs six 1-second hooks concurrently', async () => {
     const runs = await Promise.all(Array.from({ length: 6 }, () => run(fixture('sleep-one.sh'))));
     expect(runs.map((r) => [r.status, r.stdout])).toEqual(Array.from({ length: 6 }, () => ['ok', '{}\n']));
@@ -253,6 +237,108 @@ describe('spawnHook: deadline and kills', () => {
     const lastStart = Math.max(...runs.map((r) => r.started_at));
     const firstEnd = Math.min(...runs.map((r) => r.started_at + r.duration_ms));
     expect(lastStart).toBeLessThan(firstEnd);
+  });
+});
+
+const numberFrom = (text: string, key: string): number => pidFrom(text, key);
+
+describe('spawnHook: the answer is taken at the exit (issue 24 item 3)', () => {
+  /** Far below the 5 s timeout these hooks get, far above EXIT_GRACE_MS: the run did not wait for the deadline. */
+  const WELL_BEFORE_TIMEOUT_MS = 4000;
+
+  it('a setsid daemon holding stdout: the block printed before the exit is the answer, at once, and the daemon is killed', async () => {
+    const r = await spawnHook({ command: fixture('setsid-daemon-then-block.sh'), stdin: PAYLOAD, timeoutMs: 5000 });
+    const daemon = numberFrom(r.stderr, 'daemon');
+    try {
+      expect(r).toMatchObject({
+        status: 'ok',
+        exit_code: 0,
+        signal: null,
+        error: null,
+        stdout: '{"action":"block","message":"blocked by the guard"}\n',
+        left_processes: 1,
+      });
+      expect(r.duration_ms).toBeLessThan(WELL_BEFORE_TIMEOUT_MS);
+      // It left the group, but it held the hook's output: found by that socket and ended.
+      expect(await waitFor(() => !isRunning(daemon), 3000)).toBe(true);
+    } finally {
+      killQuietly(daemon);
+    }
+  });
+
+  it('a background child in the group holding stdout is killed after the grace and counted', async () => {
+    const r = await spawnHook({ command: fixture('grandchild-holds-stdout.sh'), stdin: PAYLOAD, timeoutMs: 5000 });
+    const child = pidFrom(r.stdout, 'grandchild');
+    try {
+      expect(r).toMatchObject({ status: 'ok', exit_code: 0, left_processes: 1 });
+      // At least the grace, and nowhere near the deadline.
+      expect(r.duration_ms).toBeGreaterThanOrEqual(EXIT_GRACE_MS - TIMER_EARLY_MS);
+      expect(r.duration_ms).toBeLessThan(WELL_BEFORE_TIMEOUT_MS);
+      expect(await waitFor(() => !isRunning(child), 3000)).toBe(true);
+      expect(await waitFor(() => groupMembers(r.pid!).length === 0, 3000)).toBe(true);
+    } finally {
+      killQuietly(child);
+    }
+  });
+
+  it('a fire-and-forget helper left in the group (output redirected) is killed too, without any wait', async () => {
+    expect(await waitFor(() => liveHookCount() === 0, 3000)).toBe(true);
+    const r = await run(fixture('group-helper-redirected.sh'), { killGraceMs: 100 });
+    const helper = pidFrom(r.stdout, 'helper');
+    try {
+      expect(r).toMatchObject({ status: 'ok', exit_code: 0, left_processes: 1 });
+      expect(await waitFor(() => !isRunning(helper), 3000)).toBe(true);
+      // Once its group is gone the run is forgotten: nothing stays registered.
+      expect(await waitFor(() => liveHookCount() === 0, 3000)).toBe(true);
+    } finally {
+      killQuietly(helper);
+    }
+  });
+
+  it('a helper that left the group and the hook\'s output (setsid, redirected) is kept', async () => {
+    expect(await waitFor(() => liveHookCount() === 0, 3000)).toBe(true);
+    const r = await run(fixture('setsid-helper-redirected.sh'));
+    const helper = pidFrom(r.stdout, 'helper');
+    try {
+      expect(r).toMatchObject({ status: 'ok', exit_code: 0, left_processes: 0 });
+      expect(liveHookCount()).toBe(0);
+      expect(isRunning(helper)).toBe(true);
+    } finally {
+      killQuietly(helper);
+    }
+  });
+
+  it('a grandchild still writing after the exit: the output is what came within the grace, and the writer is killed', async () => {
+    const r = await spawnHook({ command: fixture('grandchild-keeps-writing.sh'), stdin: PAYLOAD, timeoutMs: 30_000 });
+    const writer = numberFrom(r.stderr, 'writer');
+    try {
+      expect(r).toMatchObject({ status: 'ok', exit_code: 0 });
+      expect(r.stdout.startsWith('first\n')).toBe(true);
+      // The writer never stops on its own: the run ended long before the deadline all the same.
+      expect(r.duration_ms).toBeLessThan(10_000);
+      // The writer subshell and its current `sleep` are both in the group.
+      expect(r.left_processes).toBeGreaterThanOrEqual(1);
+      expect(await waitFor(() => !isRunning(writer), 3000)).toBe(true);
+      expect(await waitFor(() => groupMembers(r.pid!).length === 0, 3000)).toBe(true);
+    } finally {
+      killQuietly(writer);
+    }
+  });
+
+  it('what was still in the pipe at the exit is all read (200 000 bytes, a background child holding stdout)', async () => {
+    const r = await spawnHook({ command: fixture('big-output-then-exit.sh'), stdin: PAYLOAD, timeoutMs: 5000 });
+    const child = numberFrom(r.stderr, 'child');
+    try {
+      expect(r).toMatchObject({ status: 'ok', exit_code: 0, left_processes: 1 });
+      expect(r.stdout).toBe('x'.repeat(200_000));
+    } finally {
+      killQuietly(child);
+    }
+  });
+
+  it('a hook that leaves nothing settles at its exit, with nothing to report', async () => {
+    const r = await run(fixture('exit-with.sh'));
+    expect(r).toMatchObject({ status: 'ok', left_processes: 0 });
   });
 });
 
@@ -333,9 +419,60 @@ describe('spawnHook: launch failures', () => {
     expect(readdirSync(stdinFileDir()).filter((n) => n.startsWith(`${STDIN_FILE_PREFIX}${process.pid}-`))).toEqual([]);
   });
 
-  it('reports a missing script path', async () => {
+  it('reports a missing script path, naming it', async () => {
     const r = await run(join(tmp, 'nope.sh'));
-    expect(r).toMatchObject({ status: 'launch_failed', error: 'command not found' });
+    expect(r).toMatchObject({ status: 'launch_failed', error: `command not found: ${join(tmp, 'nope.sh')} (no such file)` });
+  });
+
+  it('an unquoted path with spaces: names the word it tried and gives the quoted command', async () => {
+    const dir = join(tmp, 'Mes Documents');
+    mkdirSync(dir, { recursive: true });
+    const script = join(dir, 'garde fou.sh');
+    writeFileSync(script, '#!/bin/bash\necho {}\n');
+    chmodSync(script, 0o755);
+    const r = await run(`${script} --strict`);
+    expect(r).toMatchObject({
+      status: 'launch_failed',
+      argv: [join(tmp, 'Mes'), 'Documents/garde', 'fou.sh', '--strict'],
+      error: `command not found: ${join(tmp, 'Mes')} (no such file) — the command was split at the spaces in its path; quote the path: command: "'${script}' --strict"`,
+    });
+    // The fix works: the quoted command runs.
+    expect(await run(`'${script}' --strict`)).toMatchObject({ status: 'ok', stdout: '{}\n' });
+  });
+
+  it('CRLF line endings: through env (exit 127) and in the #! line itself, both a launch failure with the sed fix', async () => {
+    const viaEnv = join(tmp, 'crlf-env.sh');
+    writeFileSync(viaEnv, '#!/usr/bin/env bash\r\necho {}\r\n');
+    chmodSync(viaEnv, 0o755);
+    const direct = join(tmp, 'crlf-direct.sh');
+    writeFileSync(direct, '#!/bin/bash\r\necho {}\r\n');
+    chmodSync(direct, 0o755);
+    const r1 = await run(viaEnv);
+    expect(r1).toMatchObject({
+      status: 'launch_failed',
+      exit_code: 127,
+      error: `CRLF line endings: ${viaEnv} (its #! line asks for 'bash\\r') — run: sed -i 's/\\r$//' ${viaEnv}`,
+    });
+    expect(r1.stderr).toMatch(/env: .bash\\r/); // env's own words are kept too (it prints the \r as `\r`)
+    expect(await run(direct)).toMatchObject({
+      status: 'launch_failed',
+      error: `CRLF line endings: ${direct} (its #! line asks for '/bin/bash\\r') — run: sed -i 's/\\r$//' ${direct}`,
+    });
+  });
+
+  it('a #! line that runs a program through env that is not on PATH is a launch failure naming it', async () => {
+    const script = join(tmp, 'py4.sh');
+    writeFileSync(script, '#!/usr/bin/env no-such-python4\nprint(1)\n');
+    chmodSync(script, 0o755);
+    expect(await run(script, { env: { PATH: '/usr/bin:/bin' } })).toMatchObject({
+      status: 'launch_failed',
+      exit_code: 127,
+      error: `the #! line of ${script} runs no-such-python4 through env, and no-such-python4 is not on PATH=/usr/bin:/bin — install no-such-python4, or correct the #! line`,
+    });
+  });
+
+  it('a script that runs and exits 127 itself stays a non-zero exit', async () => {
+    expect(await run(`bash -c 'exit 127'`)).toMatchObject({ status: 'nonzero_exit', exit_code: 127, error: null });
   });
 
   it('a leading VAR=value is looked up as a program: the error says to use env', async () => {
@@ -357,7 +494,10 @@ describe('spawnHook: launch failures', () => {
     writeFileSync(script, '#!/nonexistent/interpreter -x\necho hi\n');
     chmodSync(script, 0o755);
     const r = await run(script);
-    expect(r).toMatchObject({ status: 'launch_failed', error: 'command not found: the #! interpreter `/nonexistent/interpreter` does not exist' });
+    expect(r).toMatchObject({
+      status: 'launch_failed',
+      error: `the #! interpreter /nonexistent/interpreter of ${script} does not exist — install it, or correct the #! line`,
+    });
   });
 
   it('names a missing working directory instead of blaming the command', async () => {
@@ -370,14 +510,21 @@ describe('spawnHook: launch failures', () => {
     writeFileSync(script, '#!/bin/bash\necho hi\n');
     chmodSync(script, 0o644);
     const r = await run(script);
-    expect(r).toMatchObject({ status: 'launch_failed', error: 'command not executable', exit_code: null });
+    expect(r).toMatchObject({ status: 'launch_failed', error: `command not executable: ${script} — run: chmod +x ${script}`, exit_code: null });
+  });
+
+  it('reports a directory as not executable, naming it', async () => {
+    expect(await run(tmp)).toMatchObject({
+      status: 'launch_failed',
+      error: `command not executable: ${tmp} is not a regular file — point the command at the program or script itself`,
+    });
   });
 
   it('reports a script without a shebang as an exec format error, as Hermes does', async () => {
     const r = await run(fixture('no-shebang.sh'));
     expect(r).toMatchObject({
       status: 'launch_failed',
-      error: `[Errno 8] Exec format error: '${fixture('no-shebang.sh')}'`,
+      error: `[Errno 8] Exec format error: '${fixture('no-shebang.sh')}' — it has no #! line: add #!/usr/bin/env bash as the first line`,
       stdout: '',
     });
   });
@@ -393,7 +540,7 @@ describe('spawnHook: launch failures', () => {
 
   it('reports an empty command', async () => {
     expect(await run('   ')).toMatchObject({ status: 'launch_failed', error: 'empty command' });
-    expect(await run("''")).toMatchObject({ status: 'launch_failed', error: 'command not found' });
+    expect(await run("''")).toMatchObject({ status: 'launch_failed', error: 'command not found' }); // an empty word names nothing to try
   });
 });
 
