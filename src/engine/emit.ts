@@ -18,7 +18,7 @@ import { outcomeBase, runShellHook } from './_run-shell.js';
 import type { Logger } from './logger.js';
 import { isPlainObject } from '../_json.js';
 import { isFailClosedBlock } from '../directives/messages.js';
-import { stdoutProblem } from '../directives/parse-stdout.js';
+import { isJsonObjectText, stdoutProblem } from '../directives/parse-stdout.js';
 
 /** What the dry run says about a hook it lists but does not run under HERMES_SAFE_MODE. */
 export const SAFE_MODE_NOT_RUN = 'HERMES_SAFE_MODE is set: not run';
@@ -139,7 +139,10 @@ export function noteStdoutProblem(event: EventName, h: HookOutcome): void {
     // A directive read from stdout means stdout was one JSON object: nothing to say, and no second
     // parse. (Exit 2 may take its block from stderr, and a fail-closed block is ours: those check.)
     if (h.directive !== null && h.exit_code !== 2 && !failedClosed) return;
-    h.warning = stdoutProblem(event, h.stdout, failedClosed);
+    const problem = stdoutProblem(event, h.stdout, failedClosed);
+    // An exit-2 block stands whatever word its stdout used: only unreadable stdout is worth a line there.
+    if (problem !== null && event === 'pre_tool_call' && h.exit_code === 2 && !failedClosed && isJsonObjectText(h.stdout)) return;
+    h.warning = problem;
   }
 }
 
