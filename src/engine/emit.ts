@@ -93,6 +93,11 @@ export async function runEmit(
         if (entry.action === 'safe_mode') {
           return Promise.resolve({ ...outcomeBase(entry, index), status: 'safe_mode', error: SAFE_MODE_NOT_RUN });
         }
+        if (entry.action === 'not_converted') {
+          // Another agent's entry under hooks: never runs; a guard it was blocks what it would have checked.
+          const message = entry.note ?? 'written in another agent\'s format: convert it with hermes-hooks import';
+          return Promise.resolve({ ...outcomeBase(entry, index), status: 'not_converted', error: message, directive: info.canBlock ? { action: 'block', message } : null });
+        }
         const run = (): Promise<HookOutcome> =>
           runShellHook(entry, index, {
             payload,
@@ -126,7 +131,7 @@ export async function runEmit(
   const originalArgs = isPlainObject(kwargs.args) ? (kwargs.args as JsonObject) : null;
   const decision: Decision = resolve(event, hooks.map((h) => h.directive), originalArgs);
   applyGuardrailNotes(decision, guardNotes);
-  return { event, payload, hooks, decision };
+  return { event, payload, hooks, decision, diagnostics: [] };
 }
 
 /**
