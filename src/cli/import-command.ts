@@ -88,7 +88,7 @@ export async function importCommand(args: string[], io: CliIO): Promise<number> 
   // file is merged into the profile's config.
   const inPlace = result.foreignKeys !== null;
   const target = inPlace ? path : profile.configFile;
-  if (values.write && result.hooks.length) {
+  if (values.write && (result.hooks.length > 0 || (inPlace && (result.foreignKeys ?? []).length > 0))) {
     const existing = inPlace ? text : profile.config.exists ? profile.config.source.text : '';
     let merged: string;
     try {
@@ -117,10 +117,15 @@ export async function importCommand(args: string[], io: CliIO): Promise<number> 
     const paint = painter(io, 'stderr');
     for (const d of result.diagnostics) writeLine(io.stderr, formatDiagnostic(d, paint));
     if (values.write && inPlace) {
+      // A key none of whose entries could be carried over goes too (the config would never stop
+      // failing otherwise): said, and kept in the backup.
+      const converted = new Set(result.hooks.map((h) => /^hooks\.([^.[]+)/.exec(h.source)?.[1]));
+      const dropped = result.foreignKeys!.filter((k) => !converted.has(k));
       writeLine(
         io.stderr,
         wrote
-          ? `Converted ${result.foreignKeys!.map((k) => `hooks.${k}`).join(', ')} in ${target} into ${result.hooks.length} Hermes hook entr${result.hooks.length === 1 ? 'y' : 'ies'} (backup: ${wrote}). Approve them with 'hermes-hooks approve --all'.`
+          ? `Converted ${[...converted].map((k) => `hooks.${k}`).join(', ') || 'nothing'} in ${target} into ${result.hooks.length} Hermes hook entr${result.hooks.length === 1 ? 'y' : 'ies'} (backup: ${wrote})` +
+              `${dropped.length ? `; removed ${dropped.map((k) => `hooks.${k}`).join(', ')}, which could not be carried over (see above; the backup keeps it)` : ''}. Approve them with 'hermes-hooks approve --all'.`
           : `Nothing to convert in ${target}; it is unchanged.`,
       );
     } else if (values.write) {
@@ -175,8 +180,9 @@ export async function printConfigCommand(args: string[], io: CliIO): Promise<num
   if (!explicit && /[/\\]_npx[/\\]/.test(program)) {
     notes.push(
       'WARNING: this hermes-hooks runs from npm\'s npx cache, which npm may clear at any time; the agent',
-      '  would then find no command and let every call through. Install it (npm install -g hermes-hooks,',
-      '  or into a project) and run print-config from there, or pass --command.',
+      '  would then find no command and let every call through. Install it (in a clone: npm ci && npm link,',
+      '  or npm pack && npm install -g ./hermes-hooks-<version>.tgz) and run print-config from there, or',
+      '  pass --command.',
     );
   }
   notes.push(...setupNotes(agent));
