@@ -30,7 +30,9 @@ teardown() {
 # serve_socket — start `hermes-hooks serve` on ~/.hermes/hermes-hooks.sock and wait for the socket.
 serve_socket() {
   SOCK="$HOME/.hermes/hermes-hooks.sock"
-  hh serve 2>"$BATS_TEST_TMPDIR/serve.err" &
+  # node itself in the background (not the hh function, whose subshell would be what $! names):
+  # teardown must stop the server, or it outlives the test holding bats' output open.
+  node "$PROJECT_ROOT/dist/cli/bin.js" serve 2>"$BATS_TEST_TMPDIR/serve.err" &
   SERVE_PID=$!
   for _ in $(seq 600); do [[ -S $SOCK ]] && return 0; sleep 0.1; done
   cat "$BATS_TEST_TMPDIR/serve.err" >&2
