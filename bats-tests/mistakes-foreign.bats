@@ -78,6 +78,8 @@ EOF
 
   run --separate-stderr hh doctor
   assert_failure 1
+  assert_line --index 0 "No Hermes shell hooks in $CONFIG: its hooks: block is another agent's — see the error below."
+  refute_output --partial 'nothing to check'
   assert_output --partial "$IMPORT"
   assert_line '1 issue(s) found.  Fix before relying on these hooks.'
 }
@@ -94,7 +96,8 @@ EOF
   assert_equal "$(jq -r .result.decision.action <<<"$line")" block
   [[ $(jq -r .result.decision.message <<<"$line") == *"convert it with: $IMPORT" ]]
   assert_equal "$(jq -r .result.status <<<"$health")" degraded
-  grep -q "is Claude Code's hooks format" "$BATS_TEST_TMPDIR/serve.err"
+  # Said at start as the error it is, not as a warning.
+  grep -q "^hermes-hooks: error: $CONFIG:2:3: 'PreToolUse' is Claude Code's hooks format" "$BATS_TEST_TMPDIR/serve.err"
 }
 
 @test "the printed import converts it in place (with a backup); approved, the guard then guards" {

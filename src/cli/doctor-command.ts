@@ -156,6 +156,8 @@ export async function doctorCommand(args: string[], io: CliIO): Promise<number> 
   const paint = painter(io);
   if (safeMode) writeLine(io.stdout, paint('yellow', 'HERMES_SAFE_MODE is set: no smoke run and no webhook ping — in safe mode no user hook, plugin or webhook runs.'));
   if (missing !== null) writeLine(io.stdout, missingIsProblem ? paint('red', `✗ ${inert(missing)}`) : inert(missing));
+  // Another agent's block under hooks: is not "nothing": its guards are there and not guarding (below).
+  else if (!profile.config.specs.length && profile.config.foreign.length) writeLine(io.stdout, `No Hermes shell hooks in ${inert(profile.configFile)}: its hooks: block is another agent's — see the error below.`);
   else if (!profile.config.specs.length) writeLine(io.stdout, `No shell hooks configured in ${inert(profile.configFile)} — nothing to check.`);
   else writeLine(io.stdout, `Checking ${profile.config.specs.length} configured shell hook(s) in ${inert(profile.configFile)}...\n\n`);
   if (allowlistIssue !== null) writeLine(io.stdout, `  ${paint('red', '✗')} ${inert(allowlistIssue)}\n`);
