@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
 # The README's bats example, runnable in this repo (from its root):
 #   BATS_LIB_PATH="$PWD/node_modules:$PWD/bats-tests" node_modules/bats/bin/bats scripts-examples/hooks.bats
-# In your own project, after `npm install --save-dev hermes-hooks bats bats-support bats-assert`:
+# In your own project, after `npm install --save-dev /path/to/hermes-hooks-0.1.0.tgz bats bats-support bats-assert`
+# (the tarball `npm pack` builds in a clone; `hermes-hooks` from the registry once it is published):
 #   BATS_LIB_PATH="$PWD/node_modules:$PWD/node_modules/hermes-hooks/bats-tests" node_modules/bats/bin/bats test/
 # BATS_LIB_PATH must hold absolute directories: bats resolves it from each test file's folder.
 

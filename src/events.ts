@@ -489,3 +489,8 @@ const SYNTHETIC_KWARGS: Readonly<Record<EventName, Record<string, unknown>>> = {
 export function syntheticKwargs(event: EventName): Record<string, unknown> {
   return structuredClone(SYNTHETIC_KWARGS[event]);
 }
+
+/** The keys of the event's synthetic kwargs (no copy): kwargs the event is known to take. */
+export function syntheticKwargKeys(event: EventName): readonly string[] {
+  return Object.keys(SYNTHETIC_KWARGS[event]);
+}

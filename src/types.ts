@@ -169,7 +169,9 @@ export type HookOutcomeStatus =
   /** Not run: fail_closed hook awaiting (re-)approval; it blocks instead. */
   | 'awaiting_approval'
   /** Not run: HERMES_SAFE_MODE is set (the dry run lists what it would have run). */
-  | 'safe_mode';
+  | 'safe_mode'
+  /** Not run: written in another agent's format under `hooks:`; a tool gate blocks what it would have checked. */
+  | 'not_converted';
 
 /** One hook's part in an emit, in registration order. `index` is what Decision indices point at. */
 export interface HookOutcome {
@@ -205,6 +207,11 @@ export interface Emission {
   payload: JsonObject;
   hooks: HookOutcome[];
   decision: Decision;
+  /**
+   * How the payload was read: keys that did not land where a sender would expect (a stdin key in a
+   * kwargs payload, a kwarg the event does not take), another agent's stdin. Empty when all is well.
+   */
+  diagnostics: Diagnostic[];
 }
 
 /** One on_session_finalize notification, with the session it belongs to (so a host can route it to the right chat). */

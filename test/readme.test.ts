@@ -5,6 +5,11 @@
 //
 //     <!-- runnable -->            the block must exit 0
 //     <!-- runnable exit=2 -->     the block must exit 2 (a dry run that blocks, validate finding problems)
+//     <!-- runnable install -->    an install line (issue 20): it runs on a bare copy of the tracked
+//                                  files (no node_modules, no dist/, as a fresh clone), with npm's
+//                                  global prefix in a temp folder and npm's own cache (offline
+//                                  first), and afterwards `hermes-hooks --version`, run from another
+//                                  folder, must be that global install printing package.json's version
 //
 // (an HTML comment: GitHub renders nothing for it). The block runs as one bash script with
 // `set -eo pipefail`, so the first failing command ends it, and its exit status must be the one
@@ -27,13 +32,15 @@ import { dirname, join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const MARKER = /^<!--\s*runnable(?:\s+exit=(\d+))?\s*-->\s*$/;
+const MARKER = /^<!--\s*runnable(?:\s+exit=(\d+))?(\s+install)?\s*-->\s*$/;
 
 interface Block {
   /** 1-based README line of the opening fence. */
   line: number;
   exit: number;
   script: string;
+  /** An install line: runs on a bare clone and must leave `hermes-hooks` installed (see the top). */
+  install?: true;
 }
 
 /** Every runnable block of a README text; a marker not followed by an `sh` fence is an error. */
@@ -48,7 +55,8 @@ export function runnableBlocks(text: string): Block[] {
     let j = i + 2;
     for (; j < lines.length && !/^```\s*$/.test(lines[j] as string); j++) body.push(lines[j] as string);
     if (j >= lines.length) throw new Error(`README.md:${i + 2}: unterminated runnable block`);
-    blocks.push({ line: i + 2, exit: m[1] === undefined ? 0 : Number(m[1]), script: withoutInstall(commandsOf(body)) });
+    const exit = m[1] === undefined ? 0 : Number(m[1]);
+    blocks.push(m[2] ? { line: i + 2, exit, script: commandsOf(body), install: true } : { line: i + 2, exit, script: withoutInstall(commandsOf(body)) });
     i = j;
   }
   return blocks;
@@ -90,6 +98,19 @@ function freshCopy(): { repo: string; home: string; bin: string } {
   const base = mkdtempSync(join(tmpdir(), 'hh-readme-'));
   temps.push(base);
   const repo = join(base, 'hermes-hooks');
+  copyTracked(repo);
+  cpSync(join(ROOT, 'dist'), join(repo, 'dist'), { recursive: true });
+  symlinkSync(realpathSync(join(ROOT, 'node_modules')), join(repo, 'node_modules'));
+  const home = join(base, 'home');
+  const bin = join(base, 'bin');
+  mkdirSync(home);
+  mkdirSync(bin);
+  writeFileSync(join(bin, 'hermes-hooks'), `#!/bin/sh\nexec '${process.execPath}' '${join(repo, 'dist/cli/bin.js')}' "$@"\n`, { mode: 0o755 });
+  return { repo, home, bin };
+}
+
+/** The tracked files (as in the working tree), with their modes: what a clone has. */
+function copyTracked(repo: string): void {
   for (const f of TRACKED) {
     const from = join(ROOT, f);
     let mode: number;
@@ -102,14 +123,6 @@ function freshCopy(): { repo: string; home: string; bin: string } {
     cpSync(from, join(repo, f));
     chmodSync(join(repo, f), mode & 0o777);
   }
-  cpSync(join(ROOT, 'dist'), join(repo, 'dist'), { recursive: true });
-  symlinkSync(realpathSync(join(ROOT, 'node_modules')), join(repo, 'node_modules'));
-  const home = join(base, 'home');
-  const bin = join(base, 'bin');
-  mkdirSync(home);
-  mkdirSync(bin);
-  writeFileSync(join(bin, 'hermes-hooks'), `#!/bin/sh\nexec '${process.execPath}' '${join(repo, 'dist/cli/bin.js')}' "$@"\n`, { mode: 0o755 });
-  return { repo, home, bin };
 }
 
 function cleanEnv(home: string, bin: string): NodeJS.ProcessEnv {
@@ -125,10 +138,13 @@ describe('README runnable blocks', () => {
   it('the README marks its self-contained commands (set-up demo, test, validate, bats)', () => {
     expect(BLOCKS.length).toBeGreaterThanOrEqual(4);
     expect(BLOCKS.some((b) => b.script.startsWith('npx --no hermes-hooks test pre_tool_call'))).toBe(true);
-    for (const b of BLOCKS) expect(b.script, `README.md:${b.line} would recurse or install`).not.toMatch(/\bnpm (?:install|ci|test|run test)\b|\.ci\/run/);
+    for (const b of BLOCKS.filter((x) => !x.install)) expect(b.script, `README.md:${b.line} would recurse or install`).not.toMatch(/\bnpm (?:install|ci|test|run test)\b|\.ci\/run/);
+    for (const b of BLOCKS) expect(b.script, `README.md:${b.line} would recurse`).not.toMatch(/\bnpm (?:test|run test)\b|\.ci\/run/);
+    // Every install line the README gives is one of these blocks (issue 20: they must work as written).
+    expect(BLOCKS.filter((b) => b.install).map((b) => b.script).join('\n')).toMatch(/npm ci && npm link[\s\S]*npm pack[\s\S]*npm install -g \.\/hermes-hooks-\d+\.\d+\.\d+\.tgz/);
   });
 
-  it.each(BLOCKS.map((b) => [`README.md:${b.line} (${b.script.split('\n')[0]!.slice(0, 60)})`, b] as const))(
+  it.each(BLOCKS.filter((b) => !b.install).map((b) => [`README.md:${b.line} (${b.script.split('\n')[0]!.slice(0, 60)})`, b] as const))(
     '%s works on a fresh copy',
     (_name, block) => {
       const r = runBlock(block);
@@ -136,7 +152,53 @@ describe('README runnable blocks', () => {
     },
     120_000,
   );
+
+  it.each(BLOCKS.filter((b) => b.install).map((b) => [`README.md:${b.line} (${b.script.split('\n').find((l) => !l.startsWith('#'))!.slice(0, 60)})`, b] as const))(
+    '%s installs hermes-hooks from a bare clone',
+    (_name, block) => {
+      const r = runInstallBlock(block);
+      expect(r.status, r.report).toBe(block.exit);
+      expect(r.version, r.report).toBe(VERSION);
+      // The global install answers, not a shim or the clone's own dist/.
+      expect(r.which, r.report).toBe(join(r.prefix, 'bin', 'hermes-hooks'));
+    },
+    600_000,
+  );
 });
+
+const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+
+/** npm's cache, where `npm ci` of this checkout left every package: installs run offline first. */
+const NPM_CACHE = spawnSync('npm', ['config', 'get', 'cache'], { cwd: ROOT, encoding: 'utf8' }).stdout.trim();
+
+/**
+ * An install block on a bare copy (tracked files only), npm's global prefix in the temp folder;
+ * then `command -v hermes-hooks` and `hermes-hooks --version` from the (empty) home folder.
+ */
+function runInstallBlock(block: Block): { status: number | null; version: string; which: string; prefix: string; report: string } {
+  const base = mkdtempSync(join(tmpdir(), 'hh-install-'));
+  temps.push(base);
+  const repo = join(base, 'hermes-hooks');
+  copyTracked(repo);
+  const home = join(base, 'home');
+  const prefix = join(base, 'prefix');
+  mkdirSync(home);
+  mkdirSync(join(prefix, 'bin'), { recursive: true });
+  const env: NodeJS.ProcessEnv = {
+    ...cleanEnv(home, join(prefix, 'bin')),
+    npm_config_prefix: prefix,
+    npm_config_cache: NPM_CACHE,
+    npm_config_prefer_offline: 'true',
+    npm_config_audit: 'false',
+    npm_config_fund: 'false',
+    npm_config_update_notifier: 'false',
+  };
+  const check = `\ncd "$HOME"\necho "which: $(command -v hermes-hooks)"\necho "version: $(hermes-hooks --version)"`;
+  const r = spawnSync('bash', ['-c', `set -eo pipefail\n${block.script}${check}`], { cwd: repo, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 540_000 });
+  const field = (name: string): string => new RegExp(`^${name}: (.*)$`, 'm').exec(r.stdout ?? '')?.[1] ?? '';
+  const report = `README.md:${block.line} exited ${r.status ?? r.signal} (expected ${block.exit})\n--- script ---\n${block.script}\n--- stdout ---\n${r.stdout}\n--- stderr ---\n${r.stderr}`;
+  return { status: r.status, version: field('version'), which: field('which'), prefix, report };
+}
 
 /** Run one block on a fresh copy; `report` names the block and shows what it printed. */
 function runBlock(block: Block): { status: number | null; report: string } {
@@ -183,6 +245,11 @@ describe('runnableBlocks (the convention itself)', () => {
     expect(runnableBlocks(text)).toEqual([
       { line: 3, exit: 0, script: 'echo a\necho b' },
       { line: 8, exit: 2, script: 'printf x \\\n    | cat\nfalse' },
+    ]);
+    // An install block keeps its npm line (the others drop a leading `npm install && `).
+    expect(runnableBlocks('<!-- runnable install -->\n```sh\nnpm ci && npm link\n```\n<!-- runnable -->\n```sh\nnpm install && ls\n```')).toEqual([
+      { line: 2, exit: 0, script: 'npm ci && npm link', install: true },
+      { line: 6, exit: 0, script: 'ls' },
     ]);
     expect(() => runnableBlocks('<!-- runnable -->\n\n```sh\nls\n```')).toThrow('README.md:1: a runnable marker must be followed directly by a ```sh fence');
   });

@@ -9,6 +9,15 @@ import { formatDiagnostic } from './_report.js';
 
 const plain = (_style: string, text: string): string => text;
 
-export function eventDiagnosticLines(diagnostics: readonly Diagnostic[], event: EventName): string[] {
-  return diagnostics.filter((d) => d.level !== 'info' && concernsEvent(d, event)).map((d) => `hermes-hooks: ${formatDiagnostic(d, plain)}`);
+export function eventDiagnosticLines(diagnostics: readonly Diagnostic[], event: EventName, foreign: readonly { key: string }[] = []): string[] {
+  // Another agent's block under hooks: concerns every call: its guards are not guarding any of them.
+  const foreignPaths = new Set(foreign.map((f) => `hooks.${f.key}`));
+  return diagnostics
+    .filter((d) => d.level !== 'info' && (concernsEvent(d, event) || foreignPaths.has(d.path)))
+    .map((d) => `hermes-hooks: ${formatDiagnostic(d, plain)}`);
+}
+
+/** The payload's problems (warnings and errors) as `run` prints them on stderr. */
+export function payloadDiagnosticLines(diagnostics: readonly Diagnostic[]): string[] {
+  return diagnostics.filter((d) => d.level !== 'info').map((d) => `hermes-hooks: ${formatDiagnostic({ ...d, file: d.file ?? '<stdin>' }, plain)}`);
 }

@@ -46,7 +46,9 @@ what \`hermes-hooks run\` decides on the same payload, the report says so ("Prod
 
 stdin is a wire-form payload — any subset of
   hook_event_name, tool_name, tool_input, session_id, cwd, profile, extra
-missing keys are filled; empty stdin or a terminal uses the event's synthetic payload.
+— or the host's kwargs (tool_name, args, session_id, task_id …), read the same way by run, serve
+and the library; missing keys are filled; empty stdin or a terminal uses the event's synthetic
+payload. A key that lands elsewhere than meant is listed under Diagnostics.
 
 Options:
   --for-tool NAME   set the payload's tool_name to NAME (matchers and hooks see NAME)
@@ -65,8 +67,9 @@ Exit: 0 not blocked, 2 blocked, 1 error (unknown event, invalid payload JSON, un
 
 export const RUN_HELP = `Usage: hermes-hooks run <event> [--accept-hooks] [--dialect AGENT] [discovery options] < payload.json
 
-The production path for hosts in any language: reads the payload on stdin, runs the approved hooks
-(safe mode honoured, never prompts), prints only the Decision JSON.
+The production path for hosts in any language: reads the payload on stdin (the wire form a hook
+reads, or kwargs with args), runs the approved hooks (safe mode honoured, never prompts), prints only
+the Decision JSON; how the payload was read, when a key landed elsewhere than meant, goes to stderr.
 
 Options:
   --accept-hooks    approve unapproved or modified hooks and run them (like HERMES_ACCEPT_HOOKS=1)

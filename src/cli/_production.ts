@@ -34,7 +34,6 @@ export interface ProductionInput {
   emission: Emission;
   /** The registry the dry run used, in the emission's order (consent per shell hook). */
   entries: readonly RegistryEntry[];
-  kwargs: Record<string, unknown>;
   /** HERMES_SAFE_MODE is set in the environment `run` would get. */
   safeMode: boolean;
   /** HERMES_ACCEPT_HOOKS or hooks_auto_accept: `run` would approve and run unapproved hooks. */
@@ -63,7 +62,8 @@ export function productionView(input: ProductionInput): ProductionView {
   });
 
   const dry = emission.decision;
-  const args = isPlainObject(input.kwargs.args) ? (input.kwargs.args as JsonObject) : null;
+  // The arguments hooks saw (tool_input is the call's args when they are an object).
+  const args = isPlainObject(emission.payload.tool_input) ? (emission.payload.tool_input as JsonObject) : null;
   const decision = notRun.length === 0 ? dry : { ...resolve(emission.event, directives, args), ...(dry.stop_turn ? { stop_turn: true } : {}) };
   const differs = notRun.length > 0 && signature(decision) !== signature(dry);
   const heldToo = emission.hooks.some((h) => h.status === 'safe_mode');

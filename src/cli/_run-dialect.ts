@@ -71,7 +71,7 @@ export async function runDialect(dialect: Dialect, args: string[], io: CliIO): P
       maps = engine.config.dialects.maps;
       const call = await answerAgentCall(engine, agent, commandLineEvent ?? null, stdin);
       if ('error' in call) throw new CannotDecide(call.error);
-      configLines.push(...eventDiagnosticLines(engine.diagnostics, call.event));
+      configLines.push(...eventDiagnosticLines(engine.diagnostics, call.event, engine.config.foreign));
       return write(call.answer);
     }, {
       // stderr carries only what concerns the event being run: consent is decided for its hooks

@@ -7,7 +7,7 @@ import { isEventName } from '../events.js';
 import { inert } from '../_display.js';
 import { closestCommands, matchCommand } from '../consent/match-command.js';
 import type { InspectOptions } from '../consent/script-info.js';
-import type { ConsentSubject } from '../consent/state.js';
+import type { ConsentInfo, ConsentSubject } from '../consent/state.js';
 import { ConsentApproveError, ConsentPersistError } from '../consent/store.js';
 import { discoveryOf, parseCommandArgs } from './_args.js';
 import { unknownEventError } from './_events.js';
@@ -58,7 +58,7 @@ export async function approveCommand(args: string[], io: CliIO): Promise<number>
     return 0;
   }
   const event = values.event as string | undefined;
-  if (event !== undefined && !isEventName(event)) throw unknownEventError(event);
+  if (event !== undefined && !isEventName(event)) throw unknownEventError(event, 'approve');
   const typed = positionals.map((p) => p.trim());
   if (values.all && typed.length > 0) throw new CliError(`approve: give either <command>... or --all, not both\n${APPROVE_HELP}`);
   if (!values.all && typed.length === 0) throw new CliError(`approve: give a <command> or --all\n${APPROVE_HELP}`);
@@ -103,21 +103,42 @@ export async function approveCommand(args: string[], io: CliIO): Promise<number>
     if (!seen.has(key)) subjects.push({ event: s.event, command: s.command }), seen.add(key);
   }
   const store = await openStore(profile, io);
+  // Approving what is already approved, with the same script bytes, changes nothing: say so instead
+  // of "Approved" again (an approval that pinned nothing, or a Hermes one without a hash, is redone).
+  const already: { subject: ConsentSubject; consent: ConsentInfo }[] = [];
+  const todo: ConsentSubject[] = [];
+  for (const subject of subjects) {
+    const consent = await store.state(subject);
+    if (consent.state === 'approved' && consent.pinned) already.push({ subject, consent });
+    else todo.push(subject);
+  }
   let result;
   try {
-    result = await store.approve(subjects);
+    result = todo.length > 0 ? await store.approve(todo) : { approvals: [], persisted: true, warning: null };
   } catch (e) {
     if (e instanceof ConsentApproveError) throw new CliError(`approve: ${inert(e.message)}`);
     throw e;
   }
   if (values.json) {
-    writeLine(io.stdout, JSON.stringify({ approved: result.approvals, persisted: result.persisted, warning: result.warning }));
+    writeLine(
+      io.stdout,
+      JSON.stringify({
+        approved: result.approvals,
+        already_approved: already.map(({ subject, consent }) => ({ event: subject.event, command: subject.command, approved_at: consent.approved_at, script_sha256: consent.approved_sha256 })),
+        persisted: result.persisted,
+        warning: result.warning,
+      }),
+    );
   } else {
+    for (const { subject, consent } of already) {
+      writeLine(io.stdout, `Already approved [${subject.event}] ${inert(subject.command)}  (${inert(consent.approved_at ?? '?')}, sha256 ${consent.approved_sha256?.slice(0, 12)}… unchanged)`);
+    }
     for (const a of result.approvals) {
       // Name the pinned file when the command does not simply name it (`node -r ./a.js ./b.js`, `python3 -c …`).
       const pins = a.script_path !== null && a.script_path !== a.command ? `pins ${inert(a.script_path)}, ` : '';
       writeLine(io.stdout, `Approved [${a.event}] ${inert(a.command)}  (${pins}sha256 ${a.script_sha256?.slice(0, 12)}…)`);
     }
+    if (todo.length === 0) writeLine(io.stdout, `Nothing to do: ${already.length === 1 ? 'it is' : `all ${already.length} are`} already approved and unchanged.`);
     if (result.warning) writeLine(io.stderr, `hermes-hooks: warning: ${inert(result.warning)}`);
   }
   return result.persisted ? 0 : 1;

@@ -54,11 +54,21 @@ export async function doctorAgentCommand(args: string[], io: CliIO): Promise<num
   const profileTimeouts: Partial<Record<EventName, number>> = {};
   for (const spec of profile.config.specs) profileTimeouts[spec.event] = Math.max(profileTimeouts[spec.event] ?? 0, spec.timeout);
 
-  const files = agentFiles(agent, home, project).map((f) => {
-    const text = readText(f.path);
-    const real = text === null ? undefined : realPath(f.path);
-    return { ...f, text, ...(real !== undefined && real !== f.path ? { realPath: real } : {}) };
-  });
+  // Run from $HOME, the project's files are the user's (~/.claude/settings.json twice): each file
+  // once, by its real path.
+  const seen = new Set<string>();
+  const files = agentFiles(agent, home, project)
+    .map((f) => {
+      const text = readText(f.path);
+      const real = text === null ? undefined : realPath(f.path);
+      return { ...f, text, ...(real !== undefined && real !== f.path ? { realPath: real } : {}) };
+    })
+    .filter((f) => {
+      const key = f.realPath ?? resolve(f.path);
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
   const codexConfigPath = join(home, '.codex/config.toml');
   const report = checkAgentConfig({
     dialect: agent,

@@ -10,6 +10,7 @@ import { shellQuote } from '../consent/policy.js';
 import { inert } from '../_display.js';
 import { consentAllowsRun, type ConsentInfo } from '../consent/state.js';
 import { exitCodeAdvice, failClosedMessage, failsClosed, isFailClosedBlock, KEEP_A_HELPER, leftProcessesText } from '../directives/messages.js';
+import { honoursText } from '../directives/answer-problem.js';
 import { inspectStdout } from '../directives/parse-stdout.js';
 import { exitIsAnswer } from '../engine/emit.js';
 import { smokeRunHook } from '../engine/smoke-run.js';
@@ -163,6 +164,8 @@ export async function doctorCommand(args: string[], io: CliIO): Promise<number> 
   const paint = painter(io);
   if (safeMode) writeLine(io.stdout, paint('yellow', 'HERMES_SAFE_MODE is set: no smoke run and no webhook ping — in safe mode no user hook, plugin or webhook runs.'));
   if (missing !== null) writeLine(io.stdout, missingIsProblem ? paint('red', `✗ ${inert(missing)}`) : inert(missing));
+  // Another agent's block under hooks: is not "nothing": its guards are there and not guarding (below).
+  else if (!profile.config.specs.length && profile.config.foreign.length) writeLine(io.stdout, `No Hermes shell hooks in ${inert(profile.configFile)}: its hooks: block is another agent's — see the error below.`);
   else if (!profile.config.specs.length) writeLine(io.stdout, `No shell hooks configured in ${inert(profile.configFile)} — nothing to check.`);
   else writeLine(io.stdout, `Checking ${profile.config.specs.length} configured shell hook(s) in ${inert(profile.configFile)}...\n\n`);
   for (const u of untrusted) writeLine(io.stdout, `  ${paint('red', '✗')} ${inert(u.message)}\n`);
@@ -238,7 +241,9 @@ function smokeCheck(spec: HookSpec, o: HookOutcome): Check {
   if (isFailClosedBlock(spec.command, o.directive)) {
     const message = o.directive?.action === 'block' ? o.directive.message : '';
     const reason = message.slice(failClosedMessage(spec.command, '').length);
-    return { ok: false, message: `${FAILS_CLOSED}: ${reason} ${t}${o.warning ? ` — ${o.warning}` : ''}` };
+    // The warning quoting unreadable stdout adds to the reason; one naming the answer repeats it.
+    const warning = o.warning && !o.warning.startsWith(reason) ? ` — ${o.warning}` : '';
+    return { ok: false, message: `${FAILS_CLOSED}: ${reason} ${t}${warning}` };
   }
   switch (o.status) {
     case 'timeout':
@@ -262,7 +267,7 @@ function smokeCheck(spec: HookSpec, o: HookOutcome): Check {
   if (o.directive) {
     const action = o.directive.action;
     if (!(honours as readonly string[]).includes(action)) {
-      return { ok: false, message: `answered '${action}', which ${spec.event} does not honour (it honours: ${honours.join(', ') || 'nothing — observer only'}) ${t}` };
+      return { ok: false, message: `answered '${action}', which ${spec.event} does not honour (it honours: ${honoursText(spec.event)}) ${t}` };
     }
     if (crashed) return { ok: false, message: `exited ${o.exit_code ?? o.signal} on the synthetic payload${stderr} ${t} — its answer ${JSON.stringify(o.directive)} still counts` };
     if (action === 'block') {
@@ -275,15 +280,17 @@ function smokeCheck(spec: HookSpec, o: HookOutcome): Check {
     const advice = exitCodeAdvice(spec.event, o);
     return { ok: false, message: `exited ${o.exit_code ?? o.signal} on the synthetic payload${stderr ? `${stderr} ` : ' '}${t}${advice ? ` — ${advice}` : ''}` };
   }
-  if (!stdout) return { ok: true, message: `ran clean with empty stdout ${t} — observer only` };
+  if (!stdout) {
+    // Silence on a harmless call is what a guard should answer; only events that take no answer are observers.
+    if (EVENTS[spec.event].canBlock) return { ok: true, message: `allowed the synthetic call (${syntheticCall(spec)}) with empty stdout ${t} — as a guard should allow a harmless call` };
+    return { ok: true, message: `ran clean with empty stdout ${t}${honours.length ? '' : ` — ${spec.event} is observed, not answered`}` };
+  }
   const info = inspectStdout(spec.event, stdout);
   if (info.kind === 'invalid_json') return { ok: false, message: `stdout was not valid JSON ${t}: ${stdout.slice(0, 120)}` };
   if (info.kind === 'not_object') return { ok: false, message: `stdout is JSON but not an object ${t}: ${stdout.slice(0, 120)}` };
-  // An answer only another event reads (a block on post_tool_call, a continue on pre_llm_call) is ignored here.
-  const meant = spec.dialect === 'hermes' ? (inspectStdout('pre_tool_call', stdout).directive ?? inspectStdout('pre_verify', stdout).directive) : null;
-  if (meant) {
-    return { ok: false, message: `answered '${meant.action}', which ${spec.event} does not honour (it honours: ${honours.join(', ') || 'nothing — observer only'}) ${t}` };
-  }
+  // Read by the event's own rules (an unknown word, a misplaced key, an answer for another event),
+  // worded as run, test and serve word it.
+  if (spec.dialect === 'hermes' && info.problem !== null) return { ok: info.problem.lost ? false : null, message: `${info.problem.message} ${t}` };
   return { ok: null, message: `produced a JSON object with no directive ${spec.event} reads ${t}: ${stdout.slice(0, 120)}` };
 }
 

@@ -24,14 +24,17 @@ const IMPORT_HELP = `Usage: hermes-hooks import <file> [--dialect AGENT] [--writ
 Convert a Claude Code settings.json (or .claude/settings.json), a Codex hooks.json, a Gemini CLI
 settings.json or a Cursor hooks.json into a hooks: block with dialect: set on each entry. Matchers
 and timeout units are converted; everything that cannot be carried over is listed, never dropped
-silently.
+silently. Given a Hermes config.yaml that holds such a block under hooks: (pasted from another
+agent), it converts that block alone and leaves the Hermes events beside it as they are.
   --dialect AGENT   force the source format (claude, codex, gemini, cursor)
-  --write           merge into the profile's config.yaml (a backup is written first)
+  --write           merge into the profile's config.yaml (a backup is written first); for a
+                    config.yaml, replace the agent's block in that same file
 
 Examples:
   hermes-hooks import ~/.claude/settings.json
   hermes-hooks import .codex/hooks.json --write
   hermes-hooks import hooks.json --dialect cursor --json
+  hermes-hooks import ~/.hermes/config.yaml --dialect claude --write
 `;
 
 const PRINT_HELP = `Usage: hermes-hooks print-config <claude|codex|gemini|cursor> [--command CMD] [discovery options]
@@ -81,35 +84,51 @@ export async function importCommand(args: string[], io: CliIO): Promise<number> 
 
   let wrote: string | null = null;
   let added = 0;
-  if (values.write && result.hooks.length) {
-    const existing = profile.config.exists ? profile.config.source.text : '';
+  // A Hermes config holding another agent's block is converted in that same file; an agent's own
+  // file is merged into the profile's config.
+  const inPlace = result.foreignKeys !== null;
+  const target = inPlace ? path : profile.configFile;
+  if (values.write && (result.hooks.length > 0 || (inPlace && (result.foreignKeys ?? []).length > 0))) {
+    const existing = inPlace ? text : profile.config.exists ? profile.config.source.text : '';
     let merged: string;
     try {
-      merged = mergeIntoConfig(existing, result.hooks);
+      merged = mergeIntoConfig(existing, result.hooks, inPlace ? { replaceKeys: result.foreignKeys ?? [] } : {});
     } catch (e) {
-      throw new CliError(`import: cannot merge into ${profile.configFile}: ${(e as Error).message}`);
+      throw new CliError(`import: cannot merge into ${target}: ${(e as Error).message}`);
     }
     // Entries already present are skipped; when nothing is new the file is left as it is.
-    added = hookEntryCount(merged) - hookEntryCount(existing);
-    if (added > 0) {
-      if (profile.config.exists) {
-        const backup = `${profile.configFile}.bak-${new Date().toISOString().replace(/[:.]/g, '-')}`;
-        await copyFile(profile.configFile, backup);
+    added = inPlace ? result.hooks.length : hookEntryCount(merged) - hookEntryCount(existing);
+    if (inPlace ? merged !== existing : added > 0) {
+      if (inPlace || profile.config.exists) {
+        const backup = `${target}.bak-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+        await copyFile(target, backup);
         wrote = backup;
       }
       // Only the implicit default ~/.hermes may be missing here (a given home was checked to exist).
-      if (!profile.location.homeExists) await mkdir(profile.home, { recursive: true, mode: 0o700 });
-      await writeFile(profile.configFile, merged, { mode: 0o600 });
+      if (!inPlace && !profile.location.homeExists) await mkdir(profile.home, { recursive: true, mode: 0o700 });
+      await writeFile(target, merged, { mode: 0o600 });
     }
   }
 
   if (values.json) {
-    writeLine(io.stdout, JSON.stringify({ ...result, config: values.write ? profile.configFile : null, added: values.write ? added : null, backup: wrote }));
+    writeLine(io.stdout, JSON.stringify({ ...result, config: values.write ? target : null, added: values.write ? added : null, backup: wrote }));
   } else {
     io.stdout.write(result.yaml.endsWith('\n') ? result.yaml : `${result.yaml}\n`);
     const paint = painter(io, 'stderr');
     for (const d of result.diagnostics) writeLine(io.stderr, formatDiagnostic(d, paint));
-    if (values.write) {
+    if (values.write && inPlace) {
+      // A key none of whose entries could be carried over goes too (the config would never stop
+      // failing otherwise): said, and kept in the backup.
+      const converted = new Set(result.hooks.map((h) => /^hooks\.([^.[]+)/.exec(h.source)?.[1]));
+      const dropped = result.foreignKeys!.filter((k) => !converted.has(k));
+      writeLine(
+        io.stderr,
+        wrote
+          ? `Converted ${[...converted].map((k) => `hooks.${k}`).join(', ') || 'nothing'} in ${target} into ${result.hooks.length} Hermes hook entr${result.hooks.length === 1 ? 'y' : 'ies'} (backup: ${wrote})` +
+              `${dropped.length ? `; removed ${dropped.map((k) => `hooks.${k}`).join(', ')}, which could not be carried over (see above; the backup keeps it)` : ''}. Approve them with 'hermes-hooks approve --all'.`
+          : `Nothing to convert in ${target}; it is unchanged.`,
+      );
+    } else if (values.write) {
       writeLine(
         io.stderr,
         added > 0
@@ -118,6 +137,8 @@ export async function importCommand(args: string[], io: CliIO): Promise<number> 
             ? `Nothing to merge: all ${result.hooks.length} hook(s) are already in ${profile.configFile}; it is unchanged.`
             : 'Nothing to merge.',
       );
+    } else if (inPlace && result.hooks.length) {
+      writeLine(io.stderr, `To replace ${result.foreignKeys!.map((k) => `hooks.${k}`).join(', ')} with these entries in ${target}, run this again with --write (a backup is kept).`);
     }
   }
   return errors.length ? 1 : 0;
@@ -159,8 +180,9 @@ export async function printConfigCommand(args: string[], io: CliIO): Promise<num
   if (!explicit && /[/\\]_npx[/\\]/.test(program)) {
     notes.push(
       'WARNING: this hermes-hooks runs from npm\'s npx cache, which npm may clear at any time; the agent',
-      '  would then find no command and let every call through. Install it (npm install -g hermes-hooks,',
-      '  or into a project) and run print-config from there, or pass --command.',
+      '  would then find no command and let every call through. Install it (in a clone: npm ci && npm link,',
+      '  or npm pack && npm install -g ./hermes-hooks-<version>.tgz) and run print-config from there, or',
+      '  pass --command.',
     );
   }
   notes.push(...setupNotes(agent));

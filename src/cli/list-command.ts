@@ -10,11 +10,13 @@ import { discoveryOf, parseCommandArgs } from './_args.js';
 import { painter } from './_color.js';
 import { writeLine, type CliIO } from './_io.js';
 import { missingConfigNote, openProfile, openStore } from './_profile.js';
+import { formatDiagnostic } from './_report.js';
 
 const HELP = `Usage: hermes-hooks list [--json] [discovery options]
 
 Shell hooks per event in config order, with matcher, timeout, fail_closed, dialect and consent state,
-then outbound webhook targets.
+then outbound webhook targets. Another agent's block pasted under hooks: is an error (exit 1),
+with the import command that converts it.
 
 Examples:
   hermes-hooks list
@@ -68,9 +70,16 @@ export async function listCommand(args: string[], io: CliIO): Promise<number> {
     writeLine(io.stdout, inert(missing));
     return 0;
   }
+  // Another agent's block under hooks: is never "no hooks": its guards are there, and not guarding.
+  const foreignPaths = new Set(profile.config.foreign.map((f) => `hooks.${f.key}`));
+  const foreign = profile.diagnostics.filter((d) => d.level === 'error' && foreignPaths.has(d.path));
+  const sayForeign = (): number => {
+    for (const d of foreign) writeLine(io.stdout, paint('red', `✗ ${formatDiagnostic(d, paint)}`));
+    return foreign.length > 0 ? 1 : 0;
+  };
   if (rows.length === 0 && profile.outbound.length === 0) {
-    writeLine(io.stdout, `No shell hooks or outbound webhooks configured in ${configFile}.`);
-    return 0;
+    writeLine(io.stdout, foreign.length > 0 ? `No Hermes shell hooks in ${configFile}: its hooks: block is another agent's.` : `No shell hooks or outbound webhooks configured in ${configFile}.`);
+    return sayForeign();
   }
   if (rows.length === 0) writeLine(io.stdout, `No shell hooks configured in ${configFile}.`);
   else {
@@ -102,7 +111,7 @@ export async function listCommand(args: string[], io: CliIO): Promise<number> {
     }
   }
   if (profile.outbound.length) io.stdout.write(formatOutboundList(profile.outbound));
-  return 0;
+  return sayForeign();
 }
 
 function consentLabel(c: ConsentInfo, paint: ReturnType<typeof painter>): string {

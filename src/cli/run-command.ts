@@ -9,7 +9,7 @@ import { parseCommandArgs } from './_args.js';
 import { unknownEventError } from './_events.js';
 import { RUN_HELP } from './_help.js';
 import { CliError, readAllStdin, writeLine, type CliIO } from './_io.js';
-import { eventDiagnosticLines } from './_event-diagnostics.js';
+import { eventDiagnosticLines, payloadDiagnosticLines } from './_event-diagnostics.js';
 import { payloadFromStdin } from './_payload.js';
 import { withRunEngine } from './_run-engine.js';
 
@@ -36,16 +36,15 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
   }
   const event = positionals[0];
   if (!event) throw new CliError(`run: missing <event>\n${RUN_HELP}`);
-  if (!isEventName(event)) throw unknownEventError(event);
+  if (!isEventName(event)) throw unknownEventError(event, 'run');
   const text = await readAllStdin(io);
   const input = payloadFromStdin(event, text ?? '', { synthetic: false });
 
   return withRunEngine(values, io, stderrLogger({ stream: io.stderr }), async (engine) => {
-    for (const line of eventDiagnosticLines(engine.diagnostics, event)) writeLine(io.stderr, line);
-    const emission = await engine.emit(event, input.kwargs, {
-      ...(input.cwd !== undefined ? { payloadCwd: input.cwd } : {}),
-      ...(input.profile !== undefined ? { payloadProfile: input.profile } : {}),
-    });
+    for (const line of eventDiagnosticLines(engine.diagnostics, event, engine.config.foreign)) writeLine(io.stderr, line);
+    const emission = await engine.emit(event, input.body);
+    // How the payload was read (a kwarg the event does not take, another agent's stdin) is said, never dropped.
+    for (const line of payloadDiagnosticLines(emission.diagnostics)) writeLine(io.stderr, line);
     writeLine(io.stdout, JSON.stringify(emission.decision));
     return emission.decision.action === 'block' ? 2 : 0;
   }, { events: [event] });

@@ -7,6 +7,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { configLoadError, loadConfig } from '../config/load.js';
 import { locatedMessage } from '../config/source.js';
+import { inert } from '../_display.js';
 import { createHookEngineAt, type HookEngine } from '../engine/create-engine.js';
 import { stderrLogger } from '../engine/logger.js';
 import { isLoopbackHost, loadToken, TOKEN_FILE_NAME } from '../serve/auth.js';
@@ -176,7 +177,11 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
     throw new CliError(`serve: ${(e as Error).message}`);
   }
   // As `run` prints its event's problems: errors and warnings (a `failclosed:` typo is a warning).
-  for (const d of engine.diagnostics) if (d.level !== 'info') logger.warn(locatedMessage(d, engine.configFile));
+  // An error (another agent's block under hooks:, an entry that cannot run) is labelled one.
+  for (const d of engine.diagnostics) {
+    if (d.level === 'error') io.stderr.write(`hermes-hooks: error: ${inert(locatedMessage(d, engine.configFile), { keepNewlines: true })}\n`);
+    else if (d.level !== 'info') logger.warn(locatedMessage(d, engine.configFile));
+  }
   return server.done;
 }
 

@@ -64,19 +64,14 @@ export async function testCommand(args: string[], io: CliIO): Promise<number> {
 
   const forTool = typeof values['for-tool'] === 'string' ? values['for-tool'] : undefined;
   // As in Hermes' `hooks test --for-tool T`: the hooks are told the tool is T, and matchers test T.
-  if (forTool !== undefined) input.kwargs.tool_name = forTool;
+  if (forTool !== undefined) input.body.tool_name = forTool;
   try {
-    const emission = await engine.emit(event, input.kwargs, {
-      ...(forTool !== undefined ? { forTool } : {}),
-      ...(input.cwd !== undefined ? { payloadCwd: input.cwd } : {}),
-      ...(input.profile !== undefined ? { payloadProfile: input.profile } : {}),
-    });
-    const diagnostics = [...engine.diagnostics, ...input.diagnostics];
+    const emission = await engine.emit(event, input.body, forTool !== undefined ? { forTool } : {});
+    const diagnostics = [...engine.diagnostics, ...emission.diagnostics.map((d) => ({ ...d, file: d.file ?? '<stdin>' }))];
     const registered = engine.hooksFor(event);
     const production = productionView({
       emission,
       entries: registered,
-      kwargs: input.kwargs,
       safeMode,
       // What `run` would accept: the same rule as the engine's (test itself has no --accept-hooks).
       accept: acceptsUnapproved({
@@ -93,7 +88,7 @@ export async function testCommand(args: string[], io: CliIO): Promise<number> {
       return entry?.kind === 'shell' ? `hooks.${event}[${entry.spec.index}]` : null;
     });
     const hooks = reportedHooks(emission.hooks).map((h) => ({ ...h, config_path: configPaths[h.index] ?? null }));
-    const report = { ...emission, hooks, production, diagnostics };
+    const report = { event: emission.event, payload: emission.payload, hooks, decision: emission.decision, production, diagnostics };
     if (values.json) {
       writeLine(io.stdout, JSON.stringify(report));
     } else {

@@ -10,6 +10,7 @@ import type { Diagnostic, DiagnosticLevel, Dialect, HookSpec } from '../types.js
 import { isTruthyString, pyRepr, pyStr, pyStrip, pythonInt, pyTypeName } from './_coerce.js';
 import { didYouMean as closestMatch } from './_did-you-mean.js';
 import { DEFAULT_DIALECT_MAPS, type DialectMaps } from '../dialects/names.js';
+import { foreignHooksMessage, recogniseAgentHooks, type ForeignHooksKey } from '../dialects/recognise.js';
 import { commandFinding, HOOK_ENTRY_KEYS, matcherFindings, topLevelKeyFinding, unknownEntryKeyFinding, type Finding } from './hook-lint.js';
 import { compileMatcher } from './matcher.js';
 import { diagnosticAt, formatPath, type ConfigPath, type ConfigSource } from './source.js';
@@ -25,6 +26,8 @@ export interface ParsedHooksConfig {
   diagnostics: Diagnostic[];
   /** Top-level `hooks_auto_accept`, read like Hermes (§1.6). */
   autoAccept: boolean;
+  /** Keys under `hooks:` written in another agent's format (each also an error diagnostic). */
+  foreign: ForeignHooksKey[];
 }
 
 /** HERMES_SAFE_MODE / HERMES_ACCEPT_HOOKS: trimmed, case-insensitive 1/true/yes/on. */
@@ -53,7 +56,7 @@ export interface ParseHooksOptions {
 }
 
 export function parseHooksConfig(source: ConfigSource, opts: ParseHooksOptions = {}): ParsedHooksConfig {
-  if (source.syntaxError) return { specs: [], diagnostics: [source.syntaxError], autoAccept: false };
+  if (source.syntaxError) return { specs: [], diagnostics: [source.syntaxError], autoAccept: false, foreign: [] };
   const parser = new HooksParser(source, opts.dialectMaps ?? DEFAULT_DIALECT_MAPS);
   try {
     return parser.run();
@@ -67,7 +70,7 @@ export function parseHooksConfig(source: ConfigSource, opts: ParseHooksOptions =
       message: `internal error while reading hooks: ${(e as Error)?.message ?? String(e)}`,
       file: source.file,
     });
-    return { specs: [], diagnostics: parser.diagnostics, autoAccept: false };
+    return { specs: [], diagnostics: parser.diagnostics, autoAccept: false, foreign: [] };
   }
 }
 
@@ -76,6 +79,7 @@ class HooksParser {
   private readonly specs: HookSpec[] = [];
   /** Dedupe identity (event, matcher, command, dialect) → the spec kept. */
   private readonly seen = new Map<string, HookSpec>();
+  private foreign: ForeignHooksKey[] = [];
 
   constructor(
     private readonly source: ConfigSource,
@@ -115,6 +119,9 @@ class HooksParser {
     }
     const hooksNode = this.valueNode(rootNode, 'hooks');
     this.duplicateKeys(hooksNode, ['hooks']);
+    // Another agent's block pasted in: named as such, with the import that converts it.
+    this.foreign = recogniseAgentHooks(hooks as Map<unknown, unknown>, root, this.dialectMaps);
+    const foreignByKey = new Map(this.foreign.map((f) => [f.key, f]));
 
     for (const [key, value] of hooks as Map<unknown, unknown>) {
       if (typeof key === 'string' && RESERVED_HOOK_KEYS.includes(key)) continue;
@@ -130,7 +137,10 @@ class HooksParser {
         continue;
       }
       if (!isEventName(key)) {
-        this.unknownEvent(key, evPath);
+        const foreign = typeof key === 'string' ? foreignByKey.get(key) : undefined;
+        // Error: the hooks under an event Hermes never fires are lost.
+        if (foreign) this.push('error', evPath, foreignHooksMessage(foreign, this.source.file), { key: true });
+        else this.unknownEvent(key, evPath);
         continue;
       }
       if (value === null || value === undefined) continue;
@@ -147,7 +157,7 @@ class HooksParser {
   }
 
   private result(autoAccept: boolean): ParsedHooksConfig {
-    return { specs: this.specs, diagnostics: this.diagnostics, autoAccept };
+    return { specs: this.specs, diagnostics: this.diagnostics, autoAccept, foreign: this.foreign };
   }
 
   private unknownEvent(key: unknown, path: ConfigPath): void {

@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import type { Diagnostic, HookSpec } from '../types.js';
 import { defaultDialectMaps, parseDialectsConfig, type DialectMaps } from '../dialects/names.js';
 import { parseHooksConfig } from './hooks.js';
+import type { ForeignHooksKey } from '../dialects/recognise.js';
 import { diagnosticAt, locatedMessage, parseConfigText, type ConfigSource } from './source.js';
 import { isPlainObject } from '../_json.js';
 
@@ -22,6 +23,8 @@ export interface LoadedConfig {
   data: Record<string, unknown>;
   /** The `dialects:` name maps (the defaults when the file says nothing) and their diagnostics. */
   dialects: { maps: DialectMaps; diagnostics: Diagnostic[] };
+  /** Keys under `hooks:` written in another agent's format (each is also an error diagnostic). */
+  foreign: ForeignHooksKey[];
 }
 
 export async function loadConfig(file: string): Promise<LoadedConfig> {
@@ -44,15 +47,15 @@ function fromText(file: string, text: string): LoadedConfig {
   const source = parseConfigText(text, file);
   const dialects = parseDialectsConfig(source);
   // Matchers are checked against the tool names this config's own `dialects:` maps give.
-  const { specs, diagnostics, autoAccept } = parseHooksConfig(source, { dialectMaps: dialects.maps });
+  const { specs, diagnostics, autoAccept, foreign } = parseHooksConfig(source, { dialectMaps: dialects.maps });
   const data = isPlainObject(source.data) ? source.data : {};
-  return { file, exists: true, source, specs, diagnostics, autoAccept, data, dialects };
+  return { file, exists: true, source, specs, diagnostics, autoAccept, data, dialects, foreign };
 }
 
 function fromReadError(file: string, error: unknown): LoadedConfig {
   const code = (error as NodeJS.ErrnoException)?.code;
   const source = parseConfigText('', file);
-  const base = { file, source, specs: [], autoAccept: false, data: {}, dialects: { maps: defaultDialectMaps(), diagnostics: [] } };
+  const base = { file, source, specs: [], autoAccept: false, data: {}, dialects: { maps: defaultDialectMaps(), diagnostics: [] }, foreign: [] };
   // A missing file, or a missing directory on the way to it, is simply "no config yet".
   if (code === 'ENOENT' || code === 'ENOTDIR') return { ...base, exists: false, diagnostics: [] };
   const reason =

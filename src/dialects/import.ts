@@ -16,6 +16,7 @@ import { needsShell, wrapInShell } from './_shell.js';
 import { isPlainObject } from '../_json.js';
 import { convertClaudeMatcher, convertRegexMatcher, isValidRegex, matchesEverything } from './matchers.js';
 import { CURSOR_FAMILIES, DEFAULT_DIALECT_MAPS, toOurEvent, type AgentDialect, type DialectMaps } from './names.js';
+import { recogniseAgentHooks } from './recognise.js';
 
 export interface ImportedHook {
   event: EventName;
@@ -37,6 +38,11 @@ export interface ImportResult {
   /** A `hooks:` block, with a comment naming the source file. */
   yaml: string;
   diagnostics: Diagnostic[];
+  /**
+   * The source was a Hermes config.yaml holding another agent's block under `hooks:` (issue 20):
+   * these are the keys converted, which `--write` replaces in that same file. Null for an agent's own file.
+   */
+  foreignKeys: string[] | null;
 }
 
 /** The file formats we read; `qwen` is Claude's shape and dialect with millisecond timeouts. */
@@ -100,6 +106,8 @@ interface Ctx {
   diagnostics: Diagnostic[];
   hooks: ImportedHook[];
   missingTimeouts: number;
+  /** Reading a Hermes config.yaml: a `- command:` entry under an agent's event name is one hook (its own matcher). */
+  flatEntries: boolean;
 }
 
 function diag(ctx: Ctx, level: DiagnosticLevel, path: ConfigPath, message: string, key = false): void {
@@ -356,6 +364,10 @@ function importGroups(ctx: Ctx, hooks: Record<string, unknown>): void {
       if (group['async'] === true) diag(ctx, 'warning', [...gAt, 'async'], DROPPED_FIELDS['async']![1]);
       const matcher = convertMatcher(ctx, group['matcher'], [...gAt, 'matcher'], theirEvent, event);
       if (matcher === false) return;
+      if (ctx.flatEntries && group['hooks'] === undefined && typeof group['command'] === 'string') {
+        importHandler(ctx, group, gAt, event, matcher);
+        return;
+      }
       if (!Array.isArray(group['hooks'])) {
         diag(ctx, 'warning', [...gAt, 'hooks'], `matcher group has no hooks list; not imported`);
         return;
@@ -373,7 +385,7 @@ function cursorFamilyMatcher(theirEvent: string): string | null {
 }
 
 function importCursor(ctx: Ctx, data: Record<string, unknown>, hooks: Record<string, unknown>): void {
-  if (data['version'] !== 1) diag(ctx, 'warning', ['version'], `expected version 1; read as version 1`);
+  if (!ctx.flatEntries && data['version'] !== 1) diag(ctx, 'warning', ['version'], `expected version 1; read as version 1`);
   for (const [theirEvent, entries] of Object.entries(hooks)) {
     const at: ConfigPath = ['hooks', theirEvent];
     const event = toOurEvent(ctx.maps, ctx.dialect, theirEvent);
@@ -431,18 +443,21 @@ function entryOf(h: ImportedHook): Record<string, unknown> {
 export function importAgentConfig(
   fileName: string,
   text: string,
-  opts: { dialect?: Dialect; maps?: DialectMaps; home?: string } = {},
+  opts: { dialect?: Dialect; maps?: DialectMaps; home?: string; hermesConfig?: boolean } = {},
 ): ImportResult {
   const diagnostics: Diagnostic[] = [];
   const fail = (dialect: Dialect, message: string, line: number | null = null, column: number | null = null): ImportResult => {
     diagnostics.push({ level: 'error', path: '', line, column, message, file: fileName });
-    return { dialect, hooks: [], yaml: '', diagnostics };
+    return { dialect, hooks: [], yaml: '', diagnostics, foreignKeys: null };
   };
   const guess: Dialect = opts.dialect ?? FLAVOUR_DIALECT[pathHint(fileName)?.flavour ?? 'claude'];
   if (opts.dialect === 'hermes') return fail('hermes', `a Hermes config needs no import; pass the agent's dialect (claude, codex, gemini, cursor)`);
   if (/\.toml$/i.test(fileName)) {
     return fail('codex', `Codex [hooks] tables in config.toml are not supported; move them to a hooks.json next to it and import that`);
   }
+
+  // A Hermes config.yaml with another agent's block pasted under `hooks:`: convert that block alone.
+  if (opts.hermesConfig || /\.ya?ml$/i.test(fileName)) return importFromHermesConfig(fileName, text, opts, fail);
 
   const clean = blankJsonComments(text);
   let data: unknown;
@@ -471,6 +486,7 @@ export function importAgentConfig(
     diagnostics,
     hooks: [],
     missingTimeouts: 0,
+    flatEntries: false,
   };
   diag(ctx, 'info', [], `read as ${FLAVOUR_TITLE[flavour]} (dialect ${dialect}${MS_TIMEOUTS.has(flavour) ? ', timeouts in milliseconds' : ''})`);
   if (flavour === 'qwen') {
@@ -478,7 +494,14 @@ export function importAgentConfig(
   }
   if (data['disableAllHooks'] === true) diag(ctx, 'warning', ['disableAllHooks'], `disableAllHooks is set: the agent runs none of these hooks; importing them anyway`);
 
-  const hooks = data['hooks'];
+  return convert(ctx, fileName, data, null);
+}
+
+/** Convert the parsed file's `hooks` (only `only`'s keys when given) with the context set up. */
+function convert(ctx: Ctx, fileName: string, data: Record<string, unknown>, only: readonly string[] | null): ImportResult {
+  const { flavour, dialect } = ctx;
+  let hooks = data['hooks'];
+  if (only !== null && isPlainObject(hooks)) hooks = Object.fromEntries(Object.entries(hooks).filter(([k]) => only.includes(k)));
   if (hooks === undefined || hooks === null) {
     diag(ctx, 'warning', [], `no "hooks" in this file; nothing to import`);
   } else if (!isPlainObject(hooks)) {
@@ -492,17 +515,47 @@ export function importAgentConfig(
   if (ctx.missingTimeouts > 0 && agentDefault !== null) {
     diag(ctx, 'info', ['hooks'], `${ctx.missingTimeouts} hook(s) set no timeout: ${AGENT_NAME[flavour]}'s default is ${agentDefault}, hermes-hooks' is 60 s`);
   }
-  return { dialect, hooks: ctx.hooks, yaml: hooksYaml(fileName, FLAVOUR_TITLE[flavour], ctx.hooks), diagnostics };
+  return { dialect, hooks: ctx.hooks, yaml: hooksYaml(fileName, FLAVOUR_TITLE[flavour], ctx.hooks), diagnostics: ctx.diagnostics, foreignKeys: only === null ? null : [...only] };
+}
+
+/**
+ * A Hermes config.yaml whose `hooks:` holds another agent's block (or its event names): the keys
+ * that are not Hermes events are converted as that agent's config, the Hermes ones are left alone.
+ */
+function importFromHermesConfig(
+  fileName: string,
+  text: string,
+  opts: { dialect?: Dialect; maps?: DialectMaps; home?: string },
+  fail: (dialect: Dialect, message: string, line?: number | null, column?: number | null) => ImportResult,
+): ImportResult {
+  const source = parseConfigText(text, fileName);
+  if (source.syntaxError) return fail(opts.dialect ?? 'claude', source.syntaxError.message, source.syntaxError.line, source.syntaxError.column);
+  const maps = opts.maps ?? DEFAULT_DIALECT_MAPS;
+  const root = source.doc?.toJS({ mapAsMap: true, maxAliasCount: 1000 }) as unknown;
+  const data = isPlainObject(source.data) ? source.data : null;
+  const hooks = root instanceof Map ? root.get('hooks') : undefined;
+  if (data === null || !(hooks instanceof Map)) return fail(opts.dialect ?? 'claude', 'no hooks: mapping in this config; nothing to import');
+  const foreign = recogniseAgentHooks(hooks, root as Map<unknown, unknown>, maps);
+  const agent = opts.dialect !== undefined && opts.dialect !== 'hermes' ? (opts.dialect as AgentDialect) : (foreign[0]?.agent ?? 'claude');
+  const flavour = flavourFor(agent, fileName);
+  const ctx: Ctx = { source, flavour, dialect: FLAVOUR_DIALECT[flavour], maps, projectDir: null, diagnostics: [], hooks: [], missingTimeouts: 0, flatEntries: true };
+  if (foreign.length === 0) {
+    diag(ctx, 'info', ['hooks'], `every key under hooks: is a Hermes event: no other agent's hooks to convert`);
+    return { dialect: ctx.dialect, hooks: [], yaml: '', diagnostics: ctx.diagnostics, foreignKeys: [] };
+  }
+  diag(ctx, 'info', ['hooks'], `read ${foreign.map((f) => `hooks.${f.key}`).join(', ')} as ${AGENT_NAME[flavour]}'s (dialect ${ctx.dialect}); the Hermes events beside them are left as they are`);
+  return convert(ctx, fileName, data, foreign.map((f) => f.key));
 }
 
 // ---------------------------------------------------------------------------------------------
 
 /**
  * Add imported entries to a config.yaml text, keeping its comments and layout, skipping entries
- * already present (same event, command and matcher). Throws when the config cannot take them
+ * already present (same event, command and matcher); `replaceKeys` (another agent's keys under
+ * `hooks:` in this very file) are removed once converted. Throws when the config cannot take them
  * (unparsable YAML, or `hooks` / `hooks.<event>` of the wrong type); the CLI reports that.
  */
-export function mergeIntoConfig(existingConfigText: string, imported: readonly ImportedHook[]): string {
+export function mergeIntoConfig(existingConfigText: string, imported: readonly ImportedHook[], opts: { replaceKeys?: readonly string[] } = {}): string {
   const doc = parseDocument(existingConfigText, { version: '1.1', uniqueKeys: false });
   if (doc.errors.length > 0) throw new Error(`config.yaml does not parse: ${doc.errors[0]!.message.split('\n')[0]}`);
   if (doc.contents === null) doc.contents = doc.createNode({}) as unknown as typeof doc.contents;
@@ -534,6 +587,8 @@ export function mergeIntoConfig(existingConfigText: string, imported: readonly I
     );
     if (!present) seq.add(doc.createNode(entryOf(h)));
   }
+  // Converting a config in place: the agent's keys the entries came from go.
+  for (const key of opts.replaceKeys ?? []) hooksMap.delete(key);
   return doc.toString({ lineWidth: 0 });
 }
 

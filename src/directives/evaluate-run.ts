@@ -56,6 +56,9 @@ function evaluate(spec: EvaluatedSpec, run: RunRecord): Directive | null {
   if (stdoutInfo.kind === 'invalid_json' || stdoutInfo.kind === 'not_object') {
     return block(spec, FAIL_CLOSED_REASON.unparseable);
   }
+  // Beyond Hermes (issue 24): an answer it does not know (`deny`, `Block`) that meant more than
+  // "go ahead" is a guard that could not answer, not an allow.
+  if (stdoutInfo.problem?.failsClosed) return block(spec, stdoutInfo.problem.message);
   // Beyond Hermes (#102405): a failed hook that said nothing must not let the call through.
   const failure = abnormalEndReason(run);
   return failure === null ? null : block(spec, failure);

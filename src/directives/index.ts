@@ -9,6 +9,7 @@ export {
   type StdoutInspection,
   type StdoutKind,
 } from './parse-stdout.js';
+export { answerProblem, honoursText, type AnswerProblem } from './answer-problem.js';
 export {
   abnormalEndReason,
   DEFAULT_BLOCK_MESSAGE,

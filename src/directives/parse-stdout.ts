@@ -11,6 +11,7 @@ import { parseClaudeDialect } from './_claude-dialect.js';
 import { nonBlankTrimmed, parseHermesDialect } from './_hermes-dialect.js';
 import { parsePythonJson } from './_python-json.js';
 import { readTransformAnswer, TRANSFORM_EVENTS } from './transforms.js';
+import { answerProblem, type AnswerProblem } from './answer-problem.js';
 
 export type StdoutKind = 'empty' | 'invalid_json' | 'not_object' | 'object';
 
@@ -24,22 +25,26 @@ export interface StdoutInspection {
   directive: Directive | null;
   /** Which reading produced the directive. */
   source: 'hermes' | 'event' | 'claude' | null;
+  /** An object that decided nothing but looks meant to (an unknown word, a misplaced key), or null. */
+  problem: AnswerProblem | null;
 }
 
 export function inspectStdout(event: EventName, stdout: string): StdoutInspection {
   const text = pyStrip(typeof stdout === 'string' ? stdout : '');
-  if (text === '') return { kind: 'empty', text, error: null, directive: null, source: null };
+  if (text === '') return { kind: 'empty', text, error: null, directive: null, source: null, problem: null };
   const parsed = parsePythonJson(text);
-  if (!parsed.ok) return { kind: 'invalid_json', text, error: parsed.error, directive: null, source: null };
-  if (!isPlainObject(parsed.value)) return { kind: 'not_object', text, error: null, directive: null, source: null };
+  if (!parsed.ok) return { kind: 'invalid_json', text, error: parsed.error, directive: null, source: null, problem: null };
+  if (!isPlainObject(parsed.value)) return { kind: 'not_object', text, error: null, directive: null, source: null, problem: null };
   const obj = parsed.value;
   // The event's own directive first: on these two events the generic {context} has no effect.
   const own = parseEventDirective(event, obj);
-  if (own) return { kind: 'object', text, error: null, directive: own, source: 'event' };
+  if (own) return { kind: 'object', text, error: null, directive: own, source: 'event', problem: null };
   const hermes = parseHermesDialect(event, obj);
-  if (hermes) return { kind: 'object', text, error: null, directive: hermes, source: 'hermes' };
+  if (hermes) return { kind: 'object', text, error: null, directive: hermes, source: 'hermes', problem: null };
   const claude = parseClaudeDialect(event, obj);
-  return { kind: 'object', text, error: null, directive: claude, source: claude ? 'claude' : null };
+  if (claude) return { kind: 'object', text, error: null, directive: claude, source: 'claude', problem: null };
+  // Nothing decided: say why when the object looks like it meant to (Hermes says nothing).
+  return { kind: 'object', text, error: null, directive: null, source: null, problem: answerProblem(event, obj) };
 }
 
 /** The directive a hook's stdout carries for this event, or null when it contributes nothing. */
@@ -56,11 +61,13 @@ const QUOTED_STDOUT = 80;
 
 /**
  * Why stdout that should carry a directive could not (not JSON, or JSON that is not an object),
- * quoting its first characters JSON-escaped so control bytes stay inert; null when it is empty or
- * an object. `failedClosed`: the hook is fail_closed on a blocking event, so the run blocked.
+ * quoting its first characters JSON-escaped so control bytes stay inert; or why an object decided
+ * nothing when it looks meant to (answer-problem.ts); null when it is empty or an ordinary object.
+ * `failedClosed`: the hook is fail_closed on a blocking event, so the run blocked.
  */
 export function stdoutProblem(event: EventName, stdout: string, failedClosed = false): string | null {
   const info = inspectStdout(event, stdout);
+  if (info.problem !== null) return `${info.problem.message} (${failedClosed && info.problem.failsClosed ? 'so the hook failed closed' : 'ignored, as Hermes ignores it'})`;
   if (info.kind !== 'invalid_json' && info.kind !== 'not_object') return null;
   const chars = Array.from(info.text);
   const quoted = JSON.stringify(chars.slice(0, QUOTED_STDOUT).join('')) + (chars.length > QUOTED_STDOUT ? '…' : '');

@@ -26,8 +26,13 @@ export interface ShellEntry {
   matcher: ToolMatcher;
   /** Consent as decided at start-up (reports); whether it runs is decided again at each launch. */
   consent: ConsentInfo | null;
-  /** 'run' normally; 'safe_mode' = listed by the dry run under HERMES_SAFE_MODE, never run. */
-  action: 'run' | 'safe_mode';
+  /**
+   * 'run' normally; 'safe_mode' = listed by the dry run under HERMES_SAFE_MODE, never run;
+   * 'not_converted' = another agent's entry under `hooks:` (issue 20): never run, and on a tool gate
+   * it blocks the calls it would have checked, saying how to convert it (`note`).
+   */
+  action: 'run' | 'safe_mode' | 'not_converted';
+  note?: string;
 }
 
 export interface BuiltinEntry {

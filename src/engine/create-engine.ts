@@ -19,7 +19,10 @@ import { acceptsUnapproved, applyConsentPolicy, type PromptInfo } from '../conse
 import { promptOnTty } from '../consent/prompt.js';
 import { judgeSubjects, passes, profileSubjects, trustWarnings, type JudgedSubject } from '../consent/trust.js';
 import type { DialectMaps } from '../dialects/names.js';
-import { EVENTS, isEventName, SORTED_EVENT_NAMES } from '../events.js';
+import { EVENTS, isEventName, SORTED_EVENT_NAMES, syntheticKwargKeys } from '../events.js';
+import { readPayload } from '../protocol/read-payload.js';
+import { foreignInputMessage, importCommandFor, recogniseAgentInput } from '../dialects/recognise.js';
+import { AGENT_LABELS, isAgentDialect } from '../dialects/names.js';
 import { createBootMdHook, type BootRun } from '../gateway/boot-md.js';
 import { TTS_UNSTABLE } from '../directives/transforms.js';
 import type { GatewayHooks } from '../gateway/gateway-hooks.js';
@@ -286,6 +289,12 @@ export async function createHookEngineAt(location: CheckedLocation, initial: Loa
       }
     }
 
+    // Another agent's block under hooks: (issue 20): its entries never run, and a guard among them
+    // blocks the calls it would have checked until it is converted. Nothing runs in safe mode.
+    if (config.foreign.length > 0 && !safeMode) {
+      for (const entry of await unconvertedEntries(config, dialects.maps)) if (!wanted || wanted.has(entry.event)) shellEntries.push(entry);
+    }
+
     const pluginsKey = canonicalJson(enabledPlugins);
     let callbackEntries: CallbackEntry[] = [];
     let closePlugins = async (): Promise<void> => {};
@@ -390,29 +399,50 @@ export async function createHookEngineAt(location: CheckedLocation, initial: Loa
 
   const emit = async (
     event: EventName,
-    kwargs: Record<string, unknown> = {},
+    payload: Record<string, unknown> = {},
     opts: EmitOptions = {},
   ): Promise<Emission> => {
     if (!isEventName(event)) {
       throw new TypeError(`unknown hook event '${String(event)}' (valid: ${SORTED_EVENT_NAMES.join(', ')})`);
     }
     if (closed) throw new Error('hook engine is closed');
+    // One payload, one meaning on every face: the wire form a hook reads or the host's kwargs.
+    const reading = readPayload(event, payload, { knownKwargs: syntheticKwargKeys(event) });
+    const kwargs = reading.kwargs;
+    const options: EmitOptions = {
+      ...(reading.cwd !== undefined ? { payloadCwd: reading.cwd } : {}),
+      ...(reading.profile !== undefined ? { payloadProfile: reading.profile } : {}),
+      ...opts,
+    };
+    // Another agent's stdin sent as ours: its names are not ours, so guards would not see the call.
+    const foreign = reading.form === 'wire' ? recogniseAgentInput(payload, gen.dialectMaps) : null;
+    const foreignMessage = foreign ? foreignInputMessage(foreign, event, gen.dialectMaps) : null;
+    // One message that says it all, instead of one per key of theirs that is not ours.
+    if (foreignMessage !== null) reading.diagnostics.splice(0, Infinity, { level: 'error', path: 'hook_event_name', line: null, column: null, message: foreignMessage });
     let args = kwargs;
+    let emission: Emission;
     if (event === 'on_human_input_request') {
       // The prompt reaches hooks redacted; the tracker remembers the request so exactly one resolved follows.
       args = tracker.request(kwargs) ?? redactHumanInputKwargs(kwargs);
+      emission = await emitPrepared(event, args, options);
     } else if (event === 'on_human_input_resolved') {
       const resolved = tracker.resolve(kwargs);
       // A second (or unknown) resolve for a request is dropped: exactly one resolved per request.
-      if (!resolved) return emptyEmission(event, redactHumanInputKwargs(kwargs), location.profile, cwd);
-      args = resolved;
+      emission = resolved ? await emitPrepared(event, resolved, options) : emptyEmission(event, redactHumanInputKwargs(kwargs), location.profile, cwd);
     } else if (event === 'pre_auxiliary_call') {
-      args = prepareAuxiliaryKwargs(kwargs);
+      emission = await emitPrepared(event, prepareAuxiliaryKwargs(kwargs), options);
     } else if (event === 'on_session_finalize' && !sessions.claimFinalize(args)) {
       // Once per session: this one was finalized already and has not been seen since.
-      return emptyEmission(event, kwargs, location.profile, cwd);
+      emission = emptyEmission(event, kwargs, location.profile, cwd);
+    } else {
+      emission = await emitPrepared(event, args, options);
     }
-    return emitPrepared(event, args, opts);
+    // A tool gate with a guard configured never lets such a call through unchecked.
+    if (foreignMessage !== null && EVENTS[event].canBlock && emission.decision.action !== 'block' && emission.hooks.some((h) => h.kind !== 'builtin')) {
+      Object.assign(emission.decision, { action: 'block', message: `hermes-hooks cannot check this call: ${foreignMessage}`, args: null, decided_by: null, modified_by: [], conflicts: [] });
+    }
+    emission.diagnostics = [...reading.diagnostics, ...emission.diagnostics];
+    return emission;
   };
 
   const emitPrepared = async (event: EventName, args: Record<string, unknown>, opts: EmitOptions): Promise<Emission> => {
@@ -661,7 +691,7 @@ async function recheckTtsScript(
 /** What an emit that runs nothing returns (a repeated human-input resolve). */
 function emptyEmission(event: EventName, kwargs: Record<string, unknown>, profile: string, cwd: string): Emission {
   const payload = buildPayload(event, kwargs, { cwd, profile }) as unknown as Emission['payload'];
-  return { event, payload, hooks: [], decision: allowDecision(event) };
+  return { event, payload, hooks: [], decision: allowDecision(event), diagnostics: [] };
 }
 
 function safeCwd(): string {
@@ -670,4 +700,24 @@ function safeCwd(): string {
   } catch {
     return '';
   }
+}
+
+/**
+ * The entries of another agent's block under `hooks:`, as they would be once converted (the same
+ * conversion `hermes-hooks import` writes), registered not to run: each says how to convert it,
+ * and on a tool gate blocks the calls its matcher selects. Loaded only when such a block exists.
+ */
+async function unconvertedEntries(config: LoadedConfig, maps: DialectMaps): Promise<ShellEntry[]> {
+  const { importAgentConfig } = await import('../dialects/import.js');
+  const imported = importAgentConfig(config.file, config.source.text, { maps, hermesConfig: true });
+  if (!isAgentDialect(imported.dialect)) return [];
+  const agent = imported.dialect;
+  const fix = importCommandFor(config.file, agent);
+  return imported.hooks.map((h, index): ShellEntry => {
+    const spec: HookSpec = { event: h.event, command: h.command, matcher: h.matcher, timeout: h.timeout ?? 60, fail_closed: h.fail_closed, dialect: h.dialect, index, path: h.source, line: null, column: null };
+    const note =
+      `${h.source} in ${config.file} is written in ${AGENT_LABELS[agent]}'s format, which Hermes does not read, so it did not run` +
+      `${EVENTS[h.event].canBlock ? ' and this call it would have checked is blocked' : ''} — convert it with: ${fix}`;
+    return { kind: 'shell', event: h.event, spec, matcher: compileMatcher(h.matcher), consent: null, action: 'not_converted', note };
+  });
 }

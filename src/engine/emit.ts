@@ -18,7 +18,7 @@ import { outcomeBase, runShellHook } from './_run-shell.js';
 import type { Logger } from './logger.js';
 import { isPlainObject } from '../_json.js';
 import { exitCodeAdvice, isFailClosedBlock, KEEP_A_HELPER, leftProcessesText } from '../directives/messages.js';
-import { stdoutProblem } from '../directives/parse-stdout.js';
+import { isJsonObjectText, stdoutProblem } from '../directives/parse-stdout.js';
 
 /** What the dry run says about a hook it lists but does not run under HERMES_SAFE_MODE. */
 export const SAFE_MODE_NOT_RUN = 'HERMES_SAFE_MODE is set: not run';
@@ -93,6 +93,11 @@ export async function runEmit(
         if (entry.action === 'safe_mode') {
           return Promise.resolve({ ...outcomeBase(entry, index), status: 'safe_mode', error: SAFE_MODE_NOT_RUN });
         }
+        if (entry.action === 'not_converted') {
+          // Another agent's entry under hooks: never runs; a guard it was blocks what it would have checked.
+          const message = entry.note ?? 'written in another agent\'s format: convert it with hermes-hooks import';
+          return Promise.resolve({ ...outcomeBase(entry, index), status: 'not_converted', error: message, directive: info.canBlock ? { action: 'block', message } : null });
+        }
         const run = (): Promise<HookOutcome> =>
           runShellHook(entry, index, {
             payload,
@@ -126,7 +131,7 @@ export async function runEmit(
   const originalArgs = isPlainObject(kwargs.args) ? (kwargs.args as JsonObject) : null;
   const decision: Decision = resolve(event, hooks.map((h) => h.directive), originalArgs);
   applyGuardrailNotes(decision, guardNotes);
-  return { event, payload, hooks, decision };
+  return { event, payload, hooks, decision, diagnostics: [] };
 }
 
 /**
@@ -139,7 +144,10 @@ export function noteStdoutProblem(event: EventName, h: HookOutcome): void {
     // A directive read from stdout means stdout was one JSON object: nothing to say, and no second
     // parse. (Exit 2 may take its block from stderr, and a fail-closed block is ours: those check.)
     if (h.directive !== null && h.exit_code !== 2 && !failedClosed) return;
-    h.warning = stdoutProblem(event, h.stdout, failedClosed);
+    const problem = stdoutProblem(event, h.stdout, failedClosed);
+    // An exit-2 block stands whatever word its stdout used: only unreadable stdout is worth a line there.
+    if (problem !== null && event === 'pre_tool_call' && h.exit_code === 2 && !failedClosed && isJsonObjectText(h.stdout)) return;
+    h.warning = problem;
   }
 }
 

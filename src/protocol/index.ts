@@ -14,6 +14,7 @@ export {
   type WirePayload,
 } from './payload.js';
 export { buildPayload, type PayloadContext } from './build-payload.js';
+export { readPayload, type PayloadReading, type ReadPayloadOptions } from './read-payload.js';
 export { serializePayload, toWireJson, CIRCULAR_MARKER, TOO_DEEP_MARKER, UNREADABLE_MARKER } from './serialize.js';
 export {
   ClaudeHookSpecificOutputSchema,

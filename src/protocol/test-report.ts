@@ -20,12 +20,14 @@ export const HookReportStatusSchema = z
     'skipped',
     'awaiting_approval',
     'safe_mode',
+    'not_converted',
   ])
   .describe(
     'How the hook ended (ok, nonzero_exit, timeout, launch_failed, output_limit) or why it did not run: ' +
       'not_matched (matcher), error / suppressed (in-process callbacks), skipped (no counterpart in its dialect), ' +
       'awaiting_approval (an unapproved fail_closed hook, which blocks instead), ' +
-      'safe_mode (HERMES_SAFE_MODE is set: listed, not run).',
+      'safe_mode (HERMES_SAFE_MODE is set: listed, not run), ' +
+      "not_converted (written in another agent's format under hooks:; on pre_tool_call it blocks the calls it would have checked).",
   );
 
 export const HookReportSchema = z

@@ -5,7 +5,8 @@
 import { didYouMean } from '../config/hooks.js';
 import { locatedMessage } from '../config/source.js';
 import { answerAgentCall, cannotDecideAnswer, oneLineProblem, toolGateAmong } from '../dialects/call.js';
-import { AGENT_DIALECTS, isAgentDialect, type AgentDialect } from '../dialects/names.js';
+import { AGENT_DIALECTS, AGENT_LABELS, DEFAULT_DIALECT_MAPS, isAgentDialect, type AgentDialect } from '../dialects/names.js';
+import { agentEventName } from '../dialects/recognise.js';
 import type { HookEngine, ReloadResult } from '../engine/create-engine.js';
 import type { EmitOptions } from '../engine/emit.js';
 import { EVENT_NAMES, isEventName, SORTED_EVENT_NAMES } from '../events.js';
@@ -106,6 +107,14 @@ function agentOf(agent: string): AgentDialect {
 function eventName(event: unknown): EventName {
   if (typeof event !== 'string' || event === '') throw new RequestError('"event" must be a hook event name such as "pre_tool_call"');
   if (!isEventName(event)) {
+    const theirs = agentEventName(event, DEFAULT_DIALECT_MAPS);
+    if (theirs) {
+      throw new RequestError(
+        `'${event}' is ${AGENT_LABELS[theirs.agent]}'s event name; Hermes calls it '${theirs.event}' — emit '${theirs.event}' with a Hermes payload, ` +
+          `or send ${AGENT_LABELS[theirs.agent]}'s hook input to /v1/agent/${theirs.agent}/${event}`,
+        'not_found',
+      );
+    }
     const hint = didYouMean(event, EVENT_NAMES);
     throw new RequestError(`unknown hook event '${event}'${hint ? ` (did you mean '${hint}'?)` : ''}; valid: ${SORTED_EVENT_NAMES.join(', ')}`, 'not_found');
   }

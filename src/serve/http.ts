@@ -257,7 +257,7 @@ function readJson(req: IncomingMessage, max: number, emptyOk: boolean, slot: Req
 /** The answer to an emit on a tool gate that serve had to shed: a block that says why. */
 function shedBlock(event: EventName, reason: string): Emission {
   const message = `hermes-hooks serve did not check this call, so it blocks it: ${reason}; retry in a moment`;
-  return { event, payload: {}, hooks: [], decision: { ...allowDecision(event), action: 'block', message } };
+  return { event, payload: {}, hooks: [], decision: { ...allowDecision(event), action: 'block', message }, diagnostics: [] };
 }
 
 function sendJson(res: ServerResponse, status: number, value: unknown): void {

@@ -364,8 +364,15 @@ describe('approve', () => {
     const h = twoEvents();
     const first = await runMain(['approve', h.a], { env: h.env });
     const second = await runMain(['approve', h.a], { env: h.env });
-    expect(second).toEqual(first);
-    expect((await runMain(['approve', '--all'], { env: h.env })).stdout.split('\n').filter(Boolean)).toHaveLength(3);
+    // The second changes nothing, and says so instead of "Approved" again (issue 20 item 7).
+    expect(second.code).toBe(0);
+    expect(second.stdout).toBe(
+      first.stdout.replace(/^Approved (\[\w+\] \S+) {2}\(sha256 ([0-9a-f]{12})…\)$/gm, (_m, what: string, sha: string) => `Already approved ${what}  (${h.allowlist().approvals[0]!.approved_at}, sha256 ${sha}… unchanged)`) +
+        'Nothing to do: all 2 are already approved and unchanged.\n',
+    );
+    const all = (await runMain(['approve', '--all'], { env: h.env })).stdout.split('\n').filter(Boolean);
+    expect(all.filter((l) => l.startsWith('Approved '))).toHaveLength(1);
+    expect(all.filter((l) => l.startsWith('Already approved '))).toHaveLength(2);
     expect(h.allowlist().approvals.map((e) => `${e.event} ${e.command}`).sort()).toEqual([`post_tool_call ${h.a}`, `pre_tool_call ${h.a}`, `pre_tool_call ${h.b}`]);
   });
 

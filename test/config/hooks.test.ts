@@ -64,7 +64,7 @@ describe('parseHooksConfig — the shape around hooks:', () => {
     const source = parseConfigText('hooks:\n  pre_tool_call: [\n', FILE);
     expect(source.syntaxError).not.toBeNull();
     const r = parseHooksConfig(source);
-    expect(r).toEqual({ specs: [], diagnostics: [source.syntaxError], autoAccept: false });
+    expect(r).toEqual({ specs: [], diagnostics: [source.syntaxError], autoAccept: false, foreign: [] });
   });
 
   it('reads a full valid entry with its position and defaults', () => {
@@ -205,7 +205,7 @@ describe('parseHooksConfig — event keys', () => {
 
   it('skips a null event value silently', () => {
     const r = parse('hooks:', '  pre_tool_call:', '  post_tool_call: ~');
-    expect(r).toEqual({ specs: [], diagnostics: [], autoAccept: false });
+    expect(r).toEqual({ specs: [], diagnostics: [], autoAccept: false, foreign: [] });
   });
 
   it.each([

@@ -295,3 +295,62 @@ describe('mergeIntoConfig', () => {
     expect(() => mergeIntoConfig('a: [\n', imported)).toThrow(/^config.yaml does not parse: /);
   });
 });
+
+describe("importAgentConfig on a Hermes config.yaml holding another agent's block (issue 20)", () => {
+  const pasted = [
+    'model: opus  # the rest of the config is left alone',
+    'hooks:',
+    '  pre_tool_call:',
+    '    - command: /ok.sh',
+    '  PreToolUse:',
+    '    - matcher: Bash',
+    '      hooks:',
+    '        - type: command',
+    '          command: /g.sh',
+    '          timeout: 10',
+    '  UserPromptSubmit:',
+    '    - command: /ctx.sh',
+    '',
+  ].join('\n');
+
+  it('converts only the foreign keys (groups, and flat entries under their names), naming them', () => {
+    const r = importAgentConfig('/h/.hermes/config.yaml', pasted);
+    expect(r.dialect).toBe('claude');
+    expect(r.foreignKeys).toEqual(['PreToolUse', 'UserPromptSubmit']);
+    expect(r.hooks).toEqual([
+      { event: 'pre_tool_call', command: '/g.sh', matcher: 'Bash', timeout: 10, fail_closed: false, dialect: 'claude', source: 'hooks.PreToolUse[0].hooks[0]' },
+      { event: 'pre_llm_call', command: '/ctx.sh', matcher: null, timeout: null, fail_closed: false, dialect: 'claude', source: 'hooks.UserPromptSubmit[0]' },
+    ]);
+    expect(r.diagnostics.filter((d) => d.level !== 'info')).toEqual([]);
+  });
+
+  it('--write replaces them in that same file, keeping the Hermes entries and the rest; again, it changes nothing', () => {
+    const r = importAgentConfig('/h/.hermes/config.yaml', pasted);
+    const merged = mergeIntoConfig(pasted, r.hooks, { replaceKeys: r.foreignKeys! });
+    expect(merged).toBe(
+      [
+        'model: opus # the rest of the config is left alone',
+        'hooks:',
+        '  pre_tool_call:',
+        '    - command: /ok.sh',
+        '    - command: /g.sh',
+        '      matcher: Bash',
+        '      timeout: 10',
+        '      dialect: claude',
+        '  pre_llm_call:',
+        '    - command: /ctx.sh',
+        '      dialect: claude',
+        '',
+      ].join('\n'),
+    );
+    const again = importAgentConfig('/h/.hermes/config.yaml', merged);
+    expect(again.foreignKeys).toEqual([]);
+    expect(again.hooks).toEqual([]);
+  });
+
+  it("a Cursor block (version: 1, flat entries) keeps its family matcher and failClosed", () => {
+    const r = importAgentConfig('/h/x.conf', 'version: 1\nhooks:\n  beforeShellExecution:\n    - command: /g.sh\n      failClosed: true\n', { hermesConfig: true });
+    expect(r.dialect).toBe('cursor');
+    expect(r.hooks).toEqual([{ event: 'pre_tool_call', command: '/g.sh', matcher: 'terminal', timeout: null, fail_closed: true, dialect: 'cursor', source: 'hooks.beforeShellExecution[0]' }]);
+  });
+});

@@ -376,10 +376,10 @@ describe('through the CLI', () => {
       ok: null,
       message: expect.stringMatching(/— it blocks the synthetic call \(speaking "Your build finished successfully\."\); fine if it means to$/),
     });
-    // The same answer on an observer event is read as nothing.
+    // The same answer on an observer event is read as nothing, and said (not counted: one script may serve both).
     expect(checks('post_tool_call')[2]).toMatchObject({
       ok: null,
-      message: expect.stringMatching(/^produced a JSON object with no directive post_tool_call reads \(exit=0, [0-9.]+s\): \{"action":"rewrite","text":"X"\}$/),
+      message: expect.stringMatching(/^answered 'rewrite', which post_tool_call does not honour \(it honours: nothing — observer only\) \(exit=0, [0-9.]+s\)$/),
     });
   });
 });
