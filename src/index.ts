@@ -2,7 +2,9 @@
 
 export { createHookEngine, type EngineStats, type HookEngine, type HookEngineOptions, type ReloadResult } from './engine/create-engine.js';
 export type { EmitOptions } from './engine/emit.js';
-export { stderrLogger, silentLogger, type Logger } from './engine/logger.js';
+export type { BuiltinEntry, CallbackEntry, InProcessCallback, RegistryEntry, ShellEntry } from './engine/registry.js';
+export { stderrLogger, silentLogger } from './engine/logger.js';
+export { HooksError, errorText } from './errors.js';
 export { smokeRunHook } from './engine/smoke-run.js';
 
 export { EVENTS, EVENT_NAMES, SORTED_EVENT_NAMES, isEventName, syntheticKwargs, type EventInfo } from './events.js';

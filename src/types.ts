@@ -229,3 +229,13 @@ export interface SessionFinalized {
   reason: 'idle' | 'evicted' | 'shutdown';
   notices: FinalizeNotice[];
 }
+
+/**
+ * Where the engine and the hook systems under it report: a host-supplied logger, or stderr by
+ * default (engine/logger.ts), because a skipped or failing hook must never be silent.
+ */
+export interface Logger {
+  warn(message: string): void;
+  info?(message: string): void;
+  debug?(message: string): void;
+}

@@ -3,6 +3,7 @@
 
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { CliError } from './_io.js';
+import { errorText } from '../errors.js';
 
 export const DISCOVERY_OPTIONS = {
   config: { type: 'string', short: 'c' },
@@ -27,7 +28,7 @@ export function parseCommandArgs<O extends NonNullable<ParseArgsConfig['options'
     });
     return { values: values as Record<string, string | boolean | string[] | undefined>, positionals };
   } catch (e) {
-    throw new CliError(`${command}: ${(e as Error).message.replace(/\. To specify a positional argument.*$/s, '')}\nRun 'hermes-hooks ${command} --help' for usage.`);
+    throw new CliError(`${command}: ${errorText(e).replace(/\. To specify a positional argument.*$/s, '')}\nRun 'hermes-hooks ${command} --help' for usage.`);
   }
 }
 

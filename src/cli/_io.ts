@@ -1,6 +1,7 @@
 // The CLI's world, passed in so main(argv, io) runs in tests without spawning a process.
 
 import type { Readable, Writable } from 'node:stream';
+import { HooksError } from '../errors.js';
 
 export interface CliIO {
   stdin: Readable & { isTTY?: boolean };
@@ -34,11 +35,12 @@ export function writeLine(stream: Writable, text = ''): void {
 }
 
 /** Raised for problems the user must fix; main() prints the message and exits 1. */
-export class CliError extends Error {
+export class CliError extends HooksError {
   constructor(
     message: string,
     readonly exitCode = 1,
+    options?: { cause?: unknown },
   ) {
-    super(message);
+    super('cli', message, options);
   }
 }

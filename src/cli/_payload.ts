@@ -4,6 +4,7 @@
 
 import { syntheticKwargs, type EventName } from '../events.js';
 import { CliError } from './_io.js';
+import { errorText } from '../errors.js';
 
 export interface PayloadInput {
   /** The payload as given: handed to engine.emit as it is. */
@@ -20,7 +21,7 @@ export function payloadFromStdin(event: EventName, text: string | null, opts: { 
   try {
     value = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (e) {
-    throw new CliError(`invalid payload JSON on stdin: ${(e as Error).message}`);
+    throw new CliError(`invalid payload JSON on stdin: ${errorText(e)}`);
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new CliError(`invalid payload on stdin: expected a JSON object, got ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}`);

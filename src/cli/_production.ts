@@ -6,7 +6,7 @@
 import { isPlainObject } from '../_json.js';
 import { awaitingApprovalMessage } from '../consent/policy.js';
 import { failsClosed } from '../directives/messages.js';
-import type { RegistryEntry } from '../engine/_registry.js';
+import type { RegistryEntry } from '../engine/registry.js';
 import { resolve } from '../resolve/resolve.js';
 import type { Decision, Directive, Emission, HookOutcome, JsonObject } from '../types.js';
 

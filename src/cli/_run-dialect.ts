@@ -18,6 +18,7 @@ import { RUN_HELP } from './_help.js';
 import { eventDiagnosticLines } from './_event-diagnostics.js';
 import { CliError, readAllStdin, type CliIO } from './_io.js';
 import { withRunEngine } from './_run-engine.js';
+import { HooksError, errorText } from '../errors.js';
 
 const RUN_OPTIONS = {
   'accept-hooks': { type: 'boolean' },
@@ -26,7 +27,11 @@ const RUN_OPTIONS = {
 } as const;
 
 /** The event a dialect run was started for could not be answered: say why, in one line. */
-class CannotDecide extends Error {}
+class CannotDecide extends HooksError {
+  constructor(message: string) {
+    super('cannot_decide', message);
+  }
+}
 
 export async function runDialect(dialect: Dialect, args: string[], io: CliIO): Promise<number> {
   const agent = dialect as AgentDialect;
@@ -61,7 +66,7 @@ export async function runDialect(dialect: Dialect, args: string[], io: CliIO): P
       try {
         stdin = JSON.parse(text);
       } catch (e) {
-        throw new CannotDecide(`invalid ${dialect} hook input on stdin: ${(e as Error).message}`);
+        throw new CannotDecide(`invalid ${dialect} hook input on stdin: ${errorText(e)}`);
       }
     }
     const named = (stdin as { hook_event_name?: unknown } | null)?.hook_event_name;
@@ -83,7 +88,7 @@ export async function runDialect(dialect: Dialect, args: string[], io: CliIO): P
       },
     });
   } catch (e) {
-    const raw = e instanceof CannotDecide || e instanceof CliError ? e.message : `internal error: ${(e as Error)?.message ?? String(e)}`;
+    const raw = e instanceof CannotDecide || e instanceof CliError ? e.message : `internal error: ${errorText(e)}`;
     const problem = oneLineProblem(raw);
     // Which event was this? The command line names it (print-config always does); stdin may too.
     const blocking = toolGateAmong(agent, maps, [commandLineEvent, stdinEvent]);

@@ -4,7 +4,7 @@
 
 import { configLoadError, loadConfig, type LoadedConfig } from '../config/load.js';
 import { createHookEngineAt, type HookEngine } from '../engine/create-engine.js';
-import type { Logger } from '../engine/logger.js';
+import type { Logger } from '../types.js';
 import type { EventName } from '../events.js';
 import { discoveryOf } from './_args.js';
 import { CliError, type CliIO } from './_io.js';

@@ -18,6 +18,7 @@ import { painter } from './_color.js';
 import { CliError, writeLine, type CliIO } from './_io.js';
 import { openProfile } from './_profile.js';
 import { formatDiagnostic } from './_report.js';
+import { errorText } from '../errors.js';
 
 const IMPORT_HELP = `Usage: hermes-hooks import <file> [--dialect AGENT] [--write] [--json] [discovery options]
 
@@ -75,7 +76,7 @@ export async function importCommand(args: string[], io: CliIO): Promise<number> 
   try {
     text = await readFile(path, 'utf8');
   } catch (e) {
-    throw new CliError(`import: cannot read ${path}: ${(e as Error).message}`);
+    throw new CliError(`import: cannot read ${path}: ${errorText(e)}`);
   }
   const profile = await openProfile(discoveryOf(values), io);
   const maps = profile.config.dialects.maps;
@@ -94,7 +95,7 @@ export async function importCommand(args: string[], io: CliIO): Promise<number> 
     try {
       merged = mergeIntoConfig(existing, result.hooks, inPlace ? { replaceKeys: result.foreignKeys ?? [] } : {});
     } catch (e) {
-      throw new CliError(`import: cannot merge into ${target}: ${(e as Error).message}`);
+      throw new CliError(`import: cannot merge into ${target}: ${errorText(e)}`);
     }
     // Entries already present are skipped; when nothing is new the file is left as it is.
     added = inPlace ? result.hooks.length : hookEntryCount(merged) - hookEntryCount(existing);

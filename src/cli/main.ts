@@ -3,6 +3,7 @@
 
 import { MAIN_HELP } from './_help.js';
 import { CliError, processIO, writeLine, type CliIO } from './_io.js';
+import { errorText } from '../errors.js';
 
 type Command = (args: string[], io: CliIO) => Promise<number>;
 
@@ -55,7 +56,7 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
     return await (await load())([...lead, ...rest], io);
   } catch (e) {
     if (e instanceof CliError) return fail(e.message, e.exitCode);
-    if (json) writeLine(io.stdout, JSON.stringify({ error: `internal error: ${(e as Error)?.message ?? String(e)}`, exit_code: 1 }));
+    if (json) writeLine(io.stdout, JSON.stringify({ error: `internal error: ${errorText(e)}`, exit_code: 1 }));
     writeLine(io.stderr, `hermes-hooks: internal error: ${(e as Error)?.stack ?? String(e)}`);
     return 1;
   }

@@ -26,6 +26,7 @@ import { SOCKET_FILE_NAME } from '../serve/socket-file.js';
 import { discoveryOf, parseCommandArgs } from './_args.js';
 import { CliError, type CliIO } from './_io.js';
 import { locateProfile, missingConfigNote } from './_profile.js';
+import { errorText } from '../errors.js';
 
 const serveHelp = (): string => `Usage: hermes-hooks serve [--stdio] [--socket PATH] [--http HOST:PORT] [options] [discovery options]
 
@@ -136,7 +137,7 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
       onSessionFinalized: (event) => server?.sessionFinalized(event),
     });
   } catch (e) {
-    throw new CliError(`serve: ${(e as Error).message}`);
+    throw new CliError(`serve: ${errorText(e)}`);
   }
 
   const wantSocket = typeof values.socket === 'string' || (!values.stdio && !http);
@@ -174,7 +175,7 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
     );
   } catch (e) {
     await engine.close({ finalize: false });
-    throw new CliError(`serve: ${(e as Error).message}`);
+    throw new CliError(`serve: ${errorText(e)}`);
   }
   // As `run` prints its event's problems: errors and warnings (a `failclosed:` typo is a warning).
   // An error (another agent's block under hooks:, an entry that cannot run) is labelled one.

@@ -15,7 +15,13 @@
 // What JS cannot express (scoped flags `(?i:…)`, atomic groups, conditionals, `\N{…}`) is an
 // error too; the caller then falls back to literal equality, as Hermes does for an invalid pattern.
 
-export class PythonRegexError extends Error {}
+import { HooksError, errorText } from '../errors.js';
+
+export class PythonRegexError extends HooksError {
+  constructor(message: string) {
+    super('python_regex', message);
+  }
+}
 
 const FLAG_LETTERS = 'aiLmsux';
 const VERBOSE_SPACE = new Set([' ', '\t', '\n', '\r', '\v', '\f']);
@@ -51,7 +57,7 @@ export function compilePythonFullmatch(pattern: string): RegExp {
     return new RegExp(`^(?:${source})$`, flags.ignoreCase ? 'iu' : 'u');
   } catch (e) {
     // "Invalid regular expression: /^(?:(a)$/u: Unterminated group" → "Unterminated group"
-    const msg = (e as Error).message;
+    const msg = errorText(e);
     const tail = msg.slice(msg.lastIndexOf(': ') + 2).trim();
     throw new PythonRegexError(tail || msg);
   }

@@ -12,7 +12,7 @@ import { splitCommand } from '../spawn/argv.js';
 import { EVENTS, isEventName, type EventName } from '../events.js';
 import type { Diagnostic, DiagnosticLevel, Dialect } from '../types.js';
 import { AGENT_DIALECTS, AGENT_LABELS, isAgentDialect, theirToolNames, toTheirTool, type AgentDialect, type DialectMaps } from '../dialects/names.js';
-import { didYouMean, getCloseMatches } from './_did-you-mean.js';
+import { didYouMean, getCloseMatches } from '../util/did-you-mean.js';
 import { compileMatcher } from './matcher.js';
 
 export interface Finding {

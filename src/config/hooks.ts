@@ -7,13 +7,14 @@
 import { isAlias, isMap, isScalar, type Node, type Pair } from 'yaml';
 import { EVENTS, EVENT_NAMES, isEventName, type EventName } from '../events.js';
 import type { Diagnostic, DiagnosticLevel, Dialect, HookSpec } from '../types.js';
-import { isTruthyString, pyRepr, pyStr, pyStrip, pythonInt, pyTypeName } from './_coerce.js';
-import { didYouMean as closestMatch } from './_did-you-mean.js';
+import { isTruthyString, pyRepr, pyStr, pyStrip, pythonInt, pyTypeName } from '../util/python.js';
+import { didYouMean as closestMatch } from '../util/did-you-mean.js';
 import { DEFAULT_DIALECT_MAPS, type DialectMaps } from '../dialects/names.js';
 import { foreignHooksMessage, recogniseAgentHooks, type ForeignHooksKey } from '../dialects/recognise.js';
 import { commandFinding, HOOK_ENTRY_KEYS, matcherFindings, topLevelKeyFinding, unknownEntryKeyFinding, type Finding } from './hook-lint.js';
 import { compileMatcher } from './matcher.js';
 import { diagnosticAt, formatPath, type ConfigPath, type ConfigSource } from './source.js';
+import { errorText } from '../errors.js';
 
 export const DEFAULT_HOOK_TIMEOUT = 60;
 export const MAX_HOOK_TIMEOUT = 300;
@@ -67,7 +68,7 @@ export function parseHooksConfig(source: ConfigSource, opts: ParseHooksOptions =
       path: 'hooks',
       line: null,
       column: null,
-      message: `internal error while reading hooks: ${(e as Error)?.message ?? String(e)}`,
+      message: `internal error while reading hooks: ${errorText(e)}`,
       file: source.file,
     });
     return { specs: [], diagnostics: parser.diagnostics, autoAccept: false, foreign: [] };

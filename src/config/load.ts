@@ -9,6 +9,7 @@ import { parseHooksConfig } from './hooks.js';
 import type { ForeignHooksKey } from '../dialects/recognise.js';
 import { diagnosticAt, locatedMessage, parseConfigText, type ConfigSource } from './source.js';
 import { isPlainObject } from '../_json.js';
+import { errorText } from '../errors.js';
 
 export interface LoadedConfig {
   file: string;
@@ -59,7 +60,7 @@ function fromReadError(file: string, error: unknown): LoadedConfig {
   // A missing file, or a missing directory on the way to it, is simply "no config yet".
   if (code === 'ENOENT' || code === 'ENOTDIR') return { ...base, exists: false, diagnostics: [] };
   const reason =
-    code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : ((error as Error)?.message ?? String(error));
+    code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : errorText(error);
   return {
     ...base,
     exists: true,

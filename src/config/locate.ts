@@ -8,6 +8,7 @@
 
 import { homedir as osHomedir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
+import { HooksError } from '../errors.js';
 
 export interface LocateOptions {
   /** --config FILE: the config file to read (the profile home is found as without it). */
@@ -46,8 +47,10 @@ export interface ConfigLocation {
 export const CONFIG_FILE_NAME = 'config.yaml';
 
 /** Thrown when a location was given but is empty, malformed, or (check-location) does not exist. */
-export class ConfigLocationError extends Error {
-  override name = 'ConfigLocationError';
+export class ConfigLocationError extends HooksError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('config_location', message, options);
+  }
 }
 
 export function locateConfig(opts: LocateOptions = {}): ConfigLocation {

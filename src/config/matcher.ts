@@ -3,8 +3,9 @@
 // non-string tool name never matches. A pattern that cannot be compiled falls back to literal
 // string equality, as Hermes does, and says why in `error`.
 
-import { pyStrip } from './_coerce.js';
+import { pyStrip } from '../util/python.js';
 import { compilePythonFullmatch } from './_py-regex.js';
+import { errorText } from '../errors.js';
 
 export interface ToolMatcher {
   /** The trimmed matcher, or null when there is none (matches everything). */
@@ -51,7 +52,7 @@ function build(source: string): ToolMatcher {
     return Object.freeze({
       source,
       literal: true,
-      error: (e as Error).message,
+      error: errorText(e),
       test: (toolName: unknown) => typeof toolName === 'string' && toolName === source,
     });
   }

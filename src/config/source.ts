@@ -3,6 +3,7 @@
 
 import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node, type Tags } from 'yaml';
 import type { Diagnostic, DiagnosticLevel } from '../types.js';
+import { errorText } from '../errors.js';
 
 export type ConfigPath = readonly (string | number)[];
 
@@ -43,7 +44,7 @@ export function parseConfigText(text: string, file: string): ConfigSource {
   try {
     data = doc.toJS({ maxAliasCount: 1000 });
   } catch (e) {
-    return unreadable(file, text, lineCounter, `YAML error: ${(e as Error).message}`, null, null);
+    return unreadable(file, text, lineCounter, `YAML error: ${errorText(e)}`, null, null);
   }
   return { file, text, doc, lineCounter, data: data ?? null, syntaxError: null };
 }

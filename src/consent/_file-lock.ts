@@ -15,6 +15,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { open, readFile, stat, unlink } from 'node:fs/promises';
 import os from 'node:os';
+import { HooksError } from '../errors.js';
 
 export interface FileLockOptions {
   /** Give up waiting after this long (default 20 s). */
@@ -32,8 +33,10 @@ interface LockOwner {
   created_at: string;
 }
 
-export class LockTimeoutError extends Error {
-  override name = 'LockTimeoutError';
+export class LockTimeoutError extends HooksError {
+  constructor(message: string) {
+    super('lock_timeout', message);
+  }
 }
 
 const inProcess = new Map<string, Promise<unknown>>();

@@ -25,6 +25,7 @@ import { quietMs, sameIdentity, SETTLE_MS, statIdentitySync, type FileIdentity }
 import { consentRefusal, defaultApproveHint, type ConsentOutcome, type PolicySpec } from './policy.js';
 import { consentAllowsRun, consentOf, type ConsentInfo } from './state.js';
 import type { ConsentStore } from './store.js';
+import { errorText } from '../errors.js';
 
 /** How long a script that keeps changing is waited for before it is refused. */
 export const QUIET_WAIT_MS = 500;
@@ -217,9 +218,6 @@ function refusalKind(consent: ConsentInfo, revoked: boolean): string {
   return revoked ? 'revoked' : consent.state;
 }
 
-function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, Math.max(1, ms)));

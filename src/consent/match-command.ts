@@ -4,7 +4,7 @@
 // are the same string, or when they split into the same argv (the spawn splitter, `~/` expanded)
 // with the pinned word resolved to the same absolute file.
 
-import { getCloseMatches } from '../config/_did-you-mean.js';
+import { getCloseMatches } from '../util/did-you-mean.js';
 import { splitCommand } from '../spawn/argv.js';
 import { locatePinned, type InspectOptions } from './script-info.js';
 

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { identityOf, sameIdentity, settledAt, type FileIdentity } from '../_file-identity.js';
 import { isoFromMtimeNs } from './_timestamps.js';
 import { choosePinTarget, type PinKind, type PinTarget } from './script-path.js';
+import { errorText } from '../errors.js';
 
 export interface ScriptInfo {
   command: string;
@@ -130,10 +131,3 @@ export async function findOnPath(name: string, env: NodeJS.ProcessEnv, cwd: stri
   return null;
 }
 
-function errorText(err: unknown): string {
-  if (err && typeof err === 'object' && 'code' in err && typeof err.code === 'string') {
-    const msg = 'message' in err && typeof err.message === 'string' ? err.message : '';
-    return msg.startsWith(err.code) ? msg : `${err.code}: ${msg}`;
-  }
-  return String(err);
-}

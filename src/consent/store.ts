@@ -33,6 +33,7 @@ import { splitPathFix } from '../spawn/launch-problems.js';
 import { identityOf, settledAt } from '../_file-identity.js';
 import { checkTrust, describeFindings, describeFixes, readTrustedFile, type TrustVerdict } from './trust.js';
 import { isoFromDate } from './_timestamps.js';
+import { HooksError, errorText } from '../errors.js';
 
 /** Our lock, deliberately not Hermes' `shell-hooks-allowlist.json.lock` (see _file-lock.ts). */
 export const LOCK_SUFFIX = '.hermes-hooks.lock';
@@ -60,16 +61,24 @@ export interface ApproveResult {
   warning: string | null;
 }
 
-export class ConsentPersistError extends Error {
-  override name = 'ConsentPersistError';
+export class ConsentPersistError extends HooksError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('consent_persist', message, options);
+  }
 }
 
 /** An approval that cannot be made: a script that cannot be pinned, or a refused allowlist. Nothing was approved. */
-export class ConsentApproveError extends Error {
-  override name = 'ConsentApproveError';
+export class ConsentApproveError extends HooksError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('consent_approve', message, options);
+  }
 }
 
-class AllowlistRefusedError extends Error {}
+class AllowlistRefusedError extends HooksError {
+  constructor(message: string) {
+    super('allowlist_refused', message);
+  }
+}
 
 export class ConsentStore {
   readonly home: string;
@@ -405,6 +414,3 @@ async function isDirectory(dir: string): Promise<boolean> {
   }
 }
 
-function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}

@@ -14,6 +14,7 @@ import { isPlainObject } from '../_json.js';
 import { splitCommand } from '../spawn/argv.js';
 import { blankJsonComments } from './_jsonc.js';
 import { AGENT_DIALECTS, AGENT_LABELS, type AgentDialect, type DialectMaps } from './names.js';
+import { errorText } from '../errors.js';
 
 export interface AgentFile {
   path: string;
@@ -133,7 +134,7 @@ function parseAgentJson(text: string, dialect: AgentDialect): Record<string, unk
     const v = JSON.parse(dialect === 'gemini' ? blankJsonComments(text) : text) as unknown;
     return isPlainObject(v) ? v : 'not a JSON object';
   } catch (e) {
-    return (e as Error).message;
+    return errorText(e);
   }
 }
 

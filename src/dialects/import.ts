@@ -17,6 +17,7 @@ import { isPlainObject } from '../_json.js';
 import { convertClaudeMatcher, convertRegexMatcher, isValidRegex, matchesEverything } from './matchers.js';
 import { CURSOR_FAMILIES, DEFAULT_DIALECT_MAPS, toOurEvent, type AgentDialect, type DialectMaps } from './names.js';
 import { recogniseAgentHooks } from './recognise.js';
+import { errorText } from '../errors.js';
 
 export interface ImportedHook {
   event: EventName;
@@ -465,7 +466,7 @@ export function importAgentConfig(
     data = JSON.parse(clean);
   } catch (e) {
     // V8 names the offset only in some versions; JSON is YAML, so the YAML parser can place the error.
-    const msg = (e as Error).message.split('\n')[0]!;
+    const msg = errorText(e).split('\n')[0]!;
     const pos = /position (\d+)/.exec(msg);
     const lc = pos ? lineColumnAt(text, Number(pos[1])) : parseConfigText(clean.replace(/\t/g, ' '), fileName).syntaxError;
     return fail(guess, `not valid JSON: ${msg.replace(/ in JSON at position \d+.*$/, '')}`, lc?.line ?? null, lc?.column ?? null);

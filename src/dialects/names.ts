@@ -13,7 +13,7 @@
 
 import type { ConfigSource, ConfigPath } from '../config/source.js';
 import { diagnosticAt } from '../config/source.js';
-import { pyTypeName } from '../config/_coerce.js';
+import { pyTypeName } from '../util/python.js';
 import { EVENTS, isEventName, type EventName } from '../events.js';
 import type { Diagnostic, Dialect, JsonObject } from '../types.js';
 import { isPlainObject } from '../_json.js';

@@ -3,7 +3,7 @@
 
 import type { EventName } from '../events.js';
 import { isPlainObject } from '../_json.js';
-import { pyStrip, pyTruthy } from '../protocol/_python.js';
+import { pyStrip, pyTruthy } from '../util/python.js';
 import type { Directive, JsonObject } from '../types.js';
 import { DEFAULT_BLOCK_MESSAGE } from './messages.js';
 

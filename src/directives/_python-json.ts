@@ -5,6 +5,8 @@
 // JSON.parse agrees with json.loads on everything except those three tokens, so it is the fast
 // path; the hand-written parser below only runs when JSON.parse fails on a text that contains one.
 
+import { errorText } from '../errors.js';
+
 export type JsonParseResult = { ok: true; value: unknown } | { ok: false; error: string };
 
 export function parsePythonJson(text: string): JsonParseResult {
@@ -26,9 +28,6 @@ export function parsePythonJson(text: string): JsonParseResult {
   }
 }
 
-function errorText(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
-}
 
 const NUMBER_RE = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?/y;
 

@@ -3,7 +3,7 @@
 // exit 2 and fail_closed only apply on pre_tool_call, the one event that can block.
 
 import type { EventName } from '../events.js';
-import { firstCodePoints, pyStrip } from '../protocol/_python.js';
+import { firstCodePoints, pyStrip } from '../util/python.js';
 import type { Directive, HookSpec, RunRecord } from '../types.js';
 import {
   abnormalEndReason,

@@ -5,7 +5,7 @@
 
 import type { EventName } from '../events.js';
 import { isPlainObject } from '../_json.js';
-import { pyStrip } from '../protocol/_python.js';
+import { pyStrip } from '../util/python.js';
 import type { Directive, JsonObject } from '../types.js';
 import { parseClaudeDialect } from './_claude-dialect.js';
 import { nonBlankTrimmed, parseHermesDialect } from './_hermes-dialect.js';

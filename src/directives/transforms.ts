@@ -5,7 +5,7 @@
 
 import type { EventName } from '../events.js';
 import { isPlainObject } from '../_json.js';
-import { pyStrip, pyTruthy } from '../protocol/_python.js';
+import { pyStrip, pyTruthy } from '../util/python.js';
 import type { Directive, JsonObject } from '../types.js';
 
 /** Where the answer came from: a plugin's return value or a shell hook's parsed stdout object. */

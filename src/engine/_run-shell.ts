@@ -12,7 +12,8 @@ import type { ConsentInfo } from '../consent/state.js';
 import { spawnHook } from '../spawn/run-hook.js';
 import type { Directive, HookOutcome, HookRun, JsonObject } from '../types.js';
 import { hookOutcome, round } from './_outcome.js';
-import type { ShellEntry } from './_registry.js';
+import type { ShellEntry } from './registry.js';
+import { errorText } from '../errors.js';
 
 export interface ShellRunContext {
   payload: JsonObject;
@@ -62,7 +63,7 @@ export async function runShellHook(
   } catch (e) {
     // The evaluators are pure and property-tested never to throw; this is the last line of defence.
     directive = null;
-    run.error = run.error ?? `internal error evaluating hook output: ${(e as Error).message}`;
+    run.error = run.error ?? `internal error evaluating hook output: ${errorText(e)}`;
   }
   return {
     ...runFields(base, run, ctx),

@@ -36,10 +36,11 @@ import { allowDecision } from '../resolve/resolve.js';
 import { installExitCleanup } from '../spawn/live-hooks.js';
 import type { Diagnostic, Emission, EventName, FinalizeNotice, HookSpec, SessionFinalized } from '../types.js';
 import { createLimiter } from './_pool.js';
-import type { CallbackEntry, InProcessCallback, RegistryEntry, ShellEntry } from './_registry.js';
+import type { CallbackEntry, InProcessCallback, RegistryEntry, ShellEntry } from './registry.js';
 import { runEmit, type EmitOptions } from './emit.js';
 import { createSessionBook, type SessionBook } from './_sessions.js';
 import { stderrLogger, type Logger } from './logger.js';
+import { errorText } from '../errors.js';
 
 export interface HookEngineOptions {
   /**
@@ -489,7 +490,7 @@ export async function createHookEngineAt(location: CheckedLocation, initial: Loa
     const kwargs: Record<string, unknown> = { session_id, reason };
     if (session_key !== null) kwargs.session_key = session_key;
     const e = await emit('on_session_finalize', kwargs).catch((err: unknown) => {
-      logger.warn(`on_session_finalize for session ${session_id} failed: ${(err as Error).message}`);
+      logger.warn(`on_session_finalize for session ${session_id} failed: ${errorText(err)}`);
       return null;
     });
     const notices = e?.decision.notices ?? []; // emit attached them, with this session
@@ -498,7 +499,7 @@ export async function createHookEngineAt(location: CheckedLocation, initial: Loa
       try {
         options.onSessionFinalized?.({ session_id, session_key, reason, notices });
       } catch (err) {
-        logger.warn(`onSessionFinalized threw: ${(err as Error).message}`);
+        logger.warn(`onSessionFinalized threw: ${errorText(err)}`);
       }
     }
     return notices;
@@ -527,9 +528,9 @@ export async function createHookEngineAt(location: CheckedLocation, initial: Loa
       try {
         next = await build(config, gen, false);
       } catch (e) {
-        reloadError = `reload failed: ${(e as Error).message}`;
+        reloadError = `reload failed: ${errorText(e)}`;
         reloadDiagnostics = config.diagnostics;
-        logger.warn(`config reload failed, the last good config stays in force: ${(e as Error).message}`);
+        logger.warn(`config reload failed, the last good config stays in force: ${errorText(e)}`);
         return { ok: false, error: reloadError, diagnostics: config.diagnostics };
       }
       const old = gen;

@@ -12,13 +12,14 @@ import { serializePayload } from '../protocol/serialize.js';
 import { resolve } from '../resolve/resolve.js';
 import type { Decision, Directive, Emission, EventName, HookOutcome, JsonObject } from '../types.js';
 import type { Limiter } from './_pool.js';
-import type { BuiltinEntry, CallbackEntry, RegistryEntry, ShellEntry } from './_registry.js';
+import type { BuiltinEntry, CallbackEntry, RegistryEntry, ShellEntry } from './registry.js';
 import { hookOutcome, round } from './_outcome.js';
 import { outcomeBase, runShellHook } from './_run-shell.js';
 import type { Logger } from './logger.js';
 import { isPlainObject } from '../_json.js';
 import { exitCodeAdvice, isFailClosedBlock, KEEP_A_HELPER, leftProcessesText } from '../directives/messages.js';
 import { isJsonObjectText, stdoutProblem } from '../directives/parse-stdout.js';
+import { errorText } from '../errors.js';
 
 /** What the dry run says about a hook it lists but does not run under HERMES_SAFE_MODE. */
 export const SAFE_MODE_NOT_RUN = 'HERMES_SAFE_MODE is set: not run';
@@ -268,7 +269,7 @@ function runBuiltin(
       ctx.guardrails.afterToolCall(kwargs);
     }
   } catch (e) {
-    error = (e as Error).message;
+    error = errorText(e);
   }
   return hookOutcome({ index, kind: 'builtin', command: `builtin:${entry.name}`, status: error ? 'error' : 'ok', error, directive });
 }

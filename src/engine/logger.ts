@@ -3,12 +3,9 @@
 // output: the terminal gets them inert (control characters escaped), a host logger gets them raw.
 
 import { inert } from '../_display.js';
+import type { Logger } from '../types.js';
 
-export interface Logger {
-  warn(message: string): void;
-  info?(message: string): void;
-  debug?(message: string): void;
-}
+export type { Logger } from '../types.js';
 
 export function stderrLogger(opts: { verbose?: boolean; stream?: NodeJS.WritableStream } = {}): Logger {
   const write = (level: string, message: string): void => {

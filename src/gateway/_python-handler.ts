@@ -3,7 +3,7 @@
 
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Logger } from '../engine/logger.js';
+import type { Logger } from '../types.js';
 import { awaitReady, describeWorkerExit, pythonError, startPythonWorker } from '../spawn/python-worker.js';
 import { jsonSafe } from '../_json.js';
 import type { GatewayHandler } from './types.js';

@@ -10,7 +10,7 @@
 import { stat } from 'node:fs/promises';
 import { distrustMessage, readTrustedFile } from '../consent/trust.js';
 import path from 'node:path';
-import type { Logger } from '../engine/logger.js';
+import type { Logger } from '../types.js';
 import { describeError } from '../plugins/callback-runner.js';
 import type { GatewayHandler } from './types.js';
 

@@ -14,8 +14,8 @@
 import { readdir, stat } from 'node:fs/promises';
 import { checkTrust, distrustMessage, readTrustedFile } from '../consent/trust.js';
 import path from 'node:path';
-import type { Logger } from '../engine/logger.js';
-import { deepCopy } from '../plugins/_deep-copy.js';
+import type { Logger } from '../types.js';
+import { deepCopy } from '../util/deep-copy.js';
 import { describeError } from '../plugins/callback-runner.js';
 import { importJsHandler } from './_js-handler.js';
 import { parseGatewayHookManifest } from './_manifest.js';

@@ -3,10 +3,11 @@
 
 import { diagnosticAt, type ConfigPath, type ConfigSource } from '../config/source.js';
 import type { Diagnostic } from '../types.js';
-import { pyRepr, pyTypeName } from '../config/_coerce.js';
-import { didYouMean } from '../config/_did-you-mean.js';
+import { pyRepr, pyTypeName } from '../util/python.js';
+import { didYouMean } from '../util/did-you-mean.js';
 import { GUARDRAIL_DETECTORS, type DetectorCounts, type GuardrailDetector, type GuardrailsConfig } from './types.js';
 import { isPlainObject } from '../_json.js';
+import { errorText } from '../errors.js';
 
 /** Counts above this are clamped: a loop that long is not a loop a guardrail can still save. */
 export const MAX_GUARDRAIL_COUNT = 1000;
@@ -111,7 +112,7 @@ export function parseGuardrailsConfig(source: ConfigSource): { config: Guardrail
       );
     }
   } catch (e) {
-    diagnostics.push({ level: 'error', path: ROOT, line: null, column: null, message: `${ROOT} could not be read: ${(e as Error).message}`, file: source.file });
+    diagnostics.push({ level: 'error', path: ROOT, line: null, column: null, message: `${ROOT} could not be read: ${errorText(e)}`, file: source.file });
   }
   return { config, diagnostics };
 }

@@ -3,6 +3,7 @@
 // so an in-flight delivery does not keep the host process alive on its own.
 
 import type http from 'node:http';
+import { errorText } from '../errors.js';
 
 // Loaded on the first delivery, not at start-up: node:https pulls in tls and ~15 other built-in
 // modules (~6 ms of every `hermes-hooks run`, most of which configure no webhook).
@@ -53,7 +54,7 @@ export function postOnce(opts: PostOptions): Promise<AttemptResult> {
     try {
       url = new URL(opts.url);
     } catch (e) {
-      finish({ kind: 'connection_error', error: `invalid url: ${(e as Error).message}` });
+      finish({ kind: 'connection_error', error: `invalid url: ${errorText(e)}` });
       return;
     }
     const mod = httpModule(url.protocol);
@@ -61,7 +62,7 @@ export function postOnce(opts: PostOptions): Promise<AttemptResult> {
       // agent:false → a fresh, non-keep-alive connection per attempt: nothing lingers afterwards.
       req = mod.request(url, { method: 'POST', headers: { ...opts.headers, 'Content-Length': String(opts.body.length) }, agent: false });
     } catch (e) {
-      finish({ kind: 'connection_error', error: (e as Error).message });
+      finish({ kind: 'connection_error', error: errorText(e) });
       return;
     }
     opts.signal?.addEventListener('abort', onAbort, { once: true });

@@ -5,11 +5,12 @@
 import { diagnosticAt, formatPath, positionOf, type ConfigPath, type ConfigSource } from '../config/source.js';
 import { EVENTS, isEventName, SORTED_EVENT_NAMES, type EventName } from '../events.js';
 import type { Diagnostic } from '../types.js';
-import { pyRepr, pyStrip, pythonInt, pyTypeName } from '../config/_coerce.js';
-import { didYouMean } from '../config/_did-you-mean.js';
+import { pyRepr, pyStrip, pythonInt, pyTypeName } from '../util/python.js';
+import { didYouMean } from '../util/did-you-mean.js';
 import { compileMatcher } from '../config/matcher.js';
 import type { OutboundTarget } from './types.js';
 import { isPlainObject } from '../_json.js';
+import { errorText } from '../errors.js';
 
 export const OUTBOUND_DEFAULT_TIMEOUT = 10;
 export const OUTBOUND_MIN_TIMEOUT = 1;
@@ -71,7 +72,7 @@ export function parseOutboundConfig(
       path: 'hooks.outbound',
       line: null,
       column: null,
-      message: `hooks.outbound could not be read: ${(e as Error).message}`,
+      message: `hooks.outbound could not be read: ${errorText(e)}`,
       file: source.file,
     });
   }

@@ -28,6 +28,7 @@ import type {
   OutboundStats,
   OutboundTarget,
 } from './types.js';
+import { errorText } from '../errors.js';
 
 // The engine imports the whole outbound surface from here.
 export { parseOutboundConfig } from './config.js';
@@ -235,7 +236,7 @@ export function createOutboundDispatcher(targets: readonly OutboundTarget[], opt
             await deliver(lane, job);
           } catch (e) {
             counters.failed++;
-            logger.warn(`outbound webhook ${lane.label}: delivery ${job.deliveryId} failed: ${(e as Error).message}`);
+            logger.warn(`outbound webhook ${lane.label}: delivery ${job.deliveryId} failed: ${errorText(e)}`);
           }
         }
       } finally {
@@ -275,7 +276,7 @@ export function createOutboundDispatcher(targets: readonly OutboundTarget[], opt
         pump(lane);
       }
     } catch (e) {
-      logger.warn(`outbound webhook: could not queue ${String(event)}: ${(e as Error)?.message ?? String(e)}`);
+      logger.warn(`outbound webhook: could not queue ${String(event)}: ${errorText(e)}`);
     }
   }
 
@@ -329,7 +330,7 @@ export function createOutboundDispatcher(targets: readonly OutboundTarget[], opt
         timeoutMs: target.timeout * 1000,
       });
     } catch (e) {
-      result = { kind: 'connection_error', error: (e as Error).message };
+      result = { kind: 'connection_error', error: errorText(e) };
     }
     const outcome = outcomeOf(result);
     return {

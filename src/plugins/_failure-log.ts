@@ -3,7 +3,7 @@
 // once — naming the kwargs the event actually provides — and afterwards only at debug level, so a
 // broken plugin cannot flood the log.
 
-import type { Logger } from '../engine/logger.js';
+import type { Logger } from '../types.js';
 
 const MAX_REMEMBERED = 1000;
 

@@ -5,7 +5,7 @@
 // The cost: one thread per plugin (~10 MB), and a message round trip per call (bench/plugins).
 
 import { Worker } from 'node:worker_threads';
-import type { Logger } from '../engine/logger.js';
+import type { Logger } from '../types.js';
 import { jsonSafe } from '../_json.js';
 import type { RemoteRegistration } from './_python-plugin.js';
 

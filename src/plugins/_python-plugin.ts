@@ -5,7 +5,7 @@
 // ever comes, settles the abandoned call.
 
 import { fileURLToPath } from 'node:url';
-import type { Logger } from '../engine/logger.js';
+import type { Logger } from '../types.js';
 import { awaitReady, describeWorkerExit, pythonError, type PythonWorker, startPythonWorker } from '../spawn/python-worker.js';
 import { jsonSafe } from '../_json.js';
 import type { PluginCallback } from './types.js';

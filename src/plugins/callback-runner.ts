@@ -10,10 +10,10 @@
 // The runner also applies Hermes' dispatcher bound to shell hooks (`bound`, reference §4.1).
 
 import pTimeout, { TimeoutError } from 'p-timeout';
-import type { Logger } from '../engine/logger.js';
+import type { Logger } from '../types.js';
 import { EVENTS, type EventName } from '../events.js';
 import type { Directive } from '../types.js';
-import { deepCopy } from './_deep-copy.js';
+import { deepCopy } from '../util/deep-copy.js';
 import { createFailureLog } from './_failure-log.js';
 import { normalisePluginReturn } from './_normalise.js';
 import type { PluginCallOutcome, PluginCallback, PluginHook } from './types.js';

@@ -11,9 +11,9 @@
 import { stat } from 'node:fs/promises';
 import { checkTrust, distrustMessage, readTrustedFile } from '../consent/trust.js';
 import path from 'node:path';
-import { didYouMean } from '../config/_did-you-mean.js';
+import { didYouMean } from '../util/did-you-mean.js';
 import { parseConfigText } from '../config/source.js';
-import type { Logger } from '../engine/logger.js';
+import type { Logger } from '../types.js';
 import { EVENT_NAMES, isEventName } from '../events.js';
 import type { Diagnostic } from '../types.js';
 import { parsePluginManifest } from './_manifest.js';

@@ -4,7 +4,7 @@
 
 import type { EventName } from '../events.js';
 import { isPlainObject } from '../_json.js';
-import { pyTruthy } from './_python.js';
+import { pyTruthy } from '../util/python.js';
 import type { WirePayload } from './payload.js';
 
 /** kwargs that map to top-level wire keys and therefore never appear in `extra`. */

@@ -4,7 +4,7 @@
 
 import type { EventName } from '../events.js';
 import { canonicalJson, isPlainObject } from '../_json.js';
-import { pyStrip } from '../protocol/_python.js';
+import { pyStrip } from '../util/python.js';
 import type { Decision, Directive, JsonObject } from '../types.js';
 import { DEFAULT_BLOCK_MESSAGE } from '../directives/messages.js';
 

@@ -13,14 +13,15 @@ import { EVENT_NAMES, isEventName, SORTED_EVENT_NAMES } from '../events.js';
 import type { DialectAnswer } from '../dialects/answer.js';
 import type { Emission, EventName, FinalizeNotice } from '../types.js';
 import { isPlainObject } from '../_json.js';
+import { HooksError } from '../errors.js';
 
 /** A request the client must fix (JSON-RPC -32602 / HTTP 400 or 404). */
-export class RequestError extends Error {
+export class RequestError extends HooksError {
   constructor(
     message: string,
     readonly kind: 'invalid_params' | 'not_found' = 'invalid_params',
   ) {
-    super(message);
+    super(kind, message);
   }
 }
 

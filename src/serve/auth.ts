@@ -8,6 +8,7 @@ import { dirname } from 'node:path';
 import { checkTrust, distrustMessage, readTrustedFile } from '../consent/trust.js';
 import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
+import { errorText } from '../errors.js';
 
 export const TOKEN_FILE_NAME = 'hermes-hooks.token';
 
@@ -39,7 +40,7 @@ export function loadToken(opts: { file: string; tokenEnv?: string; env: NodeJS.P
       closeSync(fd);
     }
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw new Error(`cannot create token file ${opts.file}: ${(e as Error).message}`);
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw new Error(`cannot create token file ${opts.file}: ${errorText(e)}`);
   }
   const read = readTrustedFile(opts.file);
   if (read.refused !== null) {

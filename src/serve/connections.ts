@@ -26,9 +26,14 @@
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { HooksError } from '../errors.js';
 
 /** The request was not taken: answered without being checked, because serve must shed. */
-export class Shed extends Error {}
+export class Shed extends HooksError {
+  constructor(message: string) {
+    super('shed', message);
+  }
+}
 
 /** Open files kept for the rest of the process: Node itself, stdio, watchers, plugin workers, webhook sockets. */
 export const FD_RESERVE = 128;

@@ -19,6 +19,7 @@ import { checkRequest, type AuthPolicy } from './auth.js';
 import { Shed, type ConnectionGuard, type RequestSlot } from './connections.js';
 import type { NoticeQueue } from './notices.js';
 import { ShuttingDown, type RequestTracker } from './requests.js';
+import { HooksError, errorText } from '../errors.js';
 
 export interface HttpContext {
   api: ServeApi;
@@ -32,14 +33,14 @@ export interface HttpContext {
   health: () => Record<string, unknown>;
 }
 
-class HttpError extends Error {
+class HttpError extends HooksError {
   constructor(
     readonly status: number,
     message: string,
     /** JSON.parse's own message, when the body was not JSON. */
     readonly jsonError?: string,
   ) {
-    super(message);
+    super(`http_${status}`, message);
   }
 }
 
@@ -67,7 +68,7 @@ function createHttpHandler(ctx: HttpContext, policy: AuthPolicy): (req: Incoming
     });
     handle(ctx, policy, req, res, client.signal, continueFirst).catch((e: unknown) => {
       const status = e instanceof HttpError ? e.status : e instanceof RequestError ? (e.kind === 'not_found' ? 404 : 400) : e instanceof ShuttingDown || e instanceof Shed ? 503 : 500;
-      const message = status === 500 ? `internal error: ${(e as Error)?.message ?? String(e)}` : (e as Error).message;
+      const message = status === 500 ? `internal error: ${errorText(e)}` : errorText(e);
       if (!res.headersSent) {
         // The rest of an oversized, unauthorised or shed body is never read: the connection cannot
         // carry another request.
@@ -150,8 +151,8 @@ async function handle(ctx: HttpContext, policy: AuthPolicy, req: IncomingMessage
       const problem = unreadable
         ? `invalid ${parts[2]} hook input on stdin: ${(e as HttpError).jsonError}`
         : e instanceof HttpError || e instanceof ShuttingDown || e instanceof RequestError || e instanceof Shed
-          ? (e as Error).message
-          : `internal error: ${(e as Error)?.message ?? String(e)}`;
+          ? errorText(e)
+          : `internal error: ${errorText(e)}`;
       try {
         answer = ctx.api.agentCannotDecide(parts[2]!, parts[3]!, problem);
       } catch (notAGate) {
@@ -248,7 +249,7 @@ function readJson(req: IncomingMessage, max: number, emptyOk: boolean, slot: Req
       try {
         resolve(JSON.parse(text));
       } catch (e) {
-        reject(new HttpError(400, `the request body is not valid JSON: ${(e as Error).message}`, (e as Error).message));
+        reject(new HttpError(400, `the request body is not valid JSON: ${errorText(e)}`, errorText(e)));
       }
     });
   });

@@ -7,6 +7,7 @@ import type { Readable, Writable } from 'node:stream';
 import { RequestError } from './api.js';
 import { createLineFramer } from './line-framing.js';
 import { ShuttingDown } from './requests.js';
+import { HooksError, errorText } from '../errors.js';
 
 const RPC_PARSE_ERROR = -32700;
 const RPC_INVALID_REQUEST = -32600;
@@ -15,7 +16,11 @@ const RPC_INVALID_PARAMS = -32602;
 const RPC_INTERNAL_ERROR = -32603;
 const RPC_SHUTTING_DOWN = -32000;
 
-export class MethodNotFound extends Error {}
+export class MethodNotFound extends HooksError {
+  constructor(message: string) {
+    super('method_not_found', message);
+  }
+}
 
 type Id = string | number | null;
 
@@ -56,7 +61,7 @@ export function serveJsonRpc(
     try {
       msg = JSON.parse(line);
     } catch (e) {
-      fail(null, RPC_PARSE_ERROR, `parse error: ${(e as Error).message}; send one JSON-RPC 2.0 object per line`);
+      fail(null, RPC_PARSE_ERROR, `parse error: ${errorText(e)}; send one JSON-RPC 2.0 object per line`);
       return;
     }
     if (typeof msg !== 'object' || msg === null || Array.isArray(msg)) {
@@ -95,7 +100,7 @@ export function serveJsonRpc(
           if (e instanceof MethodNotFound) fail(replyId, RPC_METHOD_NOT_FOUND, e.message);
           else if (e instanceof RequestError) fail(replyId, RPC_INVALID_PARAMS, e.message);
           else if (e instanceof ShuttingDown) fail(replyId, RPC_SHUTTING_DOWN, e.message);
-          else fail(replyId, RPC_INTERNAL_ERROR, `internal error: ${(e as Error)?.message ?? String(e)}`);
+          else fail(replyId, RPC_INTERNAL_ERROR, `internal error: ${errorText(e)}`);
         },
       )
       .finally(() => {

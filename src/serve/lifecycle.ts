@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { ALLOWLIST_FILENAME } from '../consent/allowlist.js';
 import type { HookEngine } from '../engine/create-engine.js';
-import type { Logger } from '../engine/logger.js';
+import type { Logger } from '../types.js';
 import { EVENT_NAMES } from '../events.js';
 import { killLiveHooks, liveHookCount } from '../spawn/live-hooks.js';
 import type { FinalizeNotice, SessionFinalized } from '../types.js';
@@ -21,6 +21,7 @@ import { createNoticeQueue } from './notices.js';
 import { createRequestTracker } from './requests.js';
 import { listenOnSocket, removeSocket } from './socket-file.js';
 import { watchFiles } from './watch.js';
+import { errorText } from '../errors.js';
 
 export interface ServeConfig {
   stdio: { input: Readable; output: Writable } | null;
@@ -128,7 +129,7 @@ export async function startServer(engine: HookEngine, cfg: ServeConfig): Promise
       const { aborted } = await tracker.drain(cfg.drainTimeoutMs);
       if (aborted > 0) log.warn(`${aborted} request(s) still running after ${cfg.drainTimeoutMs / 1000}s were cancelled`);
       const closed = await engine.close().catch((e: unknown) => {
-        log.warn(`closing the engine failed: ${(e as Error).message}`);
+        log.warn(`closing the engine failed: ${errorText(e)}`);
         return { notices: [] as FinalizeNotice[] };
       });
       reportShutdownNotices(closed.notices);

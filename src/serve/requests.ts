@@ -2,9 +2,11 @@
 // goes away, when its deadline passes, or when a drain runs out of time), so a shutdown can wait
 // for them and nothing outlives the server. Aborting an emit kills its hooks' process groups.
 
-export class ShuttingDown extends Error {
+import { HooksError } from '../errors.js';
+
+export class ShuttingDown extends HooksError {
   constructor() {
-    super('the server is shutting down; no new requests are taken');
+    super('shutting_down', 'the server is shutting down; no new requests are taken');
   }
 }
 

@@ -4,6 +4,7 @@
 
 import { watch, type FSWatcher } from 'node:fs';
 import { basename, dirname } from 'node:path';
+import { errorText } from '../errors.js';
 
 export interface FileWatch {
   /** Watch exactly these files from now on (directories are added and dropped as needed). */
@@ -53,7 +54,7 @@ export function watchFiles(onChange: (file: string) => void, opts: { debounceMs?
           entry.watcher.on('error', (e) => opts.warn(`cannot watch ${dir} any more: ${e.message}`));
           watchers.set(dir, entry);
         } catch (e) {
-          opts.warn(`cannot watch ${dir} for changes (${(e as Error).message}); POST /v1/reload or the reload method reloads by hand`);
+          opts.warn(`cannot watch ${dir} for changes (${errorText(e)}); POST /v1/reload or the reload method reloads by hand`);
         }
       }
     },

@@ -6,6 +6,7 @@
 // EOF, so it dies with the host; it holds the host's event loop open only while requests are out.
 
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { errorText } from '../errors.js';
 
 export interface PythonWorkerOptions {
   /** Interpreter, e.g. `python3` (looked up on PATH) or an absolute path. */
@@ -79,7 +80,7 @@ export function startPythonWorker(opts: PythonWorkerOptions): PythonWorker {
     });
   } catch (e) {
     // spawn() throws synchronously only on invalid arguments; report like a launch failure.
-    settle({ code: null, signal: null, error: `cannot start ${opts.python}: ${(e as Error).message}` });
+    settle({ code: null, signal: null, error: `cannot start ${opts.python}: ${errorText(e)}` });
     return deadWorker(exited);
   }
   liveWorkers.add(child);

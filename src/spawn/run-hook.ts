@@ -33,6 +33,7 @@ import { OutputCapture } from './_output-capture.js';
 import { groupAlive, signalGroup } from './_process-group.js';
 import { type LiveHook, registerLiveHook, unregisterLiveHook } from './live-hooks.js';
 import { closeQuietly, openStdinCopy, openStdinCopySync, SYNC_WRITE_LIMIT, toStdinBytes } from './stdin-file.js';
+import { errorText } from '../errors.js';
 
 export interface SpawnHookOptions {
   /** The configured, trimmed command. */
@@ -121,9 +122,6 @@ function withOverrides(base: NodeJS.ProcessEnv, extra: Record<string, string> | 
   return env;
 }
 
-function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
 
 /** Runs one hook process to completion. Never rejects: every outcome is a HookRun. */
 export async function spawnHook(options: SpawnHookOptions): Promise<HookRun> {

@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileMatcher } from '../../src/config/matcher.js';
-import { runPython } from './_python.js';
+import { runPython } from '../_python.js';
 
 const QUANTIFIERS = ['*', '+', '?', '{2}', '{,2}', '{1,}', '{0,1}'];
 const TOKENS = [

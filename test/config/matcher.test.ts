@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compileMatcher } from '../../src/config/matcher.js';
-import { runPython } from './_python.js';
+import { runPython } from '../_python.js';
 
 describe('compileMatcher', () => {
   it('no matcher matches everything, even without a tool name', () => {

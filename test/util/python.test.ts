@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { pyRepr, pyStrip, pythonInt, pyTypeName } from '../../src/config/_coerce.js';
-import { runPython } from './_python.js';
+import { pyRepr, pyStrip, pythonInt, pyTypeName } from '../../src/util/python.js';
+import { runPython } from '../_python.js';
 
 describe('pythonInt (Python int())', () => {
   it.each([

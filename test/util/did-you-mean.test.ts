@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { didYouMean, getCloseMatches, sequenceRatio } from '../../src/config/_did-you-mean.js';
+import { didYouMean, getCloseMatches, sequenceRatio } from '../../src/util/did-you-mean.js';
 import { EVENT_NAMES } from '../../src/events.js';
-import { runPython } from './_python.js';
+import { runPython } from '../_python.js';
 
 describe('getCloseMatches (port of difflib.get_close_matches)', () => {
   it('suggests the Hermes examples', () => {

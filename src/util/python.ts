@@ -1,6 +1,11 @@
-// Python value semantics that Hermes' config parser relies on: `int(x)`, `repr(x)`,
-// `type(x).__name__` and the "truthy string" test. Values here are YAML data converted with
-// `toJS({ mapAsMap: true })`: mappings are Maps, sequences arrays, timestamps Dates, !!binary bytes.
+// Python value semantics that the Hermes wire and Hermes' config parser rely on. Hermes is Python, so
+// "trimmed", "truthy", "first 400 chars", `int(x)`, `repr(x)` and `type(x).__name__` mean Python's
+// str.strip(), bool(), code-point slicing and so on, which differ from JS trim() (it also strips a
+// BOM), JS truthiness ([] and {} are truthy) and UTF-16 slicing (it can split a surrogate pair).
+// Config values here are YAML data converted with `toJS({ mapAsMap: true })`: mappings are Maps,
+// sequences arrays, timestamps Dates, !!binary bytes.
+
+import { isPlainObject } from '../_json.js';
 
 /** Python `str.isspace()` characters (JS `\s` differs: it has U+FEFF and lacks \x1c-\x1f, \x85). */
 const PY_SPACE = '\\t\\n\\v\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
@@ -172,3 +177,28 @@ function reprDate(d: Date): string {
   const micro = d.getUTCMilliseconds() * 1000;
   return `datetime.datetime(${[...ymd, ...hms, ...(micro ? [micro] : [])].join(', ')})`;
 }
+
+/** Python `bool(value)` for JSON-like values (undefined counts as None; NaN is truthy as in Python). */
+export function pyTruthy(value: unknown): boolean {
+  if (value === null || value === undefined || value === false) return false;
+  if (typeof value === 'number') return value !== 0;
+  if (typeof value === 'bigint') return value !== 0n;
+  if (typeof value === 'string') return value.length > 0;
+  if (Array.isArray(value)) return value.length > 0;
+  if (isPlainObject(value)) return Object.keys(value).length > 0;
+  return true;
+}
+
+/** Python `s[:n]`: the first n code points (never splits a surrogate pair). */
+export function firstCodePoints(s: string, n: number): string {
+  if (s.length <= n) return s;
+  let out = '';
+  let count = 0;
+  for (const ch of s) {
+    if (count >= n) break;
+    out += ch;
+    count++;
+  }
+  return out;
+}
+
