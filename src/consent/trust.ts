@@ -87,6 +87,17 @@ export interface TrustedRead {
  * another file.
  */
 export function readTrustedFile(file: string, opts: Omit<TrustOptions, 'kind'> = {}): TrustedRead {
+  // Another process of ours may replace the file (write a temp, rename over) between our open and
+  // our walk: that is a new, complete file, so open it again; only a file that keeps changing is refused.
+  let read = readTrustedOnce(file, opts);
+  for (let attempt = 1; attempt < CHANGED_RETRIES && read.changed; attempt++) read = readTrustedOnce(file, opts);
+  return { text: read.text, refused: read.refused, error: read.error };
+}
+
+/** How many times a file replaced during its check is opened again before it is refused. */
+const CHANGED_RETRIES = 8;
+
+function readTrustedOnce(file: string, opts: Omit<TrustOptions, 'kind'>): TrustedRead & { changed?: boolean } {
   const abs = path.resolve(file);
   let fd: number;
   try {
@@ -106,7 +117,7 @@ export function readTrustedFile(file: string, opts: Omit<TrustOptions, 'kind'> =
     // The walk stat'ed by path; the descriptor is what gets read: it must be the file judged.
     if (verdict.target === null || !sameFile(lstatSafe(verdict.target), st)) {
       const changed: TrustFinding = { path: abs, self: true, problem: 'changed while it was being checked', fix: 'try again' };
-      return { text: null, refused: { ...verdict, exists: true, findings: [changed] }, error: null };
+      return { text: null, refused: { ...verdict, exists: true, findings: [changed] }, error: null, changed: true };
     }
     return { text: readFileSync(fd, 'utf8'), refused: null, error: null };
   } catch (err) {
