@@ -34,10 +34,87 @@ export function defaultGuardrailsConfig(): GuardrailsConfig {
   };
 }
 
+type Warn = (path: ConfigPath, message: string, key?: boolean) => void;
+
+function warnUnknownKeys(raw: Record<string, unknown>, warn: Warn): void {
+  for (const key of Object.keys(raw)) {
+    if (KNOWN_KEYS.includes(key)) continue;
+    const sugg = didYouMean(key, KNOWN_KEYS);
+    warn(
+      [ROOT, key],
+      `${ROOT}.${key} is not a guardrail setting${sugg ? ` — did you mean '${sugg}'?` : ` (known: ${KNOWN_KEYS.join(', ')})`}; ignoring`,
+      true,
+    );
+  }
+}
+
+function readBools(raw: Record<string, unknown>, config: GuardrailsConfig, warn: Warn): void {
+  for (const key of BOOL_KEYS) {
+    if (!(key in raw)) continue;
+    const v = raw[key];
+    if (typeof v === 'boolean') config[key] = v;
+    else warn([ROOT, key], `${ROOT}.${key} must be a boolean (got ${pyRepr(v)}); using default ${config[key]}`);
+  }
+}
+
+/** One `warn_after` / `hard_stop_after` mapping of detector → count into `counts`. */
+function readCounts(key: (typeof COUNT_KEYS)[number], section: Record<string, unknown>, counts: DetectorCounts, warn: Warn): void {
+  for (const [name, value] of Object.entries(section)) {
+    const path: ConfigPath = [ROOT, key, name];
+    if (!(GUARDRAIL_DETECTORS as readonly string[]).includes(name)) {
+      const sugg = didYouMean(name, GUARDRAIL_DETECTORS);
+      warn(
+        path,
+        `${ROOT}.${key}.${name} is not a loop detector${sugg ? ` — did you mean '${sugg}'?` : ` (known: ${GUARDRAIL_DETECTORS.join(', ')})`}; ignoring`,
+        true,
+      );
+      continue;
+    }
+    const det = name as GuardrailDetector;
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
+      warn(path, `${ROOT}.${key}.${det} must be a positive integer (got ${pyRepr(value)}); using default ${counts[det]}`);
+      continue;
+    }
+    if (value > MAX_GUARDRAIL_COUNT) {
+      warn(path, `${ROOT}.${key}.${det}=${value} exceeds max ${MAX_GUARDRAIL_COUNT}; clamping`);
+      counts[det] = MAX_GUARDRAIL_COUNT;
+      continue;
+    }
+    counts[det] = value;
+  }
+}
+
+function readCountSections(raw: Record<string, unknown>, config: GuardrailsConfig, warn: Warn): void {
+  for (const key of COUNT_KEYS) {
+    if (!(key in raw)) continue;
+    const section = raw[key];
+    if (section === null || section === undefined) continue;
+    if (!isPlainObject(section)) {
+      warn([ROOT, key], `${ROOT}.${key} must be a mapping of detector → count; got ${pyTypeName(section)}; using defaults`);
+      continue;
+    }
+    readCounts(key, section, config[key], warn);
+  }
+}
+
+/** A warning threshold at or above its stop threshold never warns where stops apply: say so. */
+function warnUnorderedThresholds(raw: Record<string, unknown>, config: GuardrailsConfig, warn: Warn): void {
+  for (const det of GUARDRAIL_DETECTORS) {
+    const w = config.warn_after[det];
+    const s = config.hard_stop_after[det];
+    if (w < s) continue;
+    const explicit = isPlainObject(raw['warn_after']) && det in raw['warn_after'] ? 'warn_after' : 'hard_stop_after';
+    warn(
+      [ROOT, explicit, det],
+      `${ROOT}: warn_after.${det} (${w}) is not below hard_stop_after.${det} (${s}); where hard stops apply, the loop is stopped without a warning first`,
+    );
+  }
+}
+
 export function parseGuardrailsConfig(source: ConfigSource): { config: GuardrailsConfig; diagnostics: Diagnostic[] } {
   const config = defaultGuardrailsConfig();
   const diagnostics: Diagnostic[] = [];
-  const warn = (path: ConfigPath, message: string, key = false): void => {
+  const warn: Warn = (path, message, key = false) => {
     diagnostics.push(diagnosticAt(source, 'warning', path, message, { key }));
   };
   try {
@@ -49,68 +126,10 @@ export function parseGuardrailsConfig(source: ConfigSource): { config: Guardrail
       warn([ROOT], `${ROOT} must be a mapping; got ${pyTypeName(raw)}; using defaults`);
       return { config, diagnostics };
     }
-
-    for (const key of Object.keys(raw)) {
-      if (KNOWN_KEYS.includes(key)) continue;
-      const sugg = didYouMean(key, KNOWN_KEYS);
-      warn(
-        [ROOT, key],
-        `${ROOT}.${key} is not a guardrail setting${sugg ? ` — did you mean '${sugg}'?` : ` (known: ${KNOWN_KEYS.join(', ')})`}; ignoring`,
-        true,
-      );
-    }
-
-    for (const key of BOOL_KEYS) {
-      if (!(key in raw)) continue;
-      const v = raw[key];
-      if (typeof v === 'boolean') config[key] = v;
-      else warn([ROOT, key], `${ROOT}.${key} must be a boolean (got ${pyRepr(v)}); using default ${config[key]}`);
-    }
-
-    for (const key of COUNT_KEYS) {
-      if (!(key in raw)) continue;
-      const section = raw[key];
-      if (section === null || section === undefined) continue;
-      if (!isPlainObject(section)) {
-        warn([ROOT, key], `${ROOT}.${key} must be a mapping of detector → count; got ${pyTypeName(section)}; using defaults`);
-        continue;
-      }
-      for (const [name, value] of Object.entries(section)) {
-        const path: ConfigPath = [ROOT, key, name];
-        if (!(GUARDRAIL_DETECTORS as readonly string[]).includes(name)) {
-          const sugg = didYouMean(name, GUARDRAIL_DETECTORS);
-          warn(
-            path,
-            `${ROOT}.${key}.${name} is not a loop detector${sugg ? ` — did you mean '${sugg}'?` : ` (known: ${GUARDRAIL_DETECTORS.join(', ')})`}; ignoring`,
-            true,
-          );
-          continue;
-        }
-        const det = name as GuardrailDetector;
-        const counts: DetectorCounts = config[key];
-        if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
-          warn(path, `${ROOT}.${key}.${det} must be a positive integer (got ${pyRepr(value)}); using default ${counts[det]}`);
-          continue;
-        }
-        if (value > MAX_GUARDRAIL_COUNT) {
-          warn(path, `${ROOT}.${key}.${det}=${value} exceeds max ${MAX_GUARDRAIL_COUNT}; clamping`);
-          counts[det] = MAX_GUARDRAIL_COUNT;
-          continue;
-        }
-        counts[det] = value;
-      }
-    }
-
-    for (const det of GUARDRAIL_DETECTORS) {
-      const w = config.warn_after[det];
-      const s = config.hard_stop_after[det];
-      if (w < s) continue;
-      const explicit = isPlainObject(raw['warn_after']) && det in raw['warn_after'] ? 'warn_after' : 'hard_stop_after';
-      warn(
-        [ROOT, explicit, det],
-        `${ROOT}: warn_after.${det} (${w}) is not below hard_stop_after.${det} (${s}); where hard stops apply, the loop is stopped without a warning first`,
-      );
-    }
+    warnUnknownKeys(raw, warn);
+    readBools(raw, config, warn);
+    readCountSections(raw, config, warn);
+    warnUnorderedThresholds(raw, config, warn);
   } catch (e) {
     diagnostics.push({ level: 'error', path: ROOT, line: null, column: null, message: `${ROOT} could not be read: ${errorText(e)}`, file: source.file });
   }
