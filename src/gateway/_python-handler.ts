@@ -23,7 +23,7 @@ export interface PythonHandlerOptions {
 }
 
 interface Pending {
-  resolve: () => void;
+  resolve: (result: unknown) => void;
   reject: (e: Error) => void;
 }
 
@@ -41,13 +41,13 @@ export async function startPythonHandler(opts: PythonHandlerOptions): Promise<{ 
   const readyMsg = new Promise<{ ready: boolean; error?: unknown }>((r) => (ready = r));
   worker.onMessage((m) => {
     if (typeof m !== 'object' || m === null) return;
-    const msg = m as { ready?: unknown; id?: unknown; ok?: unknown; error?: unknown };
+    const msg = m as { ready?: unknown; id?: unknown; ok?: unknown; error?: unknown; result?: unknown };
     if ('ready' in msg) return ready({ ready: msg.ready === true, error: msg.error });
     const p = typeof msg.id === 'number' ? pending.get(msg.id) : undefined;
     if (!p) return;
     pending.delete(msg.id as number);
     if (pending.size === 0) worker.setActive(false);
-    if (msg.ok === true) p.resolve();
+    if (msg.ok === true) p.resolve(msg.result);
     else p.reject(pythonError(typeof msg.error === 'string' ? msg.error : 'handler failed'));
   });
   void worker.exited.then((exit) => {
@@ -75,7 +75,8 @@ export async function startPythonHandler(opts: PythonHandlerOptions): Promise<{ 
     events: opts.events,
     dir: opts.dir,
     handle(eventType, context) {
-      return new Promise<void>((resolve, reject) => {
+      // Resolves with handle()'s return value (undefined when it returned None): decision hooks read it.
+      return new Promise<unknown>((resolve, reject) => {
         const id = nextId++;
         pending.set(id, { resolve, reject });
         worker.setActive(true);

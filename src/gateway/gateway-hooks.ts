@@ -27,6 +27,11 @@ import type { GatewayHandler, GatewayHooks } from './types.js';
 export type { GatewayHandler, GatewayHandlerInfo, GatewayHooks } from './types.js';
 
 export const DEFAULT_GATEWAY_CLOSE_TIMEOUT_MS = 5_000;
+/**
+ * How long emitCollect waits for one handler's answer. Hermes waits forever; a hung decision hook
+ * would hold the user's command (and a serve caller) with it, so past this it is skipped, said.
+ */
+export const DEFAULT_GATEWAY_COLLECT_TIMEOUT_MS = 30_000;
 const HANDLER_FILES = ['handler.mjs', 'handler.js', 'handler.py'] as const;
 
 export interface LoadGatewayHooksOptions {
@@ -160,27 +165,45 @@ export function createGatewayRegistry(handlers: readonly GatewayHandler[], logge
   // agent:start) holds back only its own later events, never another handler's or the caller.
   const queues = new Map<GatewayHandler, Promise<void>>();
 
-  const deliver = async (h: GatewayHandler, eventType: string, context: Record<string, unknown>): Promise<void> => {
+  /** Runs one delivery; resolves with the handler's return value, undefined when it failed. */
+  const deliver = async (h: GatewayHandler, eventType: string, context: Record<string, unknown>): Promise<unknown> => {
     try {
-      await h.handle(eventType, context);
+      return await h.handle(eventType, context);
     } catch (e) {
       const text = `[hooks] Error in handler ${h.name} for '${eventType}': ${describeError(e)}`;
       if (stopping) logger.debug?.(text);
       else logger.warn(text);
+      return undefined;
     }
   };
 
-  const enqueue = (h: GatewayHandler, eventType: string, context: Record<string, unknown>): void => {
+  const enqueue = (h: GatewayHandler, eventType: string, context: Record<string, unknown>): Promise<unknown> => {
     // The first delivery starts on a later macrotask, so even a synchronous handler never runs
     // inside emitGateway(); later ones follow the handler's previous delivery.
     const prev = queues.get(h) ?? new Promise<void>((resolve) => setImmediate(resolve));
-    const task = prev.then(() => deliver(h, eventType, context));
+    const result = prev.then(() => deliver(h, eventType, context));
+    const task = result.then(() => undefined);
     queues.set(h, task);
     inflight.add(task);
     void task.finally(() => {
       inflight.delete(task);
       if (queues.get(h) === task) queues.delete(h);
     });
+    return result;
+  };
+
+  /** A decision hook's answer, or undefined once `timeoutMs` passed (said: its decision is not counted). */
+  const answerOf = async (h: GatewayHandler, eventType: string, context: Record<string, unknown>, timeoutMs: number): Promise<unknown> => {
+    let timer: NodeJS.Timeout | undefined;
+    const late = Symbol('late');
+    const answer = await Promise.race([
+      enqueue(h, eventType, context),
+      new Promise<typeof late>((r) => (timer = setTimeout(() => r(late), timeoutMs))),
+    ]);
+    clearTimeout(timer);
+    if (answer !== late) return answer;
+    logger.warn(`[hooks] ${h.name} did not answer '${eventType}' within ${timeoutMs / 1000}s; its decision is not counted (it keeps running)`);
+    return undefined;
   };
 
   return {
@@ -194,6 +217,20 @@ export function createGatewayRegistry(handlers: readonly GatewayHandler[], logge
       // Each handler gets its own copy, taken now: neither the host's later mutation nor another
       // handler's reaches it.
       for (const h of targets) enqueue(h, eventType, deepCopy(context ?? {}));
+    },
+    async emitCollect(eventType, context, opts = {}) {
+      if (closed) {
+        logger.warn(`[hooks] ${eventType} collected after close; no handler asked`);
+        return [];
+      }
+      const timeoutMs = opts.timeoutMs ?? DEFAULT_GATEWAY_COLLECT_TIMEOUT_MS;
+      // Hermes asks the handlers one after another, in order, and keeps the answers that are not None.
+      const answers: unknown[] = [];
+      for (const h of handlersFor(handlers, eventType)) {
+        const answer = await answerOf(h, eventType, deepCopy(context ?? {}), timeoutMs);
+        if (answer !== undefined && answer !== null) answers.push(answer);
+      }
+      return answers;
     },
     close(timeoutMs = DEFAULT_GATEWAY_CLOSE_TIMEOUT_MS) {
       // Idempotent: a second close() shares the first one's wait.

@@ -9,7 +9,8 @@ awaited on one event loop that lives as long as this process.
 Protocol, line-delimited JSON in UTF-8 on this process's original stdin/stdout:
   first line out:  {"ready": true}  or  {"ready": false, "error": "..."}
   each line in:    {"id": n, "event": "agent:start", "context": {...}}
-  each line out:   {"id": n, "ok": true}  or  {"id": n, "ok": false, "error": "Type: message"}
+  each line out:   {"id": n, "ok": true[, "result": <handle's return value, when not None>]}
+                   or  {"id": n, "ok": false, "error": "Type: message"}
 Requests are handled one at a time, in order. stdin EOF (the host closed us or died) -> exit 0.
 
 The handler's own output (print, logging, subprocesses) goes to stderr: fd 1 is pointed at fd 2
@@ -42,7 +43,7 @@ def _open_protocol():
 
 
 def _send(proto_out, message):
-    proto_out.write(json.dumps(message, ensure_ascii=False, default=str) + "\n")
+    proto_out.write(json.dumps(message, ensure_ascii=False, default=str, allow_nan=False) + "\n")
     proto_out.flush()
 
 
@@ -122,8 +123,12 @@ def main():
             try:
                 result = handle(request.get("event"), context)
                 if inspect.isawaitable(result):
-                    loop.run_until_complete(result)
-                _send(proto_out, {"id": rid, "ok": True})
+                    result = loop.run_until_complete(result)
+                reply = {"id": rid, "ok": True}
+                # A decision hook's answer (emit_collect); None, like Hermes, means "nothing to say".
+                if result is not None:
+                    reply["result"] = result
+                _send(proto_out, reply)
             except BaseException as exc:  # noqa: B902 - a handler's sys.exit() must not kill the worker
                 traceback.print_exc()
                 _send(proto_out, {"id": rid, "ok": False, "error": _describe(exc)})
