@@ -57,6 +57,8 @@ interface Shared {
   loaded: string[];
   closing: boolean;
   stopping: Promise<unknown> | null;
+  /** How the worker ended, once it has. */
+  exitWhy: string | null;
 }
 
 /** Starts the worker and loads every spec; a result per key (a handler, or why it is skipped). */
@@ -84,8 +86,10 @@ export async function startPythonHooks(specs: readonly PythonHookSpec[], opts: P
   const deadline = deadlineAfter(opts.importTimeoutMs);
   const settled = await Promise.all(specs.map((s) => awaitImport(shared, readies.get(s.key)!, deadline.reached, opts.importTimeoutMs)));
   deadline.cancel();
+  // One handler.py can end the whole process while the others load (os._exit at import time).
+  const died = shared.exitWhy !== null ? { error: `python worker ${shared.exitWhy} while the handler.py hooks were loading` } : null;
   for (const [i, s] of specs.entries()) {
-    const r = settled[i]!;
+    const r = died ?? settled[i]!;
     if ('error' in r) results.set(s.key, r);
     else {
       shared.loaded.push(s.name);
@@ -110,6 +114,7 @@ function watchWorker(worker: PythonWorker, specs: readonly PythonHookSpec[], log
     loaded: [],
     closing: false,
     stopping: null,
+    exitWhy: null,
   };
   // Output that bypassed Python (os.write, a subprocess) cannot be told apart in one process.
   const unattributed = specs.length === 1 ? specs[0]!.name : 'python worker';
@@ -143,6 +148,7 @@ function routeMessage(shared: Shared, m: unknown): void {
 function onWorkerExit(shared: Shared, why: string): void {
   for (const p of shared.pending.values()) p.reject(new Error(`python worker ${why}`));
   shared.pending.clear();
+  shared.exitWhy = why;
   for (const settle of shared.readiness.values()) settle({ ready: false, error: `python worker ${why} while importing handler.py` });
   // Said once for all its hooks; before they loaded, the loader reports each failure as a skip.
   const names = shared.loaded;

@@ -78,6 +78,15 @@ class _HookOutput(io.TextIOBase):
     def encoding(self):
         return "utf-8"
 
+    @property
+    def errors(self):
+        return "strict"
+
+    @property
+    def buffer(self):
+        # Bytes written here bypass the per-hook lines: they reach stderr unattributed.
+        return self._fallback.buffer
+
     def writable(self):
         return True
 

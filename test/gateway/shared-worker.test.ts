@@ -92,6 +92,18 @@ describe('gateway hooks: one python worker per profile', () => {
     expect(await callsOf(t, 'd-ok')).toHaveLength(1);
   });
 
+  it('a handler.py that ends the process at import time takes the worker with it: every handler.py hook is skipped, said', async () => {
+    const t = await home();
+    await pyHook(t, 'a-ok', ['agent:start'], COUNTER);
+    await pyHook(t, 'b-exits', ['agent:start'], 'time.sleep(0.5)\nos._exit(4)\n');
+    const { hooks, logger } = await load(t);
+    expect(hooks.handlers).toEqual([]);
+    expect(logger.at('warn')).toEqual([
+      '[hooks] Skipping a-ok: python worker exited with code 4 while the handler.py hooks were loading',
+      '[hooks] Skipping b-exits: python worker exited with code 4 while the handler.py hooks were loading',
+    ]);
+  });
+
   it('a slow interpreter start does not eat the import deadline (python wrapper sleeping 2 s, 1 s deadline)', async () => {
     const t = await home();
     const slowPython = path.join(t.user, 'slow-python');
