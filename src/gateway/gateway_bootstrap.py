@@ -245,10 +245,13 @@ def _serve(proto_in, hooks):
         except ValueError as exc:
             _send({"id": None, "ok": False, "error": "bad request: " + _describe(exc)})
             continue
-        hook = hooks.get(request.get("hook")) if isinstance(request, dict) else None
+        if not isinstance(request, dict):
+            _send({"id": None, "ok": False, "error": "bad request: not an object"})
+            continue
+        key = request.get("hook")
+        hook = hooks.get(key) if isinstance(key, str) else None
         if hook is None or not hook.thread.is_alive():
-            rid = request.get("id") if isinstance(request, dict) else None
-            _send({"id": rid, "ok": False, "error": "no loaded hook %r in this worker" % (request.get("hook"),)})
+            _send({"id": request.get("id"), "ok": False, "error": "no loaded hook %r in this worker" % (key,)})
             continue
         hook.requests.put(request)
 
