@@ -28,6 +28,13 @@ export interface GatewayHooks {
    * events arrive in emit order, and a slow handler delays only itself. Errors are logged, never thrown.
    */
   emitGateway(eventType: string, context: Record<string, unknown>): void;
+  /**
+   * Hermes' emit_collect, for decision hooks (`command:<name>`): asks each matching handler in order
+   * (after its earlier events), and resolves with the answers that are not None/undefined. A handler
+   * that throws is logged and skipped; one that does not answer within `timeoutMs` (default 30 s) is
+   * skipped with a warning.
+   */
+  emitCollect(eventType: string, context: Record<string, unknown>, opts?: { timeoutMs?: number }): Promise<unknown[]>;
   /** Waits up to `timeoutMs` (default 5 s) for in-flight handlers, then stops python workers. */
   close(timeoutMs?: number): Promise<void>;
 }

@@ -1,0 +1,51 @@
+// What a slash command's `command:<name>` decision hooks decided, from their collected answers, in
+// Hermes' order and words (gateway/run.py): answers are read in handler order (exact subscribers,
+// then `command:*`); a missing/empty decision or "allow" reads on; the first "deny", "handled" or
+// "rewrite" (with a command name) decides. Pure.
+
+export type CommandDecision =
+  | { decision: 'allow' }
+  /** The command is refused; `message` is what the user is told. */
+  | { decision: 'deny'; message: string }
+  /** A hook did the command's work; `message` (or none) is the reply. */
+  | { decision: 'handled'; message: string | null }
+  /** Dispatch `/<command> <args>` instead: `text` is the new message text. */
+  | { decision: 'rewrite'; command: string; args: string; text: string };
+
+export interface CommandVerdict {
+  /** Which answer decided (its index among the collected answers); null when all allowed. */
+  decidedBy: number | null;
+  result: CommandDecision;
+  /** Answers Hermes skips without a word, said here: an unknown decision, a rewrite with no command. */
+  ignored: string[];
+}
+
+const KNOWN = ['allow', 'deny', 'handled', 'rewrite'];
+
+/**
+ * `command` is the command as the user typed it (Hermes' deny message names it: "Command `/x` was
+ * blocked by a hook.").
+ */
+export function resolveCommandDecision(answers: readonly unknown[], command: string): CommandVerdict {
+  const ignored: string[] = [];
+  for (const [i, answer] of answers.entries()) {
+    if (typeof answer !== 'object' || answer === null || Array.isArray(answer)) continue;
+    const a = answer as Record<string, unknown>;
+    const decision = String(a.decision ?? '').trim().toLowerCase();
+    if (decision === '' || decision === 'allow') continue;
+    const message = typeof a.message === 'string' && a.message !== '' ? a.message : null;
+    if (decision === 'deny') return { decidedBy: i, result: { decision: 'deny', message: message ?? `Command \`/${command}\` was blocked by a hook.` }, ignored };
+    if (decision === 'handled') return { decidedBy: i, result: { decision: 'handled', message }, ignored };
+    if (decision === 'rewrite') {
+      const name = String(a.command_name ?? '').trim().replace(/^\/+/, '');
+      if (name === '') {
+        ignored.push(`answer ${i + 1}: "rewrite" without a "command_name"; ignored`);
+        continue;
+      }
+      const args = String(a.raw_args ?? '').trim();
+      return { decidedBy: i, result: { decision: 'rewrite', command: name, args, text: `/${name} ${args}`.trim() }, ignored };
+    }
+    ignored.push(`answer ${i + 1}: unknown decision ${JSON.stringify(a.decision)} (known: ${KNOWN.join(', ')}); ignored`);
+  }
+  return { decidedBy: null, result: { decision: 'allow' }, ignored };
+}
