@@ -4,17 +4,17 @@
 // guardrail counts, the webhook dispatcher). Plugin and outbound code is imported only when the
 // config uses it: `hermes-hooks run` starts once per event and should load no more than it runs.
 
+import { join } from 'node:path';
 import { canonicalJson } from '../_json.js';
 import type { CheckedLocation } from '../config/check-location.js';
 import { foreignAutoAcceptDiagnostic, type LoadedConfig } from '../config/load.js';
 import { CONFIG_FILE_NAME } from '../config/locate.js';
-import { join } from 'node:path';
 import { acceptsUnapproved, blanketAcceptSources } from '../consent/run-rule.js';
 import { ConsentStore } from '../consent/store.js';
 import type { LaunchGate } from '../consent/launch.js';
 import { judgeSubjects, passes, profileSubjects, trustWarnings, type JudgedSubject } from '../consent/trust.js';
 import type { DialectMaps } from '../dialects/names.js';
-import { createToolLoopGuardrails, parseGuardrailsConfig, type ToolLoopGuardrails } from '../guardrails/guardrails.js';
+import { createToolLoopGuardrails, parseGuardrailsConfig, type GuardrailsConfig, type ToolLoopGuardrails } from '../guardrails/guardrails.js';
 import { parseOutboundConfig } from '../outbound/config.js';
 import type { OutboundTarget } from '../outbound/types.js';
 import type { OutboundDispatcher } from '../outbound/dispatcher.js';
@@ -152,7 +152,7 @@ async function pluginsOf(
 /** Guardrail counts are session state: kept unless the thresholds themselves changed. */
 function guardrailsOf(
   { opts }: BuildContext,
-  config: ReturnType<typeof parseGuardrailsConfig>['config'],
+  config: GuardrailsConfig,
   prev: Generation | null,
 ): { guardrails: ToolLoopGuardrails | null; guardKey: string } {
   const guardKey = canonicalJson(config);
