@@ -13,27 +13,25 @@ import type { GatewayHooks } from '../gateway/gateway-hooks.js';
 import { HumanInputTracker } from '../lifecycle/index.js';
 import { createCallbackRunner } from '../plugins/callback-runner.js';
 import { installExitCleanup, killLiveHooks, liveHookCount } from '../spawn/live-hooks.js';
+import type { EngineStats, HookEngine } from './api.js';
 import { buildGeneration, type Generation } from './build.js';
 import { closeEngine } from './close.js';
 import { emitEvent, finalizeOnOwn, registerHostHook, registryOf } from './engine-emit.js';
 import { resolveEngineOptions, type HookEngineOptions, type ResolvedEngineOptions } from './options.js';
 import { createLimiter } from './_pool.js';
-import type { EngineStats, HookEngine } from './api.js';
 import { createSessionBook } from './_sessions.js';
 import type { EngineState } from './_state.js';
 import { reloadEngine } from './reload.js';
-import { stderrLogger } from './logger.js';
 
 export type { HookEngineOptions } from './options.js';
-
 export type { EngineStats, HookEngine, ReloadResult } from './api.js';
 
 export async function createHookEngine(options: HookEngineOptions = {}): Promise<HookEngine> {
+  const { env, logger } = resolveEngineOptions(options);
   const location = await checkLocation(
-    locateConfig({ config: options.config, profile: options.profile, home: options.home, env: options.env ?? process.env, naming: 'library' }),
+    locateConfig({ config: options.config, profile: options.profile, home: options.home, env, naming: 'library' }),
     { naming: 'library' },
   );
-  const logger = options.logger ?? stderrLogger();
   const engine = await createHookEngineAt(location, await loadConfig(location.configFile), { ...options, logger });
   // The faces print the config's diagnostics themselves; a library host hears trust failures here.
   for (const u of engine.untrusted) if (u.message !== '') logger.warn(u.message);
