@@ -1,10 +1,12 @@
 // What `hermes-hooks run` would decide on the same payload, next to the dry run's decision. `test`
 // runs every configured hook whatever its consent; `run` skips unapproved and modified hooks, lets an
 // unapproved fail_closed guard block without running, and under HERMES_SAFE_MODE runs no user hook
-// or plugin at all. Pure: it re-resolves the dry run's own directives under those rules.
+// or plugin at all. Pure: it re-resolves the dry run's own directives under the run rule
+// (consent/run-rule.ts), the one the engine follows.
 
 import { isPlainObject } from '../_json.js';
 import { awaitingApprovalMessage } from '../consent/policy.js';
+import { whatRunDoes, type RunSubject } from '../consent/run-rule.js';
 import { failsClosed } from '../directives/messages.js';
 import type { RegistryEntry } from '../engine/registry.js';
 import { resolve } from '../resolve/resolve.js';
@@ -46,19 +48,10 @@ export function productionView(input: ProductionInput): ProductionView {
   const directives = emission.hooks.map((h, i): Directive | null => {
     const entry = entries[i];
     if (h.status === 'not_matched' || h.status === 'skipped') return h.directive;
-    if (safeMode && (h.kind === 'plugin' || h.kind === 'shell')) {
-      // Host-registered callbacks are the host's own code, not user hooks; plugins are not loaded.
-      if (h.kind === 'plugin' && entry?.kind === 'plugin' && entry.plugin === 'host') return h.directive;
-      notRun.push({ index: h.index, command: h.command, reason: 'safe_mode', effect: 'skipped' });
-      return null;
-    }
-    // An unpinned (Hermes-written) approval runs in production, as under Hermes.
-    if (h.kind !== 'shell' || entry?.kind !== 'shell' || h.consent === 'approved' || h.consent === 'unpinned' || h.consent === null || accept) {
-      return h.directive;
-    }
-    const guards = failsClosed(entry.spec);
-    notRun.push({ index: h.index, command: h.command, reason: h.consent, effect: guards ? 'blocks' : 'skipped' });
-    return guards && entry.consent ? { action: 'block', message: awaitingApprovalMessage(entry.spec, entry.consent) } : null;
+    const verdict = whatRunDoes(subjectOf(h, entry), { safeMode, accept });
+    if (verdict.runs) return h.directive;
+    notRun.push({ index: h.index, command: h.command, reason: verdict.why, effect: verdict.effect });
+    return verdict.effect === 'blocks' && entry?.kind === 'shell' && entry.consent ? { action: 'block', message: awaitingApprovalMessage(entry.spec, entry.consent) } : null;
   });
 
   const dry = emission.decision;
@@ -68,6 +61,18 @@ export function productionView(input: ProductionInput): ProductionView {
   const differs = notRun.length > 0 && signature(decision) !== signature(dry);
   const heldToo = emission.hooks.some((h) => h.status === 'safe_mode');
   return { decision, differs, why: explain(notRun, safeMode, heldToo, differs, decision, dry), safe_mode: safeMode, not_run: notRun };
+}
+
+/**
+ * A dry run's hook as the run rule sees it. Host-registered callbacks are the host's own code, not
+ * user hooks; a shell hook's consent is the one the dry run reported.
+ */
+function subjectOf(h: HookOutcome, entry: RegistryEntry | undefined): RunSubject {
+  if (h.kind === 'shell') {
+    return entry?.kind === 'shell' ? { kind: 'shell', consent: h.consent, failClosed: failsClosed(entry.spec) } : { kind: 'shell', consent: null, failClosed: false };
+  }
+  if (h.kind === 'plugin') return entry?.kind === 'plugin' && entry.plugin === 'host' ? { kind: 'host' } : { kind: 'plugin' };
+  return { kind: 'builtin' };
 }
 
 function explain(notRun: NotRun[], safeMode: boolean, heldToo: boolean, differs: boolean, decision: Decision, dry: Decision): string | null {

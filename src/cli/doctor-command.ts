@@ -8,7 +8,8 @@
 import { isTruthyEnv } from '../config/hooks.js';
 import { shellQuote } from '../consent/policy.js';
 import { inert } from '../_display.js';
-import { consentAllowsRun, type ConsentInfo } from '../consent/state.js';
+import type { ConsentInfo } from '../consent/state.js';
+import { whatRunDoes } from '../consent/run-rule.js';
 import { exitCodeAdvice, failClosedMessage, failsClosed, isFailClosedBlock, KEEP_A_HELPER, leftProcessesText } from '../directives/messages.js';
 import { honoursText } from '../directives/answer-problem.js';
 import { inspectStdout } from '../directives/parse-stdout.js';
@@ -87,13 +88,15 @@ export async function doctorCommand(args: string[], io: CliIO): Promise<number> 
     checks.push({ ok: runnable.ok, message: `${runnable.message}${blocksAll}` });
     checks.push(consentCheck(spec, consent, runnable));
     let smoke: HookOutcome | null = null;
-    if (safeMode) {
+    // What `run` does with it, approving nothing (doctor never approves): only a hook that runs is smoke-run.
+    const verdict = whatRunDoes({ kind: 'shell', consent: consent.state, failClosed: failsClosed(spec) }, { safeMode, accept: false });
+    if (!verdict.runs && verdict.why === 'safe_mode') {
       checks.push({ ok: null, message: 'skipped smoke run — HERMES_SAFE_MODE is set: nothing runs in safe mode' });
     } else if (!runnable.ok) {
       // First things first: a missing script's recorded approval is not the problem (the check
       // above says to approve it again once the path is fixed).
       checks.push({ ok: null, message: 'skipped smoke run — fix the problem above first, then re-run doctor' });
-    } else if (!consentAllowsRun(consent.state)) {
+    } else if (!verdict.runs) {
       checks.push({ ok: null, message: 'skipped smoke run — approve the hook first, then re-run doctor' });
     } else {
       smoke = await smokeRunHook(spec, syntheticKwargs(spec.event), { home: profile.home, profile: profile.profile, cwd: io.cwd, env: io.env, dialectMaps: maps, store });

@@ -10,6 +10,7 @@ import { locatedMessage } from '../config/source.js';
 import { inert } from '../_display.js';
 import { createHookEngineAt, type HookEngine } from '../engine/create-engine.js';
 import { stderrLogger } from '../engine/logger.js';
+import { DEFAULT_CONCURRENCY } from '../engine/options.js';
 import { isLoopbackHost, loadToken, TOKEN_FILE_NAME } from '../serve/auth.js';
 import {
   connectionBudget,
@@ -59,7 +60,7 @@ Options:
                           caller out. A request that finds no room is answered at once (a tool gate
                           with a block) and serve says so on stderr
   --headers-timeout SEC   a connection must send its request headers within this (default 10)
-  --concurrency N         hooks running at once, shared by every client (default 16)
+  --concurrency N         hooks running at once, shared by every client (default ${DEFAULT_CONCURRENCY})
   --surface cli|gateway   gateway also loads <home>/hooks/* and enables emit_gateway
   --verbose               log reloads and shutdown steps on stderr
 
@@ -100,7 +101,7 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
   const requestS = seconds(values['request-timeout'], '--request-timeout', 330, false);
   const drainS = seconds(values['drain-timeout'], '--drain-timeout', 10, true);
   const maxBody = integer(values['max-body'], '--max-body', 8 * 1024 * 1024, 1024);
-  const concurrency = integer(values.concurrency, '--concurrency', 16, 1);
+  const concurrency = integer(values.concurrency, '--concurrency', DEFAULT_CONCURRENCY, 1);
   const headersS = seconds(values['headers-timeout'], '--headers-timeout', 10, false);
   const maxConnections = connectionCap(values['max-connections'], concurrency);
   const http = typeof values.http === 'string' ? parseHostPort(values.http) : null;
@@ -189,8 +190,8 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
 /** The default cap here, for --help. */
 function hereLine(): string {
   const limit = openFileLimit();
-  const cap = defaultMaxConnections(limit, 16);
-  return limit === null ? `here the limit is unknown, so ${cap} (as for 1024)` : `here ${cap} (limit ${limit}, --concurrency 16)`;
+  const cap = defaultMaxConnections(limit, DEFAULT_CONCURRENCY);
+  return limit === null ? `here the limit is unknown, so ${cap} (as for 1024)` : `here ${cap} (limit ${limit}, --concurrency ${DEFAULT_CONCURRENCY})`;
 }
 
 /** --max-connections, or the default; never more than the open-file limit can hold. */

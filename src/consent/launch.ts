@@ -23,7 +23,9 @@
 
 import { quietMs, sameIdentity, SETTLE_MS, statIdentitySync, type FileIdentity } from '../_file-identity.js';
 import { consentRefusal, defaultApproveHint, type ConsentOutcome, type PolicySpec } from './policy.js';
-import { consentAllowsRun, consentOf, type ConsentInfo } from './state.js';
+import { consentOf, type ConsentInfo } from './state.js';
+import { whatRunDoes } from './run-rule.js';
+import { failsClosed } from '../directives/messages.js';
 import type { ConsentStore } from './store.js';
 import { errorText } from '../errors.js';
 
@@ -109,8 +111,10 @@ export class LaunchGate {
       if (!this.store.matchesDisk(true)) await this.store.reload();
       const script = await this.store.inspect(spec.command);
       const consent = consentOf(spec, this.store.entries(), script, { allowlistError: this.store.refused });
-      if (!consentAllowsRun(consent.state)) {
-        if (this.opts.accept && !approvedNow) {
+      // Blanket acceptance approves at most once per launch: what is there after that must hold.
+      const verdict = whatRunDoes({ kind: 'shell', consent: consent.state, failClosed: failsClosed(spec) }, { safeMode: false, accept: this.opts.accept && !approvedNow });
+      if (!verdict.runs || verdict.via !== 'approval') {
+        if (verdict.runs) {
           // As at start-up: record the approval of what is there now, then check it like any other.
           approvedNow = true;
           try {

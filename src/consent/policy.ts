@@ -3,15 +3,17 @@
 // without running it, so a guard never silently vanishes (Hermes #100942). Every skip says why
 // and how to fix it.
 
-import { consentAllowsRun, type ConsentInfo, type ConsentSubject } from './state.js';
+import type { ConsentInfo, ConsentSubject } from './state.js';
+import { whatRunDoes } from './run-rule.js';
 import { ConsentApproveError, type ConsentStore } from './store.js';
 import { formatPrompt, promptOnTty, type PromptInfo } from './prompt.js';
 import { pairKey } from './allowlist.js';
 import { shellQuote } from '../spawn/argv.js';
-import { isTruthyEnv } from '../config/hooks.js';
 import { failsClosed } from '../directives/messages.js';
 
 export type { PromptInfo } from './prompt.js';
+/** Blanket acceptance is decided in run-rule.ts; re-exported for the callers that import it from here. */
+export { acceptsUnapproved } from './run-rule.js';
 /** Quote for a POSIX shell so the hint can be pasted as-is (Python's shlex.quote). */
 export { shellQuote };
 
@@ -59,6 +61,13 @@ const AUTO_ACCEPT = '--accept-hooks / HERMES_ACCEPT_HOOKS=1 / hooks_auto_accept:
 /** Said instead of AUTO_ACCEPT when the config is not trusted (consent/trust.ts). */
 const NOT_BLANKET = '(its config file is not trusted, so nothing approves its hooks blindly)';
 
+type How = 'accept' | 'prompt' | 'declined' | 'unattended' | 'refused';
+interface PairDecision {
+  approved: boolean;
+  how: How;
+  why?: string;
+}
+
 /** Decide per spec, in order. Each (event, command) is decided — and prompted — at most once. */
 export async function applyConsentPolicy<S extends PolicySpec>(
   specs: readonly S[],
@@ -75,8 +84,7 @@ export async function applyConsentPolicy<S extends PolicySpec>(
     return outcomes;
   }
 
-  type How = 'accept' | 'prompt' | 'declined' | 'unattended' | 'refused';
-  const decided = new Map<string, { approved: boolean; how: How; why?: string }>();
+  const decided = new Map<string, PairDecision>();
   const warned = new Set<string>();
   const warnOnce = (m: string): void => {
     if (warned.has(m)) return;
@@ -86,34 +94,15 @@ export async function applyConsentPolicy<S extends PolicySpec>(
 
   for (const spec of specs) {
     let consent = await store.state(spec);
-    if (consentAllowsRun(consent.state)) {
+    const verdict = whatRunDoes({ kind: 'shell', consent: consent.state, failClosed: failsClosed(spec) }, { safeMode: false, accept: options.accept });
+    if (verdict.runs && verdict.via === 'approval') {
       outcomes.push({ spec, consent, action: 'run' });
       continue;
     }
     const key = pairKey(spec.event, spec.command);
     let decision = decided.get(key);
     if (decision === undefined) {
-      if (consent.allowlist_error !== null) {
-        // An approval could not be recorded in (nor read from) a refused allowlist: do not ask.
-        decision = { approved: false, how: 'refused', why: consent.allowlist_error };
-      } else if (options.accept) {
-        decision = { approved: true, how: 'accept' };
-      } else if (options.interactive) {
-        const yes = await ask(spec, consent, options);
-        decision = yes ? { approved: true, how: 'prompt' } : { approved: false, how: 'declined' };
-      } else {
-        decision = { approved: false, how: 'unattended' };
-      }
-      if (decision.approved) {
-        try {
-          const result = await store.approve({ event: spec.event, command: spec.command });
-          if (result.warning !== null) options.warn(result.warning);
-        } catch (err) {
-          if (!(err instanceof ConsentApproveError)) throw err;
-          // No pin, no approval: a missing script is not approved by --accept-hooks or the prompt either.
-          decision = { approved: false, how: 'refused', why: err.message };
-        }
-      }
+      decision = await decidePair(spec, consent, verdict.runs, options);
       decided.set(key, decision);
     }
 
@@ -140,6 +129,30 @@ export async function applyConsentPolicy<S extends PolicySpec>(
     outcomes.push({ spec, consent, action: 'skip', message });
   }
   return outcomes;
+}
+
+/**
+ * An (event, command) that is not approved: approve it (blanket acceptance, or yes at the prompt)
+ * and record that, or say why not. A refused allowlist can neither record nor prove an approval.
+ */
+async function decidePair(spec: PolicySpec, consent: ConsentInfo, accepted: boolean, options: ConsentPolicyOptions): Promise<PairDecision> {
+  // An approval could not be recorded in (nor read from) a refused allowlist: do not ask.
+  if (consent.allowlist_error !== null) return { approved: false, how: 'refused', why: consent.allowlist_error };
+  let how: How = 'accept';
+  if (!accepted) {
+    if (!options.interactive) return { approved: false, how: 'unattended' };
+    if (!(await ask(spec, consent, options))) return { approved: false, how: 'declined' };
+    how = 'prompt';
+  }
+  try {
+    const result = await options.store.approve({ event: spec.event, command: spec.command });
+    if (result.warning !== null) options.warn(result.warning);
+  } catch (err) {
+    if (!(err instanceof ConsentApproveError)) throw err;
+    // No pin, no approval: a missing script is not approved by --accept-hooks or the prompt either.
+    return { approved: false, how: 'refused', why: err.message };
+  }
+  return { approved: true, how };
 }
 
 /**
@@ -191,27 +204,6 @@ async function ask(spec: PolicySpec, consent: ConsentInfo, options: ConsentPolic
     options.warn(`consent prompt failed (${err instanceof Error ? err.message : String(err)}); treating it as "no"`);
     return false;
   }
-}
-
-/**
- * Unapproved and changed hooks are approved and run: `acceptHooks` (--accept-hooks),
- * HERMES_ACCEPT_HOOKS=1, or `hooks_auto_accept: true` in the profile's own config.yaml (never in a
- * config given with --config). The one rule the engine and `test`'s production view both follow.
- */
-export function acceptsUnapproved(o: {
-  acceptHooks?: boolean;
-  env: NodeJS.ProcessEnv;
-  autoAccept: boolean;
-  ownConfig: boolean;
-  /**
-   * The config file passes the trust rule (trust.ts). When it does not, nothing approves its hooks
-   * blindly — not even --accept-hooks or HERMES_ACCEPT_HOOKS: the commands are whatever another
-   * user wrote there. Only an approval already in the allowlist, `approve`, or the prompt counts.
-   */
-  configTrusted: boolean;
-}): boolean {
-  if (!o.configTrusted) return false;
-  return Boolean(o.acceptHooks) || isTruthyEnv(o.env.HERMES_ACCEPT_HOOKS) || (o.autoAccept && o.ownConfig);
 }
 
 /** The block message of an unapproved or modified fail_closed pre_tool_call hook (it blocks instead of running). */

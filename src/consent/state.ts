@@ -38,10 +38,8 @@ export interface ConsentInfo {
   reason: string;
 }
 
-/** The states under which a hook runs when consent is enforced (Hermes runs unpinned approvals too). */
-export function consentAllowsRun(state: ConsentState): boolean {
-  return state === 'approved' || state === 'unpinned';
-}
+/** Whether a state runs is the run rule's (run-rule.ts); re-exported where it was always imported from. */
+export { consentAllowsRun } from './run-rule.js';
 
 /** An entry this tool wrote: it carries our pin keys (even when null). Hermes never writes them. */
 export function isOurEntry(entry: AllowlistEntry): boolean {

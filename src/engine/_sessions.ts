@@ -26,87 +26,107 @@ interface Entry {
 
 const FINALIZED_LIMIT = 10_000;
 
-export function createSessionBook(opts: {
+interface SessionBookOptions {
   idleMs: number | null;
   maxOpen: number;
   onExpire: (sessionId: string, sessionKey: string | null, reason: 'idle' | 'evicted') => void;
   now?: () => number;
-}): SessionBook {
-  const now = opts.now ?? Date.now;
-  const open = new Map<string, Entry>();
-  const finalized = new Set<string>();
-  const maxOpen = Math.max(1, Math.floor(opts.maxOpen));
-  let seen = false;
+}
 
-  const remember = (id: string): void => {
-    if (finalized.size >= FINALIZED_LIMIT) finalized.delete(finalized.values().next().value as string);
-    finalized.add(id);
+/** The book's state, shared by the functions below. */
+interface Book {
+  readonly now: () => number;
+  readonly open: Map<string, Entry>;
+  readonly finalized: Set<string>;
+  readonly maxOpen: number;
+  readonly onExpire: SessionBookOptions['onExpire'];
+  seen: boolean;
+  timer: NodeJS.Timeout | null;
+}
+
+export function createSessionBook(opts: SessionBookOptions): SessionBook {
+  const book: Book = {
+    now: opts.now ?? Date.now,
+    open: new Map<string, Entry>(),
+    finalized: new Set<string>(),
+    maxOpen: Math.max(1, Math.floor(opts.maxOpen)),
+    onExpire: opts.onExpire,
+    seen: false,
+    timer: null,
   };
-
-  const expire = (id: string, entry: Entry, reason: 'idle' | 'evicted'): void => {
-    open.delete(id);
-    opts.onExpire(id, entry.session_key, reason);
-  };
-
-  const evictOne = (): void => {
-    let oldest: [string, Entry] | null = null;
-    for (const pair of open) if (pair[1].busy === 0 && (!oldest || pair[1].lastSeen < oldest[1].lastSeen)) oldest = pair;
-    if (oldest) expire(oldest[0], oldest[1], 'evicted');
-  };
-
-  let timer: NodeJS.Timeout | null = null;
-  if (opts.idleMs !== null && opts.idleMs > 0) {
-    const idleMs = opts.idleMs;
-    timer = setInterval(
-      () => {
-        const t = now();
-        for (const [id, entry] of open) if (entry.busy === 0 && t - entry.lastSeen >= idleMs) expire(id, entry, 'idle');
-      },
-      Math.min(Math.max(idleMs / 4, 20), 5000),
-    );
-    timer.unref();
-  }
+  if (opts.idleMs !== null && opts.idleMs > 0) book.timer = startIdleTimer(book, opts.idleMs);
 
   return {
-    touch(kwargs) {
-      const id = kwargs.session_id;
-      if (typeof id !== 'string' || id === '') return null;
-      seen = true;
-      let entry = open.get(id);
-      if (!entry) {
-        entry = { session_key: null, lastSeen: now(), busy: 0 };
-        open.set(id, entry);
-        finalized.delete(id); // seen again: it may be finalized again
-        if (open.size > maxOpen) evictOne();
-      }
-      if (typeof kwargs.session_key === 'string' && kwargs.session_key !== '') entry.session_key = kwargs.session_key;
-      entry.busy += 1;
-      entry.lastSeen = now();
-      const e = entry;
-      return () => {
-        e.busy -= 1;
-        e.lastSeen = now();
-      };
-    },
+    touch: (kwargs) => touch(book, kwargs),
     claimFinalize(kwargs) {
       const id = kwargs.session_id;
-      seen = true; // a host that finalized (even with no session) gets no extra null finalize at close()
+      book.seen = true; // a host that finalized (even with no session) gets no extra null finalize at close()
       if (typeof id !== 'string' || id === '') return true;
-      if (!open.has(id) && finalized.has(id)) return false;
-      open.delete(id);
-      remember(id);
+      if (!book.open.has(id) && book.finalized.has(id)) return false;
+      book.open.delete(id);
+      remember(book, id);
       return true;
     },
-    size: () => open.size,
-    seenAny: () => seen,
+    size: () => book.open.size,
+    seenAny: () => book.seen,
     drain() {
-      const out = [...open].map(([session_id, e]) => ({ session_id, session_key: e.session_key }));
-      open.clear();
+      const out = [...book.open].map(([session_id, e]) => ({ session_id, session_key: e.session_key }));
+      book.open.clear();
       return out;
     },
     stop() {
-      if (timer) clearInterval(timer);
-      timer = null;
+      if (book.timer) clearInterval(book.timer);
+      book.timer = null;
     },
   };
+}
+
+function touch(book: Book, kwargs: Record<string, unknown>): (() => void) | null {
+  const id = kwargs.session_id;
+  if (typeof id !== 'string' || id === '') return null;
+  book.seen = true;
+  let entry = book.open.get(id);
+  if (!entry) {
+    entry = { session_key: null, lastSeen: book.now(), busy: 0 };
+    book.open.set(id, entry);
+    book.finalized.delete(id); // seen again: it may be finalized again
+    if (book.open.size > book.maxOpen) evictOne(book);
+  }
+  if (typeof kwargs.session_key === 'string' && kwargs.session_key !== '') entry.session_key = kwargs.session_key;
+  entry.busy += 1;
+  entry.lastSeen = book.now();
+  const e = entry;
+  return () => {
+    e.busy -= 1;
+    e.lastSeen = book.now();
+  };
+}
+
+function remember(book: Book, id: string): void {
+  if (book.finalized.size >= FINALIZED_LIMIT) book.finalized.delete(book.finalized.values().next().value as string);
+  book.finalized.add(id);
+}
+
+function expire(book: Book, id: string, entry: Entry, reason: 'idle' | 'evicted'): void {
+  book.open.delete(id);
+  book.onExpire(id, entry.session_key, reason);
+}
+
+function evictOne(book: Book): void {
+  let oldest: [string, Entry] | null = null;
+  for (const pair of book.open) if (pair[1].busy === 0 && (!oldest || pair[1].lastSeen < oldest[1].lastSeen)) oldest = pair;
+  if (oldest) expire(book, oldest[0], oldest[1], 'evicted');
+}
+
+/** Checks for idle sessions a few times per idle period (20 ms to 5 s); never keeps the process alive. */
+function startIdleTimer(book: Book, idleMs: number): NodeJS.Timeout {
+  const timer = setInterval(
+    () => {
+      const t = book.now();
+      for (const [id, entry] of book.open) if (entry.busy === 0 && t - entry.lastSeen >= idleMs) expire(book, id, entry, 'idle');
+    },
+    Math.min(Math.max(idleMs / 4, 20), 5000),
+  );
+  timer.unref();
+  return timer;
 }

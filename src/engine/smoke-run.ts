@@ -14,6 +14,7 @@ import { serializePayload } from '../protocol/serialize.js';
 import type { HookOutcome, HookSpec, JsonObject } from '../types.js';
 import { outcomeBase, runShellHook } from './_run-shell.js';
 import { noteStdoutProblem, SAFE_MODE_NOT_RUN } from './emit.js';
+import { DEFAULT_MAX_OUTPUT_BYTES } from './options.js';
 
 export async function smokeRunHook(
   spec: HookSpec,
@@ -32,7 +33,7 @@ export async function smokeRunHook(
     env: opts.env,
     extraEnv: { HERMES_HOME: opts.home, HERMES_HOOK_EVENT: spec.event },
     cwd: opts.cwd,
-    maxOutputBytes: 1024 * 1024,
+    maxOutputBytes: DEFAULT_MAX_OUTPUT_BYTES,
     signal: new AbortController().signal,
     dialectMaps: opts.dialectMaps,
     emitStart: performance.now(),

@@ -10,7 +10,6 @@ import { ALLOWLIST_FILENAME } from '../consent/allowlist.js';
 import type { HookEngine } from '../engine/create-engine.js';
 import type { Logger } from '../types.js';
 import { EVENT_NAMES } from '../events.js';
-import { killLiveHooks, liveHookCount } from '../spawn/live-hooks.js';
 import type { FinalizeNotice, SessionFinalized } from '../types.js';
 import { createServeApi } from './api.js';
 import { allowedHosts, type AuthPolicy } from './auth.js';
@@ -79,7 +78,7 @@ export async function startServer(engine: HookEngine, cfg: ServeConfig): Promise
       transports,
       in_flight: tracker.inFlight,
       served: tracker.served,
-      live_hooks: liveHookCount(),
+      live_hooks: engine.liveHooks.count(),
       ...(cfg.socket || cfg.http ? { connections: connections.stats() } : {}),
       memory: memory(),
     });
@@ -96,7 +95,7 @@ export async function startServer(engine: HookEngine, cfg: ServeConfig): Promise
 
   // Nothing must outlive us: at exit, kill every hook group left.
   const onExit = (): void => {
-    killLiveHooks('SIGKILL');
+    engine.liveHooks.killAll('SIGKILL');
   };
   process.on('exit', onExit);
 
@@ -133,7 +132,7 @@ export async function startServer(engine: HookEngine, cfg: ServeConfig): Promise
         return { notices: [] as FinalizeNotice[] };
       });
       reportShutdownNotices(closed.notices);
-      killLiveHooks('SIGKILL');
+      engine.liveHooks.killAll('SIGKILL');
       for (const s of servers) s.closeAllConnections();
       if (cfg.socket && socketIno !== null) removeSocket(cfg.socket, socketIno);
       connections.close();
