@@ -46,6 +46,8 @@ export {
   type BootRun,
 } from './gateway/boot-md.js';
 export type { GatewayHandler, GatewayHandlerInfo, GatewayHooks } from './gateway/types.js';
+export { resolveCommandDecision } from './gateway/command-decision.js';
+export type { CommandDecision, CommandVerdict, GatewayCommandContext, GatewayCommandVerdict } from './gateway/command-decision.js';
 export {
   HUMAN_INPUT_OUTCOMES,
   HumanInputTracker,

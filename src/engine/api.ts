@@ -1,5 +1,6 @@
 // The engine's public shapes: what createHookEngine returns, and what its reload() and stats() say.
 
+import type { GatewayCommandContext, GatewayCommandVerdict } from '../gateway/command-decision.js';
 import type { LoadedConfig } from '../config/load.js';
 import type { JudgedSubject } from '../consent/trust.js';
 import type { Diagnostic, Emission, EventName, FinalizeNotice, HookSpec } from '../types.js';
@@ -29,6 +30,18 @@ export interface HookEngine {
   emit(event: EventName, kwargs?: Record<string, unknown>, opts?: EmitOptions): Promise<Emission>;
   /** Gateway event (`agent:start`, `command:model` …): returns at once, handlers run in the background. */
   emitGateway(eventType: string, context?: Record<string, unknown>): void;
+  /**
+   * Hermes' emit_collect: asks the gateway handlers of `eventType` in order and resolves with their
+   * answers that are not None (empty when the engine has no gateway surface). A handler that
+   * throws, or does not answer within `timeoutMs` (default 30 s), is skipped with a warning.
+   */
+  emitGatewayCollect(eventType: string, context?: Record<string, unknown>, opts?: { timeoutMs?: number }): Promise<unknown[]>;
+  /**
+   * A slash command through its `command:<name>` decision hooks, read as Hermes' gateway does:
+   * `context` as Hermes builds it (`command` — the canonical name —, `raw_command` as typed,
+   * `args`, `raw_args`, `platform`, `user_id`); the first deny / handled / rewrite decides.
+   */
+  decideGatewayCommand(context: GatewayCommandContext, opts?: { timeoutMs?: number }): Promise<GatewayCommandVerdict>;
   /**
    * Fire on_session_finalize; the decision's `notifications` are for the user, and its `notices`
    * pair each with the session (`session_id`, `session_key`) it belongs to. Once per session: a

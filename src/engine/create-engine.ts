@@ -9,6 +9,7 @@ import { checkLocation, type CheckedLocation } from '../config/check-location.js
 import { configLoadError, loadConfig, type LoadedConfig } from '../config/load.js';
 import { locateConfig } from '../config/locate.js';
 import { createBootMdHook } from '../gateway/boot-md.js';
+import { resolveCommandDecision, type GatewayCommandContext, type GatewayCommandVerdict } from '../gateway/command-decision.js';
 import type { GatewayHooks } from '../gateway/gateway-hooks.js';
 import { HumanInputTracker } from '../lifecycle/index.js';
 import { createCallbackRunner } from '../plugins/callback-runner.js';
@@ -118,12 +119,26 @@ function engineOf(st: EngineState): HookEngine {
       if (eventType === 'gateway:startup') st.boot.handle(eventType, context);
       st.gateway?.emitGateway(eventType, context);
     },
+    emitGatewayCollect: (eventType, context = {}, opts) => (st.closed || !st.gateway ? Promise.resolve([]) : st.gateway.emitCollect(eventType, context, opts)),
+    decideGatewayCommand: (context, opts) => decideCommand(st, context, opts),
     finalizeSession: (kwargs = {}, opts = {}) => emitEvent(st, 'on_session_finalize', { session_id: null, ...kwargs }, opts),
     reload: () => reloadEngine(st),
     stats: () => statsOf(st),
     close: (opts) => closeEngine(st, opts),
     liveHooks: { count: liveHookCount, killAll: killLiveHooks },
   };
+}
+
+async function decideCommand(st: EngineState, context: GatewayCommandContext, opts?: { timeoutMs?: number }): Promise<GatewayCommandVerdict> {
+  const name = String(context.command ?? '').trim().replace(/^\/+/, '');
+  if (name === '') throw new TypeError('decideGatewayCommand: context.command must name the command (e.g. "reset")');
+  const typed = typeof context.raw_command === 'string' && context.raw_command !== '' ? context.raw_command : name;
+  const args = typeof context.args === 'string' ? context.args : '';
+  const ctx = { ...context, command: name, raw_command: typed, args, raw_args: typeof context.raw_args === 'string' ? context.raw_args : args };
+  const answers = st.closed || !st.gateway ? [] : await st.gateway.emitCollect(`command:${name}`, ctx, opts);
+  const verdict = resolveCommandDecision(answers, typed);
+  for (const note of verdict.ignored) st.opts.logger.warn(`[hooks] command:${name}: ${note}`);
+  return { ...verdict, answers };
 }
 
 function statsOf(st: EngineState): EngineStats {

@@ -49,3 +49,21 @@ export function resolveCommandDecision(answers: readonly unknown[], command: str
   }
   return { decidedBy: null, result: { decision: 'allow' }, ignored };
 }
+
+/** What the gateway hands `command:<name>` hooks (gateway/run.py's hook_ctx); extra keys pass through. */
+export interface GatewayCommandContext {
+  /** The canonical command name, without the slash (`reset`). */
+  command: string;
+  /** As the user typed it (an alias such as `rst`); defaults to `command`. */
+  raw_command?: string;
+  args?: string;
+  raw_args?: string;
+  platform?: string;
+  user_id?: string;
+  [key: string]: unknown;
+}
+
+export interface GatewayCommandVerdict extends CommandVerdict {
+  /** The hooks' answers that were not None, in the order they were asked. */
+  answers: unknown[];
+}
