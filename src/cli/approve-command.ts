@@ -9,54 +9,15 @@ import { closestCommands, matchCommand } from '../consent/match-command.js';
 import type { InspectOptions } from '../consent/script-info.js';
 import type { ConsentInfo, ConsentSubject } from '../consent/state.js';
 import { ConsentApproveError, ConsentPersistError } from '../consent/store.js';
-import { discoveryOf, parseCommandArgs } from './_args.js';
+import { discoveryOf, type ParsedArgs } from './_args.js';
+import { APPROVE_HELP, REVOKE_HELP } from './_help.js';
 import { unknownEventError } from './_events.js';
 import { CliError, writeLine, type CliIO } from './_io.js';
 import { missingConfigNote, openProfile, openStore } from './_profile.js';
 
-const APPROVE_HELP = `Usage: hermes-hooks approve <command>... [--event EVENT] [--json] [discovery options]
-       hermes-hooks approve --all [--event EVENT] [--json] [discovery options]
 
-Record approvals in <home>/shell-hooks-allowlist.json, each pinning the sha256 of the hook's script,
-without a prompt. Each <command> is one configured command — quote it as one argument:
-  approve 'python3 ~/hooks/guard.py'      every configured hook with this command
-  approve ~/hooks/a.sh ~/hooks/b.sh       both (or, when one matches no configured hook, neither)
-  approve './x.sh' --event pre_tool_call  only its pre_tool_call entries (--event narrows)
-  approve --all                           every configured hook
-A command matches a configured one when it is the same string, or the same argv once '~' is expanded
-and the script resolved (so a shell-expanded /home/me/x.sh matches '~/x.sh'). A command that matches
-no configured hook, or whose script is missing or not a regular file (nothing to pin), is an error:
-nothing is approved. Idempotent: re-approving refreshes the recorded hash.
 
-Examples:
-  hermes-hooks approve --all
-  hermes-hooks approve '~/.hermes/hooks/guard.sh'       (quoted, exactly as configured)
-  hermes-hooks approve --all --event pre_tool_call --profile work
-`;
-
-const REVOKE_HELP = `Usage: hermes-hooks revoke <command>... [--json] [discovery options]
-
-Remove every approval (under any event) of each <command>: an allowlist command as written, or a
-configured command matched as 'approve' matches it (a shell-expanded path matches its '~' form).
-  revoke '~/hooks/guard.sh'
-  revoke 'python3 old-hook.py'            also when it is no longer configured
-A command that matches neither an allowlist entry nor a configured hook is an error.
-
-Examples:
-  hermes-hooks revoke '~/.hermes/hooks/guard.sh'
-  hermes-hooks revoke '~/.hermes/hooks/guard.sh' --profile work --json
-`;
-
-export async function approveCommand(args: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseCommandArgs('approve', args, {
-    event: { type: 'string', short: 'e' },
-    all: { type: 'boolean' },
-    json: { type: 'boolean' },
-  });
-  if (values.help) {
-    io.stdout.write(APPROVE_HELP);
-    return 0;
-  }
+export async function approveCommand({ values, positionals }: ParsedArgs, io: CliIO): Promise<number> {
   const event = values.event as string | undefined;
   if (event !== undefined && !isEventName(event)) throw unknownEventError(event, 'approve');
   const typed = positionals.map((p) => p.trim());
@@ -144,12 +105,7 @@ export async function approveCommand(args: string[], io: CliIO): Promise<number>
   return result.persisted ? 0 : 1;
 }
 
-export async function revokeCommand(args: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseCommandArgs('revoke', args, { json: { type: 'boolean' } });
-  if (values.help) {
-    io.stdout.write(REVOKE_HELP);
-    return 0;
-  }
+export async function revokeCommand({ values, positionals }: ParsedArgs, io: CliIO): Promise<number> {
   const typed = positionals.map((p) => p.trim());
   if (typed.length === 0 || typed.some((t) => t === '')) throw new CliError(`revoke: missing <command>\n${REVOKE_HELP}`);
   const profile = await openProfile(discoveryOf(values), io);

@@ -18,33 +18,13 @@ import { EVENTS, syntheticKwargs } from '../events.js';
 import { createOutboundDispatcher } from '../outbound/dispatcher.js';
 import { describeOutboundTarget } from '../outbound/describe.js';
 import type { HookOutcome, HookSpec } from '../types.js';
-import { discoveryOf, parseCommandArgs } from './_args.js';
+import { discoveryOf, type ParsedArgs } from './_args.js';
 import { checkCommand } from './_command-check.js';
 import { painter, type Paint } from './_color.js';
 import { writeLine, type CliIO } from './_io.js';
 import { missingConfigNote, openProfile, openStore } from './_profile.js';
 import { formatDiagnostic } from './_report.js';
 
-const HELP = `Usage: hermes-hooks doctor [--json] [--ping] [discovery options]
-
-For every configured hook: the script exists and is runnable as configured, consent state, modified
-since approval, and — only for approved hooks — a smoke run on the event's synthetic payload, judged
-as production would judge it: a hook that fails closed (so it would block every call it matches),
-times out, crashes, prints something that is not a JSON object, or answers what its event does not
-honour is a problem. A hook's own block of the synthetic call is reported, not counted.
-The profile home, config.yaml, plugins/, hooks/, BOOT.md and serve's token file must pass the trust
-rule (yours or root's, nothing on the way writable by others): each that fails is a ✗ with the
-chmod/chown that fixes it.
-  --ping   also send a signed test delivery to each outbound webhook target
-Under HERMES_SAFE_MODE no smoke run runs and no ping is sent (nothing runs in safe mode).
-Exit 1 when any problem is found.
-
-Examples:
-  hermes-hooks doctor
-  hermes-hooks doctor --json --home ~/.hermes/profiles/work
-  hermes-hooks doctor --profile work --ping
-  hermes-hooks doctor --json | jq .healthy
-`;
 
 interface Check {
   ok: boolean | null; // null = informational
@@ -58,12 +38,7 @@ interface Runnable extends Check {
   file: string | null;
 }
 
-export async function doctorCommand(args: string[], io: CliIO): Promise<number> {
-  const { values } = parseCommandArgs('doctor', args, { json: { type: 'boolean' }, ping: { type: 'boolean' } });
-  if (values.help) {
-    io.stdout.write(HELP);
-    return 0;
-  }
+export async function doctorCommand({ values }: ParsedArgs, io: CliIO): Promise<number> {
   const profile = await openProfile(discoveryOf(values), io, { wholeProfile: true });
   const store = await openStore(profile, io);
   const maps = profile.config.dialects.maps;

@@ -6,30 +6,14 @@ import { inert } from '../_display.js';
 import { formatDrift, type ConsentInfo } from '../consent/state.js';
 import { describeOutboundTarget, formatOutboundList } from '../outbound/describe.js';
 import type { HookSpec } from '../types.js';
-import { discoveryOf, parseCommandArgs } from './_args.js';
+import { discoveryOf, type ParsedArgs } from './_args.js';
 import { painter } from './_color.js';
 import { writeLine, type CliIO } from './_io.js';
 import { missingConfigNote, openProfile, openStore } from './_profile.js';
 import { formatDiagnostic } from './_report.js';
 
-const HELP = `Usage: hermes-hooks list [--json] [discovery options]
 
-Shell hooks per event in config order, with matcher, timeout, fail_closed, dialect and consent state,
-then outbound webhook targets. Another agent's block pasted under hooks: is an error (exit 1),
-with the import command that converts it.
-
-Examples:
-  hermes-hooks list
-  hermes-hooks list --profile work --json
-  hermes-hooks --config ./repo/.hermes/config.yaml list
-`;
-
-export async function listCommand(args: string[], io: CliIO): Promise<number> {
-  const { values } = parseCommandArgs('list', args, { json: { type: 'boolean' } });
-  if (values.help) {
-    io.stdout.write(HELP);
-    return 0;
-  }
+export async function listCommand({ values }: ParsedArgs, io: CliIO): Promise<number> {
   const profile = await openProfile(discoveryOf(values), io);
   const store = await openStore(profile, io);
   const rows: { spec: HookSpec; consent: ConsentInfo }[] = [];

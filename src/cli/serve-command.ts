@@ -23,12 +23,12 @@ import {
 } from '../serve/connections.js';
 import { startServer, type RunningServer } from '../serve/lifecycle.js';
 import { SOCKET_FILE_NAME } from '../serve/socket-file.js';
-import { discoveryOf, parseCommandArgs } from './_args.js';
+import { discoveryOf, type ParsedArgs } from './_args.js';
 import { CliError, type CliIO } from './_io.js';
 import { locateProfile, missingConfigNote } from './_profile.js';
 import { errorText } from '../errors.js';
 
-const serveHelp = (): string => `Usage: hermes-hooks serve [--stdio] [--socket PATH] [--http HOST:PORT] [options] [discovery options]
+export const serveHelp = (): string => `Usage: hermes-hooks serve [--stdio] [--socket PATH] [--http HOST:PORT] [options] [discovery options]
 
 One engine that lives as long as its host and keeps per-session state (tool-loop guardrails,
 plugin suppression, human-input pairing, on_session_finalize once per session).
@@ -69,28 +69,7 @@ Examples:
   hermes-hooks serve --http 127.0.0.1:8765                  for Claude Code's http hooks
 `;
 
-export async function serveCommand(args: string[], io: CliIO): Promise<number> {
-  const { values } = parseCommandArgs('serve', args, {
-    'accept-hooks': { type: 'boolean' },
-    stdio: { type: 'boolean' },
-    socket: { type: 'string' },
-    http: { type: 'string' },
-    'allow-remote': { type: 'boolean' },
-    'token-env': { type: 'string' },
-    'idle-timeout': { type: 'string' },
-    'request-timeout': { type: 'string' },
-    'drain-timeout': { type: 'string' },
-    'max-body': { type: 'string' },
-    'max-connections': { type: 'string' },
-    'headers-timeout': { type: 'string' },
-    concurrency: { type: 'string' },
-    surface: { type: 'string' },
-    verbose: { type: 'boolean' },
-  });
-  if (values.help) {
-    io.stdout.write(serveHelp());
-    return 0;
-  }
+export async function serveCommand({ values }: ParsedArgs, io: CliIO): Promise<number> {
   // A long-lived server: V8 sizes its heap for memory, not for a short burst of speed. Read by
   // the GC's heap-growing heuristics at each collection, so setting it now still applies.
   setFlagsFromString('--optimize-for-size');
