@@ -21,7 +21,7 @@ import {
   MIN_MAX_CONNECTIONS,
   openFileLimit,
   OVERFLOW,
-} from '../serve/connections.js';
+} from '../serve/connection-budget.js';
 import { startServer, type RunningServer } from '../serve/lifecycle.js';
 import { SOCKET_FILE_NAME } from '../serve/socket-file.js';
 import { discoveryOf, type ParsedArgs } from './_args.js';
