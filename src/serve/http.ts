@@ -24,9 +24,7 @@ export interface HttpContext extends MethodContext {
 
 /** One request being answered: its body is read only through here. */
 interface Exchange {
-  req: IncomingMessage;
   res: ServerResponse;
-  slot: RequestSlot;
   /** The body as JSON (an empty one is `{}` when `emptyOk`); `Expect: 100-continue` answered first. */
   body(emptyOk: boolean): Promise<unknown>;
   /** A route without a body: the request is whole (its body, if any, is read and dropped). */
@@ -74,9 +72,7 @@ async function handle(ctx: HttpContext, policy: AuthPolicy, req: IncomingMessage
   if (denied) throw new ServeError(denied.status === 401 ? 'unauthorized' : 'forbidden', denied.message);
   const slot = ctx.connections.admit(req, res);
   const ex: Exchange = {
-    req,
     res,
-    slot,
     body(emptyOk) {
       if (continueFirst && !slot.signal.aborted) res.writeContinue();
       return readJson(req, ctx.maxBodyBytes, emptyOk, slot);
