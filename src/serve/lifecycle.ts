@@ -98,7 +98,9 @@ export async function startServer(engine: HookEngine, cfg: ServeConfig): Promise
     },
     { warn: (m) => log.warn(m) },
   );
-  const st: ServerState = { engine, cfg, log, tracker, connections, watcher, servers: [], socketIno: null, rpc: null, httpAddress: null, transports: [], shuttingDown: null, resolveDone, detach: () => {} };
+  // Filled in as the transports start.
+  const started = { servers: [], socketIno: null, rpc: null, httpAddress: null, transports: [], shuttingDown: null, detach: () => {} };
+  const st: ServerState = { engine, cfg, log, tracker, connections, watcher, resolveDone, ...started };
   const ctx: HttpContext = {
     api,
     tracker,
