@@ -1,7 +1,7 @@
 // The CLI's commands, one record each and one list: main dispatches on it, parses each command's
 // arguments with its options, answers its --help, and prints MAIN_HELP's command list from it.
 // A record's run imports its module lazily: a host calling `hermes-hooks run` per event pays only
-// for what `run` needs.
+// for what `run` needs. A new command is one record here (its help in _help.ts) and its module.
 
 import type { CliIO } from './_io.js';
 import { type OptionSpecs, type ParsedArgs } from './_args.js';
