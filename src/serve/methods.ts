@@ -45,16 +45,17 @@ export interface HttpRoute {
   reply?: 'json' | 'agent';
 }
 
-export interface ServeMethod {
+interface MethodBase {
   /** The JSON-RPC method, or null when only HTTP offers it. */
   rpc: string | null;
   /** Params as the help lists them. */
   params?: string;
   http: HttpRoute | null;
-  /** Run as a tracked request: counted, under the request deadline, cancelled by a drain. */
-  tracked: boolean;
-  run(p: Params, ctx: MethodContext, signal: AbortSignal | undefined): unknown;
 }
+
+/** A tracked method runs as a request: counted, under the request deadline, cancelled by a drain. */
+export type ServeMethod = MethodBase &
+  ({ tracked: true; run(p: Params, ctx: MethodContext, signal: AbortSignal): unknown } | { tracked: false; run(p: Params, ctx: MethodContext): unknown });
 
 /** In the order the JSON-RPC error lists them. */
 export const METHODS: readonly ServeMethod[] = [
@@ -63,21 +64,21 @@ export const METHODS: readonly ServeMethod[] = [
     params: '{event, kwargs, options?}',
     http: { verb: 'POST', path: ['emit', '<event>'], body: { param: 'kwargs' } },
     tracked: true,
-    run: (p, ctx, signal) => ctx.api.emit(p.event, p.kwargs, p.options, signal!),
+    run: (p, ctx, signal) => ctx.api.emit(p.event, p.kwargs, p.options, signal),
   },
   {
     rpc: 'finalize_session',
     params: '{kwargs}',
     http: { verb: 'POST', path: ['finalize'], body: { param: 'kwargs' } },
     tracked: true,
-    run: (p, ctx, signal) => ctx.api.finalize(p.kwargs, signal!),
+    run: (p, ctx, signal) => ctx.api.finalize(p.kwargs, signal),
   },
   {
     // Another agent's hook input, answered exactly as `run --dialect` answers it.
     rpc: null,
     http: { verb: 'POST', path: ['agent', '<agent>', '<AgentEvent>'], body: { param: 'input' }, reply: 'agent' },
     tracked: true,
-    run: (p, ctx, signal) => ctx.api.agent(p.agent as string, p.AgentEvent as string, p.input, signal!),
+    run: (p, ctx, signal) => ctx.api.agent(p.agent as string, p.AgentEvent as string, p.input, signal),
   },
   {
     rpc: 'emit_gateway',
@@ -119,7 +120,7 @@ export const METHODS: readonly ServeMethod[] = [
 
 /** Runs a method: as a tracked request when it is one (`client` aborting cancels it). */
 export async function callMethod(method: ServeMethod, p: Params, ctx: MethodContext, client?: AbortSignal): Promise<unknown> {
-  if (!method.tracked) return method.run(p, ctx, undefined);
+  if (!method.tracked) return method.run(p, ctx);
   return ctx.tracker.run(async (signal) => method.run(p, ctx, signal), client);
 }
 
