@@ -14,11 +14,15 @@ export const DISCOVERY_OPTIONS = {
 
 export type Discovery = { config?: string; profile?: string; home?: string };
 
-export function parseCommandArgs<O extends NonNullable<ParseArgsConfig['options']>>(
-  command: string,
-  args: string[],
-  options: O,
-): { values: Record<string, string | boolean | string[] | undefined>; positionals: string[] } {
+export type OptionSpecs = NonNullable<ParseArgsConfig['options']>;
+
+/** A command's arguments once parsed: option values by name and the positionals in order. */
+export interface ParsedArgs {
+  values: Record<string, string | boolean | string[] | undefined>;
+  positionals: string[];
+}
+
+export function parseCommandArgs(command: string, args: string[], options: OptionSpecs): ParsedArgs {
   try {
     const { values, positionals } = parseArgs({
       args,

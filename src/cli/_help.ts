@@ -1,6 +1,7 @@
 // Usage text, examples first. Printed to stdout for --help (exit 0), to stderr on misuse (exit 1).
 
-export const MAIN_HELP = `hermes-hooks — run Hermes agent hook scripts exactly, safely and fast
+/** MAIN_HELP around its command list (the list comes from the command records, commands.ts). */
+export const MAIN_HELP_HEAD = `hermes-hooks — run Hermes agent hook scripts exactly, safely and fast
 
 Usage:
   hermes-hooks <command> [options]
@@ -12,18 +13,9 @@ Examples:
   hermes-hooks validate ~/.hermes/config.yaml           check a config (pre-commit friendly)
 
 Commands:
-  test <event>       Dry-run the configured hooks on a payload (consent reported, not enforced)
-  run <event>        Run hooks for a host: consent and safe mode honoured; prints only the Decision JSON
-  list               Hooks per event with matcher, timeout, fail_closed and consent state
-  doctor             Check every hook: runnable, approved, unchanged, and a smoke run when approved
-  doctor --agent AGENT  Check Claude Code / Codex / Gemini CLI / Cursor config for hermes-hooks entries it will not run
-  validate [FILE]    Print config diagnostics with file:line:column; exit 1 on any problem
-  approve [CMD]      Record approvals (--event E, --all)
-  revoke <CMD>       Remove every approval for a command
-  import <FILE>      Convert a Claude Code / Codex / Gemini CLI / Cursor hook config into a hooks: block
-  print-config <AGENT>  Settings snippet that makes another agent call hermes-hooks
-  serve              One long-lived engine for a host or agent: JSON-RPC on stdio, HTTP on a socket or loopback
+`;
 
+export const MAIN_HELP_TAIL = `
 Config discovery (every command; before or after the command):
   --profile NAME, -p  the profile home <root>/profiles/NAME, where <root> is $HERMES_HOME or ~/.hermes
   --home DIR          the profile home DIR
@@ -88,4 +80,84 @@ Examples:
   hermes-hooks run PreToolUse --dialect claude      (as Claude Code's PreToolUse hook command)
 
 Exit: 0 not blocked, 2 blocked, 1 error.
+`;
+
+export const APPROVE_HELP = `Usage: hermes-hooks approve <command>... [--event EVENT] [--json] [discovery options]
+       hermes-hooks approve --all [--event EVENT] [--json] [discovery options]
+
+Record approvals in <home>/shell-hooks-allowlist.json, each pinning the sha256 of the hook's script,
+without a prompt. Each <command> is one configured command — quote it as one argument:
+  approve 'python3 ~/hooks/guard.py'      every configured hook with this command
+  approve ~/hooks/a.sh ~/hooks/b.sh       both (or, when one matches no configured hook, neither)
+  approve './x.sh' --event pre_tool_call  only its pre_tool_call entries (--event narrows)
+  approve --all                           every configured hook
+A command matches a configured one when it is the same string, or the same argv once '~' is expanded
+and the script resolved (so a shell-expanded /home/me/x.sh matches '~/x.sh'). A command that matches
+no configured hook, or whose script is missing or not a regular file (nothing to pin), is an error:
+nothing is approved. Idempotent: re-approving refreshes the recorded hash.
+
+Examples:
+  hermes-hooks approve --all
+  hermes-hooks approve '~/.hermes/hooks/guard.sh'       (quoted, exactly as configured)
+  hermes-hooks approve --all --event pre_tool_call --profile work
+`;
+
+export const REVOKE_HELP = `Usage: hermes-hooks revoke <command>... [--json] [discovery options]
+
+Remove every approval (under any event) of each <command>: an allowlist command as written, or a
+configured command matched as 'approve' matches it (a shell-expanded path matches its '~' form).
+  revoke '~/hooks/guard.sh'
+  revoke 'python3 old-hook.py'            also when it is no longer configured
+A command that matches neither an allowlist entry nor a configured hook is an error.
+
+Examples:
+  hermes-hooks revoke '~/.hermes/hooks/guard.sh'
+  hermes-hooks revoke '~/.hermes/hooks/guard.sh' --profile work --json
+`;
+
+export const LIST_HELP = `Usage: hermes-hooks list [--json] [discovery options]
+
+Shell hooks per event in config order, with matcher, timeout, fail_closed, dialect and consent state,
+then outbound webhook targets. Another agent's block pasted under hooks: is an error (exit 1),
+with the import command that converts it.
+
+Examples:
+  hermes-hooks list
+  hermes-hooks list --profile work --json
+  hermes-hooks --config ./repo/.hermes/config.yaml list
+`;
+
+export const DOCTOR_HELP = `Usage: hermes-hooks doctor [--json] [--ping] [discovery options]
+
+For every configured hook: the script exists and is runnable as configured, consent state, modified
+since approval, and — only for approved hooks — a smoke run on the event's synthetic payload, judged
+as production would judge it: a hook that fails closed (so it would block every call it matches),
+times out, crashes, prints something that is not a JSON object, or answers what its event does not
+honour is a problem. A hook's own block of the synthetic call is reported, not counted.
+The profile home, config.yaml, plugins/, hooks/, BOOT.md and serve's token file must pass the trust
+rule (yours or root's, nothing on the way writable by others): each that fails is a ✗ with the
+chmod/chown that fixes it.
+  --ping   also send a signed test delivery to each outbound webhook target
+Under HERMES_SAFE_MODE no smoke run runs and no ping is sent (nothing runs in safe mode).
+Exit 1 when any problem is found.
+
+Examples:
+  hermes-hooks doctor
+  hermes-hooks doctor --json --home ~/.hermes/profiles/work
+  hermes-hooks doctor --profile work --ping
+  hermes-hooks doctor --json | jq .healthy
+`;
+
+export const VALIDATE_HELP = `Usage: hermes-hooks validate [FILE] [--json] [discovery options]
+
+Check a config.yaml: the hooks: block, hooks.outbound, tool_loop_guardrails, plugins and dialects,
+and that the file and the profile home pass the trust rule (a warning when another user could have
+written them: such a config grants nothing), and that each hook command can start (its script exists,
+is executable, has a #! line and LF line endings; an unquoted path with spaces). Prints each problem
+as file:line:column: level: path: message. Exit 1 on any error or warning.
+
+Examples:
+  hermes-hooks validate                          the profile's config.yaml
+  hermes-hooks validate ./config.yaml            a file (e.g. in a pre-commit hook)
+  hermes-hooks validate --profile work --json
 `;

@@ -8,55 +8,15 @@ import { inert } from '../_display.js';
 import { closestCommands, matchCommand } from '../consent/match-command.js';
 import type { InspectOptions } from '../consent/script-info.js';
 import type { ConsentInfo, ConsentSubject } from '../consent/state.js';
-import { ConsentApproveError, ConsentPersistError } from '../consent/store.js';
-import { discoveryOf, parseCommandArgs } from './_args.js';
+import { ConsentApproveError, ConsentPersistError, type ApproveResult } from '../consent/store.js';
+import type { HookSpec } from '../types.js';
+import { discoveryOf, type ParsedArgs } from './_args.js';
+import { APPROVE_HELP, REVOKE_HELP } from './_help.js';
 import { unknownEventError } from './_events.js';
 import { CliError, writeLine, type CliIO } from './_io.js';
-import { missingConfigNote, openProfile, openStore } from './_profile.js';
+import { missingConfigNote, openProfile, openStore, type Profile } from './_profile.js';
 
-const APPROVE_HELP = `Usage: hermes-hooks approve <command>... [--event EVENT] [--json] [discovery options]
-       hermes-hooks approve --all [--event EVENT] [--json] [discovery options]
-
-Record approvals in <home>/shell-hooks-allowlist.json, each pinning the sha256 of the hook's script,
-without a prompt. Each <command> is one configured command — quote it as one argument:
-  approve 'python3 ~/hooks/guard.py'      every configured hook with this command
-  approve ~/hooks/a.sh ~/hooks/b.sh       both (or, when one matches no configured hook, neither)
-  approve './x.sh' --event pre_tool_call  only its pre_tool_call entries (--event narrows)
-  approve --all                           every configured hook
-A command matches a configured one when it is the same string, or the same argv once '~' is expanded
-and the script resolved (so a shell-expanded /home/me/x.sh matches '~/x.sh'). A command that matches
-no configured hook, or whose script is missing or not a regular file (nothing to pin), is an error:
-nothing is approved. Idempotent: re-approving refreshes the recorded hash.
-
-Examples:
-  hermes-hooks approve --all
-  hermes-hooks approve '~/.hermes/hooks/guard.sh'       (quoted, exactly as configured)
-  hermes-hooks approve --all --event pre_tool_call --profile work
-`;
-
-const REVOKE_HELP = `Usage: hermes-hooks revoke <command>... [--json] [discovery options]
-
-Remove every approval (under any event) of each <command>: an allowlist command as written, or a
-configured command matched as 'approve' matches it (a shell-expanded path matches its '~' form).
-  revoke '~/hooks/guard.sh'
-  revoke 'python3 old-hook.py'            also when it is no longer configured
-A command that matches neither an allowlist entry nor a configured hook is an error.
-
-Examples:
-  hermes-hooks revoke '~/.hermes/hooks/guard.sh'
-  hermes-hooks revoke '~/.hermes/hooks/guard.sh' --profile work --json
-`;
-
-export async function approveCommand(args: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseCommandArgs('approve', args, {
-    event: { type: 'string', short: 'e' },
-    all: { type: 'boolean' },
-    json: { type: 'boolean' },
-  });
-  if (values.help) {
-    io.stdout.write(APPROVE_HELP);
-    return 0;
-  }
+export async function approveCommand({ values, positionals }: ParsedArgs, io: CliIO): Promise<number> {
   const event = values.event as string | undefined;
   if (event !== undefined && !isEventName(event)) throw unknownEventError(event, 'approve');
   const typed = positionals.map((p) => p.trim());
@@ -78,34 +38,11 @@ export async function approveCommand(args: string[], io: CliIO): Promise<number>
     }
     writeLine(io.stderr, `hermes-hooks: warning: ${inert(why)}`);
   }
-  const inScope = profile.config.specs.filter((s) => event === undefined || s.event === event);
-  const where = `${inert(profile.configFile)}${event ? ` for ${event}` : ''}`;
-  let specs = inScope;
-  if (!values.all) {
-    const configured = inScope.map((s) => s.command);
-    const opts = matchOptions(io);
-    const chosen = new Set<string>();
-    const misses: string[] = [];
-    for (const t of typed) {
-      const hits = await matchCommand(t, configured, opts);
-      if (hits.length === 0) misses.push(t);
-      for (const h of hits) chosen.add(h);
-    }
-    if (misses.length > 0) throw new CliError(await noMatchMessage('approve', typed, misses, configured, where, opts));
-    specs = inScope.filter((s) => chosen.has(s.command));
-  } else if (specs.length === 0) {
-    throw new CliError(`approve: no hooks configured in ${where}`);
-  }
-  const subjects: ConsentSubject[] = [];
-  const seen = new Set<string>();
-  for (const s of specs) {
-    const key = `${s.event}\u0000${s.command}`;
-    if (!seen.has(key)) subjects.push({ event: s.event, command: s.command }), seen.add(key);
-  }
+  const subjects = subjectsOf(await chosenSpecs(profile, typed, event, values.all === true, io));
   const store = await openStore(profile, io);
   // Approving what is already approved, with the same script bytes, changes nothing: say so instead
   // of "Approved" again (an approval that pinned nothing, or a Hermes one without a hash, is redone).
-  const already: { subject: ConsentSubject; consent: ConsentInfo }[] = [];
+  const already: Already = [];
   const todo: ConsentSubject[] = [];
   for (const subject of subjects) {
     const consent = await store.state(subject);
@@ -119,7 +56,46 @@ export async function approveCommand(args: string[], io: CliIO): Promise<number>
     if (e instanceof ConsentApproveError) throw new CliError(`approve: ${inert(e.message)}`);
     throw e;
   }
-  if (values.json) {
+  printApprovals(io, values.json === true, result, already, todo.length);
+  return result.persisted ? 0 : 1;
+}
+
+/** The configured hooks the typed commands mean (every one with --all), under --event when given. */
+async function chosenSpecs(profile: Profile, typed: readonly string[], event: string | undefined, all: boolean, io: CliIO): Promise<HookSpec[]> {
+  const inScope = profile.config.specs.filter((s) => event === undefined || s.event === event);
+  const where = `${inert(profile.configFile)}${event ? ` for ${event}` : ''}`;
+  if (all) {
+    if (inScope.length === 0) throw new CliError(`approve: no hooks configured in ${where}`);
+    return inScope;
+  }
+  const configured = inScope.map((s) => s.command);
+  const opts = matchOptions(io);
+  const chosen = new Set<string>();
+  const misses: string[] = [];
+  for (const t of typed) {
+    const hits = await matchCommand(t, configured, opts);
+    if (hits.length === 0) misses.push(t);
+    for (const h of hits) chosen.add(h);
+  }
+  if (misses.length > 0) throw new CliError(await noMatchMessage('approve', typed, misses, configured, where, opts));
+  return inScope.filter((s) => chosen.has(s.command));
+}
+
+/** One subject per event and command (a command configured twice for an event is approved once). */
+function subjectsOf(specs: readonly HookSpec[]): ConsentSubject[] {
+  const subjects: ConsentSubject[] = [];
+  const seen = new Set<string>();
+  for (const s of specs) {
+    const key = `${s.event}\u0000${s.command}`;
+    if (!seen.has(key)) subjects.push({ event: s.event, command: s.command }), seen.add(key);
+  }
+  return subjects;
+}
+
+type Already = { subject: ConsentSubject; consent: ConsentInfo }[];
+
+function printApprovals(io: CliIO, json: boolean, result: ApproveResult, already: Already, todo: number): void {
+  if (json) {
     writeLine(
       io.stdout,
       JSON.stringify({
@@ -138,18 +114,12 @@ export async function approveCommand(args: string[], io: CliIO): Promise<number>
       const pins = a.script_path !== null && a.script_path !== a.command ? `pins ${inert(a.script_path)}, ` : '';
       writeLine(io.stdout, `Approved [${a.event}] ${inert(a.command)}  (${pins}sha256 ${a.script_sha256?.slice(0, 12)}…)`);
     }
-    if (todo.length === 0) writeLine(io.stdout, `Nothing to do: ${already.length === 1 ? 'it is' : `all ${already.length} are`} already approved and unchanged.`);
+    if (todo === 0) writeLine(io.stdout, `Nothing to do: ${already.length === 1 ? 'it is' : `all ${already.length} are`} already approved and unchanged.`);
     if (result.warning) writeLine(io.stderr, `hermes-hooks: warning: ${inert(result.warning)}`);
   }
-  return result.persisted ? 0 : 1;
 }
 
-export async function revokeCommand(args: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseCommandArgs('revoke', args, { json: { type: 'boolean' } });
-  if (values.help) {
-    io.stdout.write(REVOKE_HELP);
-    return 0;
-  }
+export async function revokeCommand({ values, positionals }: ParsedArgs, io: CliIO): Promise<number> {
   const typed = positionals.map((p) => p.trim());
   if (typed.length === 0 || typed.some((t) => t === '')) throw new CliError(`revoke: missing <command>\n${REVOKE_HELP}`);
   const profile = await openProfile(discoveryOf(values), io);

@@ -18,34 +18,15 @@ import { smokeRunHook } from '../engine/smoke-run.js';
 import { EVENTS, syntheticKwargs } from '../events.js';
 import { createOutboundDispatcher } from '../outbound/dispatcher.js';
 import { describeOutboundTarget } from '../outbound/describe.js';
-import type { HookOutcome, HookSpec } from '../types.js';
-import { discoveryOf, parseCommandArgs } from './_args.js';
+import type { Diagnostic, HookOutcome, HookSpec } from '../types.js';
+import { discoveryOf, type ParsedArgs } from './_args.js';
 import { checkCommand } from './_command-check.js';
 import { painter, type Paint } from './_color.js';
 import { writeLine, type CliIO } from './_io.js';
-import { missingConfigNote, openProfile, openStore } from './_profile.js';
+import { missingConfigNote, openProfile, openStore, type Profile } from './_profile.js';
+import type { ConsentStore } from '../consent/store.js';
 import { formatDiagnostic } from './_report.js';
 
-const HELP = `Usage: hermes-hooks doctor [--json] [--ping] [discovery options]
-
-For every configured hook: the script exists and is runnable as configured, consent state, modified
-since approval, and — only for approved hooks — a smoke run on the event's synthetic payload, judged
-as production would judge it: a hook that fails closed (so it would block every call it matches),
-times out, crashes, prints something that is not a JSON object, or answers what its event does not
-honour is a problem. A hook's own block of the synthetic call is reported, not counted.
-The profile home, config.yaml, plugins/, hooks/, BOOT.md and serve's token file must pass the trust
-rule (yours or root's, nothing on the way writable by others): each that fails is a ✗ with the
-chmod/chown that fixes it.
-  --ping   also send a signed test delivery to each outbound webhook target
-Under HERMES_SAFE_MODE no smoke run runs and no ping is sent (nothing runs in safe mode).
-Exit 1 when any problem is found.
-
-Examples:
-  hermes-hooks doctor
-  hermes-hooks doctor --json --home ~/.hermes/profiles/work
-  hermes-hooks doctor --profile work --ping
-  hermes-hooks doctor --json | jq .healthy
-`;
 
 interface Check {
   ok: boolean | null; // null = informational
@@ -59,74 +40,47 @@ interface Runnable extends Check {
   file: string | null;
 }
 
-export async function doctorCommand(args: string[], io: CliIO): Promise<number> {
-  const { values } = parseCommandArgs('doctor', args, { json: { type: 'boolean' }, ping: { type: 'boolean' } });
-  if (values.help) {
-    io.stdout.write(HELP);
-    return 0;
-  }
+interface HookReport {
+  event: string;
+  index: number;
+  command: string;
+  checks: Check[];
+  smoke: HookOutcome | null;
+  script: string | null;
+  fails_closed: boolean;
+}
+
+interface Ping {
+  target: string;
+  ok: boolean;
+  detail: string;
+}
+
+/** What doctor found, before it is printed. */
+interface Findings {
+  profile: Profile;
+  store: ConsentStore;
+  safeMode: boolean;
+  report: HookReport[];
+  pings: Ping[];
+  pingSkipped: string | null;
+  untrusted: Profile['untrusted'];
+  configProblems: Diagnostic[];
+  missing: string | null;
+  missingIsProblem: boolean;
+  issues: number;
+}
+
+export async function doctorCommand({ values }: ParsedArgs, io: CliIO): Promise<number> {
   const profile = await openProfile(discoveryOf(values), io, { wholeProfile: true });
   const store = await openStore(profile, io);
-  const maps = profile.config.dialects.maps;
   const safeMode = isTruthyEnv(io.env.HERMES_SAFE_MODE);
-  const report: {
-    event: string;
-    index: number;
-    command: string;
-    checks: Check[];
-    smoke: HookOutcome | null;
-    script: string | null;
-    fails_closed: boolean;
-  }[] = [];
+  const report: HookReport[] = [];
+  for (const spec of profile.config.specs) report.push(await checkHook(spec, { profile, store, safeMode, io }));
 
-  for (const spec of profile.config.specs) {
-    const checks: Check[] = [];
-    const consent = await store.state(spec);
-    const runnable = await runnableCheck(spec, profile.configFile, io);
-    // A fail_closed guard that cannot start fails closed on every call: say what that costs.
-    const blocksAll = !runnable.ok && failsClosed(spec) ? ' (being fail_closed, it blocks every call it matches until then)' : '';
-    checks.push({ ok: runnable.ok, message: `${runnable.message}${blocksAll}` });
-    checks.push(consentCheck(spec, consent, runnable));
-    let smoke: HookOutcome | null = null;
-    // What `run` does with it, approving nothing (doctor never approves): only a hook that runs is smoke-run.
-    const verdict = whatRunDoes({ kind: 'shell', consent: consent.state, failClosed: failsClosed(spec) }, { safeMode, accept: false });
-    if (!verdict.runs && verdict.why === 'safe_mode') {
-      checks.push({ ok: null, message: 'skipped smoke run — HERMES_SAFE_MODE is set: nothing runs in safe mode' });
-    } else if (!runnable.ok) {
-      // First things first: a missing script's recorded approval is not the problem (the check
-      // above says to approve it again once the path is fixed).
-      checks.push({ ok: null, message: 'skipped smoke run — fix the problem above first, then re-run doctor' });
-    } else if (!verdict.runs) {
-      checks.push({ ok: null, message: 'skipped smoke run — approve the hook first, then re-run doctor' });
-    } else {
-      smoke = await smokeRunHook(spec, syntheticKwargs(spec.event), { home: profile.home, profile: profile.profile, cwd: io.cwd, env: io.env, dialectMaps: maps, store });
-      checks.push(smokeCheck(spec, smoke));
-      // What it started was killed when its answer was taken: a helper meant to outlive it (a
-      // backgrounded curl to a webhook) never finishes its job, on every call.
-      const left = leftProcessesText(smoke);
-      if (left !== null) checks.push({ ok: false, message: `${left} when its answer was taken (synthetic payload) — ${KEEP_A_HELPER}` });
-    }
-    report.push({
-      event: spec.event,
-      index: spec.index,
-      command: spec.command,
-      checks,
-      smoke,
-      script: runnable.file,
-      fails_closed: smoke !== null && isFailClosedBlock(spec.command, smoke.directive),
-    });
-  }
-
-  const pings: { target: string; ok: boolean; detail: string }[] = [];
+  const pings: Ping[] = [];
   const pingSkipped = values.ping && profile.outbound.length && safeMode ? 'HERMES_SAFE_MODE is set: no webhook was sent' : null;
-  if (values.ping && profile.outbound.length && !safeMode) {
-    const dispatcher = createOutboundDispatcher(profile.outbound, { profile: profile.profile, cwd: io.cwd });
-    for (const t of profile.outbound) {
-      const r = await dispatcher.ping(t);
-      pings.push({ target: t.name ?? t.url, ok: r.ok, detail: `${r.outcome}${r.status_code ? ` ${r.status_code}` : ''}${r.error ? `: ${r.error}` : ''}${r.signed ? ', signed' : ', UNSIGNED'}` });
-    }
-    await dispatcher.close();
-  }
+  if (values.ping && profile.outbound.length && !safeMode) pings.push(...(await pingTargets(profile, io)));
 
   // Files that fail the trust rule are ✗ lines of their own (with the fix), not config warnings.
   const untrusted = profile.untrusted.filter((u) => u.message !== '');
@@ -146,50 +100,111 @@ export async function doctorCommand(args: string[], io: CliIO): Promise<number> 
     (allowlistIssue !== null && report.length === 0 ? 1 : 0) +
     (missingIsProblem ? 1 : 0);
 
-  if (values.json) {
-    writeLine(io.stdout, JSON.stringify({
-      config: profile.configFile,
-      config_exists: profile.config.exists,
-      ...(missing !== null ? { note: missing } : {}),
-      healthy: issues === 0,
-      issues,
-      safe_mode: safeMode,
-      allowlist: { path: store.path, refused: store.refused },
-      untrusted: untrusted.map((u) => ({ what: u.subject.what, path: u.subject.path, message: u.message, findings: u.news })),
-      hooks: report,
-      outbound: profile.outbound.map(describeOutboundTarget),
-      pings,
-      ping_skipped: pingSkipped,
-      diagnostics: profile.diagnostics,
-    }));
-    return issues === 0 ? 0 : 1;
+  const findings: Findings = { profile, store, safeMode, report, pings, pingSkipped, untrusted, configProblems, missing, missingIsProblem, issues };
+  if (values.json) writeLine(io.stdout, JSON.stringify(doctorJson(findings)));
+  else printFindings(io, findings);
+  return issues === 0 ? 0 : 1;
+}
+
+/** One hook's checks: runnable, consent, and the smoke run when nothing above stands in its way. */
+async function checkHook(spec: HookSpec, ctx: { profile: Profile; store: ConsentStore; safeMode: boolean; io: CliIO }): Promise<HookReport> {
+  const { profile, store, safeMode, io } = ctx;
+  const maps = profile.config.dialects.maps;
+  const checks: Check[] = [];
+  const consent = await store.state(spec);
+  const runnable = await runnableCheck(spec, profile.configFile, io);
+  // A fail_closed guard that cannot start fails closed on every call: say what that costs.
+  const blocksAll = !runnable.ok && failsClosed(spec) ? ' (being fail_closed, it blocks every call it matches until then)' : '';
+  checks.push({ ok: runnable.ok, message: `${runnable.message}${blocksAll}` });
+  checks.push(consentCheck(spec, consent, runnable));
+  let smoke: HookOutcome | null = null;
+  // What `run` does with it, approving nothing (doctor never approves): only a hook that runs is smoke-run.
+  const verdict = whatRunDoes({ kind: 'shell', consent: consent.state, failClosed: failsClosed(spec) }, { safeMode, accept: false });
+  if (!verdict.runs && verdict.why === 'safe_mode') {
+    checks.push({ ok: null, message: 'skipped smoke run — HERMES_SAFE_MODE is set: nothing runs in safe mode' });
+  } else if (!runnable.ok) {
+    // First things first: a missing script's recorded approval is not the problem (the check
+    // above says to approve it again once the path is fixed).
+    checks.push({ ok: null, message: 'skipped smoke run — fix the problem above first, then re-run doctor' });
+  } else if (!verdict.runs) {
+    checks.push({ ok: null, message: 'skipped smoke run — approve the hook first, then re-run doctor' });
+  } else {
+    smoke = await smokeRunHook(spec, syntheticKwargs(spec.event), { home: profile.home, profile: profile.profile, cwd: io.cwd, env: io.env, dialectMaps: maps, store });
+    checks.push(smokeCheck(spec, smoke));
+    // What it started was killed when its answer was taken: a helper meant to outlive it (a
+    // backgrounded curl to a webhook) never finishes its job, on every call.
+    const left = leftProcessesText(smoke);
+    if (left !== null) checks.push({ ok: false, message: `${left} when its answer was taken (synthetic payload) — ${KEEP_A_HELPER}` });
   }
+  return {
+    event: spec.event,
+    index: spec.index,
+    command: spec.command,
+    checks,
+    smoke,
+    script: runnable.file,
+    fails_closed: smoke !== null && isFailClosedBlock(spec.command, smoke.directive),
+  };
+}
+
+/** --ping: a signed test delivery to each outbound target. */
+async function pingTargets(profile: Profile, io: CliIO): Promise<Ping[]> {
+  const pings: Ping[] = [];
+  const dispatcher = createOutboundDispatcher(profile.outbound, { profile: profile.profile, cwd: io.cwd });
+  for (const t of profile.outbound) {
+    const r = await dispatcher.ping(t);
+    pings.push({ target: t.name ?? t.url, ok: r.ok, detail: `${r.outcome}${r.status_code ? ` ${r.status_code}` : ''}${r.error ? `: ${r.error}` : ''}${r.signed ? ', signed' : ', UNSIGNED'}` });
+  }
+  await dispatcher.close();
+  return pings;
+}
+
+function doctorJson(f: Findings): Record<string, unknown> {
+  const { profile, store } = f;
+  return {
+    config: profile.configFile,
+    config_exists: profile.config.exists,
+    ...(f.missing !== null ? { note: f.missing } : {}),
+    healthy: f.issues === 0,
+    issues: f.issues,
+    safe_mode: f.safeMode,
+    allowlist: { path: store.path, refused: store.refused },
+    untrusted: f.untrusted.map((u) => ({ what: u.subject.what, path: u.subject.path, message: u.message, findings: u.news })),
+    hooks: f.report,
+    outbound: profile.outbound.map(describeOutboundTarget),
+    pings: f.pings,
+    ping_skipped: f.pingSkipped,
+    diagnostics: profile.diagnostics,
+  };
+}
+
+function printFindings(io: CliIO, f: Findings): void {
+  const { profile, missing } = f;
   const paint = painter(io);
-  if (safeMode) writeLine(io.stdout, paint('yellow', 'HERMES_SAFE_MODE is set: no smoke run and no webhook ping — in safe mode no user hook, plugin or webhook runs.'));
-  if (missing !== null) writeLine(io.stdout, missingIsProblem ? paint('red', `✗ ${inert(missing)}`) : inert(missing));
+  if (f.safeMode) writeLine(io.stdout, paint('yellow', 'HERMES_SAFE_MODE is set: no smoke run and no webhook ping — in safe mode no user hook, plugin or webhook runs.'));
+  if (missing !== null) writeLine(io.stdout, f.missingIsProblem ? paint('red', `✗ ${inert(missing)}`) : inert(missing));
   // Another agent's block under hooks: is not "nothing": its guards are there and not guarding (below).
   else if (!profile.config.specs.length && profile.config.foreign.length) writeLine(io.stdout, `No Hermes shell hooks in ${inert(profile.configFile)}: its hooks: block is another agent's — see the error below.`);
   else if (!profile.config.specs.length) writeLine(io.stdout, `No shell hooks configured in ${inert(profile.configFile)} — nothing to check.`);
   else writeLine(io.stdout, `Checking ${profile.config.specs.length} configured shell hook(s) in ${inert(profile.configFile)}...\n\n`);
-  for (const u of untrusted) writeLine(io.stdout, `  ${paint('red', '✗')} ${inert(u.message)}\n`);
-  if (allowlistIssue !== null) writeLine(io.stdout, `  ${paint('red', '✗')} ${inert(allowlistIssue)}\n`);
-  for (const r of report) {
+  for (const u of f.untrusted) writeLine(io.stdout, `  ${paint('red', '✗')} ${inert(u.message)}\n`);
+  if (f.store.refused !== null) writeLine(io.stdout, `  ${paint('red', '✗')} ${inert(f.store.refused)}\n`);
+  for (const r of f.report) {
     writeLine(io.stdout, `  [${r.event}] ${inert(r.command)}`);
     for (const c of r.checks) writeLine(io.stdout, `      ${mark(c, paint)} ${inert(c.message)}`);
     writeLine(io.stdout);
   }
-  if (pingSkipped) writeLine(io.stdout, `  ping skipped: ${pingSkipped}`);
-  for (const p of pings) writeLine(io.stdout, `  ping ${p.target}: ${p.ok ? paint('green', '✓') : paint('red', '✗')} ${p.detail}`);
-  for (const d of configProblems) writeLine(io.stdout, `  ${formatDiagnostic(d, paint)}`);
+  if (f.pingSkipped) writeLine(io.stdout, `  ping skipped: ${f.pingSkipped}`);
+  for (const p of f.pings) writeLine(io.stdout, `  ping ${p.target}: ${p.ok ? paint('green', '✓') : paint('red', '✗')} ${p.detail}`);
+  for (const d of f.configProblems) writeLine(io.stdout, `  ${formatDiagnostic(d, paint)}`);
   writeLine(
     io.stdout,
-    issues > 0
-      ? paint('red', `${issues} issue(s) found.  Fix before relying on these hooks.`)
-      : missing !== null || (report.length === 0 && profile.outbound.length === 0)
+    f.issues > 0
+      ? paint('red', `${f.issues} issue(s) found.  Fix before relying on these hooks.`)
+      : missing !== null || (f.report.length === 0 && profile.outbound.length === 0)
         ? 'Nothing to check.'
         : paint('green', 'All hooks look healthy.'),
   );
-  return issues === 0 ? 0 : 1;
 }
 
 function mark(c: Check, paint: Paint): string {

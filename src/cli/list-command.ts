@@ -6,58 +6,23 @@ import { inert } from '../_display.js';
 import { formatDrift, type ConsentInfo } from '../consent/state.js';
 import { describeOutboundTarget, formatOutboundList } from '../outbound/describe.js';
 import type { HookSpec } from '../types.js';
-import { discoveryOf, parseCommandArgs } from './_args.js';
-import { painter } from './_color.js';
+import { discoveryOf, type ParsedArgs } from './_args.js';
+import { painter, type Paint } from './_color.js';
 import { writeLine, type CliIO } from './_io.js';
-import { missingConfigNote, openProfile, openStore } from './_profile.js';
+import { missingConfigNote, openProfile, openStore, type Profile } from './_profile.js';
+import type { ConsentStore } from '../consent/store.js';
 import { formatDiagnostic } from './_report.js';
 
-const HELP = `Usage: hermes-hooks list [--json] [discovery options]
+type Row = { spec: HookSpec; consent: ConsentInfo };
 
-Shell hooks per event in config order, with matcher, timeout, fail_closed, dialect and consent state,
-then outbound webhook targets. Another agent's block pasted under hooks: is an error (exit 1),
-with the import command that converts it.
-
-Examples:
-  hermes-hooks list
-  hermes-hooks list --profile work --json
-  hermes-hooks --config ./repo/.hermes/config.yaml list
-`;
-
-export async function listCommand(args: string[], io: CliIO): Promise<number> {
-  const { values } = parseCommandArgs('list', args, { json: { type: 'boolean' } });
-  if (values.help) {
-    io.stdout.write(HELP);
-    return 0;
-  }
+export async function listCommand({ values }: ParsedArgs, io: CliIO): Promise<number> {
   const profile = await openProfile(discoveryOf(values), io);
   const store = await openStore(profile, io);
-  const rows: { spec: HookSpec; consent: ConsentInfo }[] = [];
+  const rows: Row[] = [];
   for (const spec of profile.config.specs) rows.push({ spec, consent: await store.state(spec) });
 
   if (values.json) {
-    writeLine(
-      io.stdout,
-      JSON.stringify({
-        config: profile.configFile,
-        config_exists: profile.config.exists,
-        home: profile.home,
-        profile: profile.profile,
-        allowlist: { path: store.path, refused: store.refused },
-        hooks: rows.map(({ spec, consent }) => ({
-          event: spec.event,
-          index: spec.index,
-          command: spec.command,
-          matcher: spec.matcher,
-          timeout: spec.timeout,
-          fail_closed: spec.fail_closed,
-          dialect: spec.dialect,
-          consent,
-        })),
-        outbound: profile.outbound.map(describeOutboundTarget),
-        diagnostics: profile.diagnostics,
-      }),
-    );
+    writeLine(io.stdout, JSON.stringify(listJson(profile, store, rows)));
     return 0;
   }
 
@@ -86,35 +51,61 @@ export async function listCommand(args: string[], io: CliIO): Promise<number> {
     writeLine(io.stdout, `Configured shell hooks (${rows.length} total) in ${configFile}:`);
     if (refused !== null) writeLine(io.stdout, `  ${refused}`);
     writeLine(io.stdout);
-    // Events in the order the config first names them, hooks in config order within each.
-    const events = [...new Set(rows.map((r) => r.spec.event))];
-    for (const event of events) {
-      writeLine(io.stdout, `  [${event}]`);
-      for (const { spec, consent } of rows.filter((r) => r.spec.event === event)) {
-        const bits = [`timeout=${spec.timeout}s`];
-        if (spec.fail_closed) bits.push('fail_closed');
-        if (spec.dialect !== 'hermes') bits.push(`dialect=${spec.dialect}`);
-        bits.push(consentLabel(consent, paint));
-        writeLine(io.stdout, `    - ${inert(spec.command)}${spec.matcher !== null ? ` matcher='${inert(spec.matcher)}'` : ''} (${bits.join(', ')})`);
-        if (consent.approved_at) {
-          const pin = consent.pinned ? `  sha256 ${consent.approved_sha256?.slice(0, 12)}…` : consent.state === 'unpinned' ? '  (no hash: approved by Hermes or by hand — re-approve to pin)' : '';
-          writeLine(io.stdout, `      approved_at: ${inert(consent.approved_at)}${pin}`);
-        }
-        if (consent.script_note) writeLine(io.stdout, paint('dim', `      pins: ${inert(consent.script_path ?? '?')} (${inert(consent.script_note)})`));
-        if (consent.state === 'modified') writeLine(io.stdout, paint('yellow', `      ⚠ ${inert(consent.reason)} — review it, then 'hermes-hooks approve' it again`));
-        else {
-          const drift = formatDrift(consent);
-          if (drift && consent.mtime_drift) writeLine(io.stdout, paint('yellow', `      ⚠ ${inert(drift)}`));
-        }
-      }
-      writeLine(io.stdout);
-    }
+    printRows(io, rows, paint);
   }
   if (profile.outbound.length) io.stdout.write(formatOutboundList(profile.outbound));
   return sayForeign();
 }
 
-function consentLabel(c: ConsentInfo, paint: ReturnType<typeof painter>): string {
+function listJson(profile: Profile, store: ConsentStore, rows: readonly Row[]): Record<string, unknown> {
+  return {
+    config: profile.configFile,
+    config_exists: profile.config.exists,
+    home: profile.home,
+    profile: profile.profile,
+    allowlist: { path: store.path, refused: store.refused },
+    hooks: rows.map(({ spec, consent }) => ({
+      event: spec.event,
+      index: spec.index,
+      command: spec.command,
+      matcher: spec.matcher,
+      timeout: spec.timeout,
+      fail_closed: spec.fail_closed,
+      dialect: spec.dialect,
+      consent,
+    })),
+    outbound: profile.outbound.map(describeOutboundTarget),
+    diagnostics: profile.diagnostics,
+  };
+}
+
+/** Each hook with its consent, under its event: events in the order the config first names them, hooks in config order within each. */
+function printRows(io: CliIO, rows: readonly Row[], paint: Paint): void {
+  const events = [...new Set(rows.map((r) => r.spec.event))];
+  for (const event of events) {
+    writeLine(io.stdout, `  [${event}]`);
+    for (const { spec, consent } of rows.filter((r) => r.spec.event === event)) {
+      const bits = [`timeout=${spec.timeout}s`];
+      if (spec.fail_closed) bits.push('fail_closed');
+      if (spec.dialect !== 'hermes') bits.push(`dialect=${spec.dialect}`);
+      bits.push(consentLabel(consent, paint));
+      writeLine(io.stdout, `    - ${inert(spec.command)}${spec.matcher !== null ? ` matcher='${inert(spec.matcher)}'` : ''} (${bits.join(', ')})`);
+      if (consent.approved_at) {
+        const pin = consent.pinned ? `  sha256 ${consent.approved_sha256?.slice(0, 12)}…` : consent.state === 'unpinned' ? '  (no hash: approved by Hermes or by hand — re-approve to pin)' : '';
+        writeLine(io.stdout, `      approved_at: ${inert(consent.approved_at)}${pin}`);
+      }
+      if (consent.script_note) writeLine(io.stdout, paint('dim', `      pins: ${inert(consent.script_path ?? '?')} (${inert(consent.script_note)})`));
+      if (consent.state === 'modified') writeLine(io.stdout, paint('yellow', `      ⚠ ${inert(consent.reason)} — review it, then 'hermes-hooks approve' it again`));
+      else {
+        const drift = formatDrift(consent);
+        if (drift && consent.mtime_drift) writeLine(io.stdout, paint('yellow', `      ⚠ ${inert(drift)}`));
+      }
+    }
+    writeLine(io.stdout);
+  }
+}
+
+function consentLabel(c: ConsentInfo, paint: Paint): string {
   switch (c.state) {
     case 'approved':
       return paint('green', '✓ approved');

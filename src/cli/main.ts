@@ -1,26 +1,10 @@
-// main(argv, io): the whole CLI as a function, so tests run it in-process. Subcommands are
-// imported lazily: a host calling `hermes-hooks run` per event pays only for what `run` needs.
+// main(argv, io): the whole CLI as a function, so tests run it in-process. The commands are
+// records (commands.ts); their modules are imported lazily.
 
-import { MAIN_HELP } from './_help.js';
+import { parseCommandArgs } from './_args.js';
 import { CliError, processIO, writeLine, type CliIO } from './_io.js';
+import { findCommand, MAIN_HELP, type CliCommand } from './commands.js';
 import { errorText } from '../errors.js';
-
-type Command = (args: string[], io: CliIO) => Promise<number>;
-
-const COMMANDS: Record<string, () => Promise<Command>> = {
-  test: async () => (await import('./test-command.js')).testCommand,
-  run: async () => (await import('./run-command.js')).runCommand,
-  list: async () => (await import('./list-command.js')).listCommand,
-  ls: async () => (await import('./list-command.js')).listCommand,
-  // `doctor --agent X` checks another agent's hook config (its own module); plain doctor the profile.
-  doctor: async () => (await import('./doctor-route.js')).doctorRoute,
-  validate: async () => (await import('./validate-command.js')).validateCommand,
-  approve: async () => (await import('./approve-command.js')).approveCommand,
-  revoke: async () => (await import('./approve-command.js')).revokeCommand,
-  import: async () => (await import('./import-command.js')).importCommand,
-  'print-config': async () => (await import('./import-command.js')).printConfigCommand,
-  serve: async () => (await import('./serve-command.js')).serveCommand,
-};
 
 export async function main(argv: string[], io: CliIO = processIO()): Promise<number> {
   // Options every command shares may come before the command too: `hermes-hooks --config x list`.
@@ -50,16 +34,28 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
     writeLine(io.stdout, await version());
     return 0;
   }
-  const load = COMMANDS[command];
-  if (!load) return fail(`unknown command '${command}'. Run 'hermes-hooks --help'.`);
+  const args = [...lead, ...rest];
+  const found = findCommand(command, args);
+  if (!found) return fail(`unknown command '${command}'. Run 'hermes-hooks --help'.`);
   try {
-    return await (await load())([...lead, ...rest], io);
+    return await runCommandRecord(found, args, io);
   } catch (e) {
     if (e instanceof CliError) return fail(e.message, e.exitCode);
     if (json) writeLine(io.stdout, JSON.stringify({ error: `internal error: ${errorText(e)}`, exit_code: 1 }));
     writeLine(io.stderr, `hermes-hooks: internal error: ${(e as Error)?.stack ?? String(e)}`);
     return 1;
   }
+}
+
+/** Its arguments parsed with its options, then --help or its run (a raw command reads its own). */
+async function runCommandRecord(command: CliCommand, args: string[], io: CliIO): Promise<number> {
+  if ('runRaw' in command) return command.runRaw(args, io);
+  const parsed = parseCommandArgs(command.name, args, command.options);
+  if (parsed.values.help) {
+    io.stdout.write(await command.help());
+    return 0;
+  }
+  return command.run(parsed, io);
 }
 
 /** Global options: name → takes a value. */

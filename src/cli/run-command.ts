@@ -5,7 +5,7 @@
 import { stderrLogger } from '../engine/logger.js';
 import { isEventName } from '../events.js';
 import type { Dialect } from '../types.js';
-import { parseCommandArgs } from './_args.js';
+import type { ParsedArgs } from './_args.js';
 import { unknownEventError } from './_events.js';
 import { RUN_HELP } from './_help.js';
 import { CliError, readAllStdin, writeLine, type CliIO } from './_io.js';
@@ -15,25 +15,16 @@ import { withRunEngine } from './_run-engine.js';
 
 const DIALECTS: readonly Dialect[] = ['claude', 'codex', 'gemini', 'cursor'];
 
-export async function runCommand(args: string[], io: CliIO): Promise<number> {
-  // A dialect run parses its own options: whatever goes wrong from here on must still end in that
-  // agent's block, never in an exit 1 the agent would treat as "go ahead".
-  const dialect = dialectArg(args);
-  if (dialect !== undefined && dialect !== 'hermes') {
-    if (!DIALECTS.includes(dialect as Dialect)) {
-      throw new CliError(`run: unknown dialect '${dialect}' (one of: ${DIALECTS.join(', ')})`);
-    }
-    const { runDialect } = await import('./_run-dialect.js');
-    return runDialect(dialect as Dialect, args, io);
+/** `run --dialect AGENT`: it parses its own options, so that every mistake ends in AGENT's block. */
+export async function runAsAgentCommand(dialect: string, args: string[], io: CliIO): Promise<number> {
+  if (!DIALECTS.includes(dialect as Dialect)) {
+    throw new CliError(`run: unknown dialect '${dialect}' (one of: ${DIALECTS.join(', ')})`);
   }
-  const { values, positionals } = parseCommandArgs('run', args, {
-    'accept-hooks': { type: 'boolean' },
-    dialect: { type: 'string' },
-  });
-  if (values.help) {
-    io.stdout.write(RUN_HELP);
-    return 0;
-  }
+  const { runDialect } = await import('./_run-dialect.js');
+  return runDialect(dialect as Dialect, args, io);
+}
+
+export async function runCommand({ values, positionals }: ParsedArgs, io: CliIO): Promise<number> {
   const event = positionals[0];
   if (!event) throw new CliError(`run: missing <event>\n${RUN_HELP}`);
   if (!isEventName(event)) throw unknownEventError(event, 'run');
@@ -48,15 +39,4 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
     writeLine(io.stdout, JSON.stringify(emission.decision));
     return emission.decision.action === 'block' ? 2 : 0;
   }, { events: [event] });
-}
-
-/** The value of `--dialect X` / `--dialect=X`, read before full parsing (which may fail). */
-function dialectArg(args: string[]): string | undefined {
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    if (a === '--') return undefined;
-    if (a === '--dialect') return args[i + 1];
-    if (a.startsWith('--dialect=')) return a.slice('--dialect='.length);
-  }
-  return undefined;
 }

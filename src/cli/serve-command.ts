@@ -11,6 +11,7 @@ import { inert } from '../_display.js';
 import { createHookEngineAt, type HookEngine } from '../engine/create-engine.js';
 import { stderrLogger } from '../engine/logger.js';
 import { DEFAULT_CONCURRENCY } from '../engine/options.js';
+import type { Logger, SessionFinalized } from '../types.js';
 import { isLoopbackHost, loadToken, TOKEN_FILE_NAME } from '../serve/auth.js';
 import {
   connectionBudget,
@@ -21,15 +22,15 @@ import {
   MIN_MAX_CONNECTIONS,
   openFileLimit,
   OVERFLOW,
-} from '../serve/connections.js';
+} from '../serve/connection-budget.js';
 import { startServer, type RunningServer } from '../serve/lifecycle.js';
 import { SOCKET_FILE_NAME } from '../serve/socket-file.js';
-import { discoveryOf, parseCommandArgs } from './_args.js';
+import { discoveryOf, type ParsedArgs } from './_args.js';
 import { CliError, type CliIO } from './_io.js';
 import { locateProfile, missingConfigNote } from './_profile.js';
 import { errorText } from '../errors.js';
 
-const serveHelp = (): string => `Usage: hermes-hooks serve [--stdio] [--socket PATH] [--http HOST:PORT] [options] [discovery options]
+export const serveHelp = (): string => `Usage: hermes-hooks serve [--stdio] [--socket PATH] [--http HOST:PORT] [options] [discovery options]
 
 One engine that lives as long as its host and keeps per-session state (tool-loop guardrails,
 plugin suppression, human-input pairing, on_session_finalize once per session).
@@ -70,31 +71,40 @@ Examples:
   hermes-hooks serve --http 127.0.0.1:8765                  for Claude Code's http hooks
 `;
 
-export async function serveCommand(args: string[], io: CliIO): Promise<number> {
-  const { values } = parseCommandArgs('serve', args, {
-    'accept-hooks': { type: 'boolean' },
-    stdio: { type: 'boolean' },
-    socket: { type: 'string' },
-    http: { type: 'string' },
-    'allow-remote': { type: 'boolean' },
-    'token-env': { type: 'string' },
-    'idle-timeout': { type: 'string' },
-    'request-timeout': { type: 'string' },
-    'drain-timeout': { type: 'string' },
-    'max-body': { type: 'string' },
-    'max-connections': { type: 'string' },
-    'headers-timeout': { type: 'string' },
-    concurrency: { type: 'string' },
-    surface: { type: 'string' },
-    verbose: { type: 'boolean' },
-  });
-  if (values.help) {
-    io.stdout.write(serveHelp());
-    return 0;
-  }
+export async function serveCommand({ values }: ParsedArgs, io: CliIO): Promise<number> {
   // A long-lived server: V8 sizes its heap for memory, not for a short burst of speed. Read by
   // the GC's heap-growing heuristics at each collection, so setting it now still applies.
   setFlagsFromString('--optimize-for-size');
+  const opts = serveOptions(values);
+  const logger = stderrLogger({ stream: io.stderr, verbose: values.verbose === true });
+  let server: RunningServer | null = null;
+  const engine = await openEngine(values, io, opts, logger, (event) => server?.sessionFinalized(event));
+  server = await startTransports(engine, values, io, opts, logger);
+  // As `run` prints its event's problems: errors and warnings (a `failclosed:` typo is a warning).
+  // An error (another agent's block under hooks:, an entry that cannot run) is labelled one.
+  for (const d of engine.diagnostics) {
+    if (d.level === 'error') io.stderr.write(`hermes-hooks: error: ${inert(locatedMessage(d, engine.configFile), { keepNewlines: true })}\n`);
+    else if (d.level !== 'info') logger.warn(locatedMessage(d, engine.configFile));
+  }
+  return server.done;
+}
+
+type ServeValues = ParsedArgs['values'];
+
+interface ServeOptions {
+  surface: 'cli' | 'gateway';
+  idleS: number;
+  requestS: number;
+  drainS: number;
+  maxBody: number;
+  concurrency: number;
+  headersS: number;
+  maxConnections: number;
+  http: { host: string; port: number } | null;
+}
+
+/** The options, each checked before anything starts. */
+function serveOptions(values: ServeValues): ServeOptions {
   const surface = values.surface ?? 'cli';
   if (surface !== 'cli' && surface !== 'gateway') throw new CliError(`serve: --surface must be cli or gateway, not '${String(surface)}'`);
   const idleS = seconds(values['idle-timeout'], '--idle-timeout', 1800, true);
@@ -109,10 +119,11 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
     throw new CliError(`serve: refusing to listen on ${http.host}: it is not a loopback address; pass --allow-remote if other machines must reach this server (every request still needs the token)`);
   }
   if (values['token-env'] !== undefined && !http) throw new CliError('serve: --token-env only applies with --http (the Unix socket is guarded by its file mode)');
+  return { surface, idleS, requestS, drainS, maxBody, concurrency, headersS, maxConnections, http };
+}
 
-  const logger = stderrLogger({ stream: io.stderr, verbose: values.verbose === true });
-  let server: RunningServer | null = null;
-  let engine: HookEngine;
+async function openEngine(values: ServeValues, io: CliIO, opts: ServeOptions, logger: Logger, onSessionFinalized: (event: SessionFinalized) => void): Promise<HookEngine> {
+  const { surface, idleS, concurrency } = opts;
   // The location and config as the user typed them (--home, --config …), checked before the engine
   // is built: a broken config is one error, not an engine warning and then an error.
   const location = await locateProfile(discoveryOf(values), io);
@@ -123,7 +134,7 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
   const missing = missingConfigNote({ location, config: startConfig });
   if (missing) logger.warn(`${missing} Every call is allowed until one is written (the server picks it up).`);
   try {
-    engine = await createHookEngineAt(location, startConfig, {
+    return await createHookEngineAt(location, startConfig, {
       // A copy, read once: a server's environment is fixed at its start, and copying process.env
       // (one C++ lookup per variable) for every hook run cost ~0.1 ms per emit.
       env: { ...io.env },
@@ -135,12 +146,16 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
       surface,
       logger,
       sessionIdleMs: idleS === 0 ? null : idleS * 1000,
-      onSessionFinalized: (event) => server?.sessionFinalized(event),
+      onSessionFinalized,
     });
   } catch (e) {
     throw new CliError(`serve: ${errorText(e)}`);
   }
+}
 
+/** The socket, --http and --stdio as asked, over the engine; the engine is closed when they cannot start. */
+async function startTransports(engine: HookEngine, values: ServeValues, io: CliIO, opts: ServeOptions, logger: Logger): Promise<RunningServer> {
+  const { http, surface, maxBody, maxConnections, headersS, requestS, drainS } = opts;
   const wantSocket = typeof values.socket === 'string' || (!values.stdio && !http);
   const socket = wantSocket ? resolveIn(io.cwd, typeof values.socket === 'string' ? values.socket : join(engine.home, SOCKET_FILE_NAME)) : null;
   if (socket && Buffer.byteLength(socket) > 100) {
@@ -157,7 +172,7 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
         env: io.env,
       });
     }
-    server = await startServer(
+    return await startServer(
       engine,
       {
         stdio: values.stdio ? { input: io.stdin, output: io.stdout } : null,
@@ -178,13 +193,6 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
     await engine.close({ finalize: false });
     throw new CliError(`serve: ${errorText(e)}`);
   }
-  // As `run` prints its event's problems: errors and warnings (a `failclosed:` typo is a warning).
-  // An error (another agent's block under hooks:, an entry that cannot run) is labelled one.
-  for (const d of engine.diagnostics) {
-    if (d.level === 'error') io.stderr.write(`hermes-hooks: error: ${inert(locatedMessage(d, engine.configFile), { keepNewlines: true })}\n`);
-    else if (d.level !== 'info') logger.warn(locatedMessage(d, engine.configFile));
-  }
-  return server.done;
 }
 
 /** The default cap here, for --help. */

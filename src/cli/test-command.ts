@@ -10,7 +10,7 @@ import { configLoadError, loadConfig } from '../config/load.js';
 import { createHookEngineAt } from '../engine/create-engine.js';
 import { silentLogger } from '../engine/logger.js';
 import { isEventName } from '../events.js';
-import { discoveryOf, parseCommandArgs } from './_args.js';
+import { discoveryOf, type ParsedArgs } from './_args.js';
 import { painter } from './_color.js';
 import { TEST_HELP } from './_help.js';
 import { CliError, readAllStdin, writeLine, type CliIO } from './_io.js';
@@ -21,16 +21,7 @@ import { renderReport } from './_report.js';
 import { unknownEventError } from './_events.js';
 import { inert } from '../_display.js';
 
-export async function testCommand(args: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseCommandArgs('test', args, {
-    json: { type: 'boolean' },
-    'for-tool': { type: 'string' },
-    'ignore-safe-mode': { type: 'boolean' },
-  });
-  if (values.help) {
-    io.stdout.write(TEST_HELP);
-    return 0;
-  }
+export async function testCommand({ values, positionals }: ParsedArgs, io: CliIO): Promise<number> {
   const event = positionals[0];
   if (!event) throw new CliError(`test: missing <event>\n${TEST_HELP}`);
   if (positionals.length > 1) throw new CliError(`test: unexpected argument '${positionals[1]}'`);

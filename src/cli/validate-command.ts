@@ -3,7 +3,7 @@
 
 import { diagnosticAt, type ConfigSource } from '../config/source.js';
 import type { Diagnostic, HookSpec } from '../types.js';
-import { discoveryOf, parseCommandArgs } from './_args.js';
+import { discoveryOf, type ParsedArgs } from './_args.js';
 import { checkCommand, type CommandCheck } from './_command-check.js';
 import { failsClosed } from '../directives/messages.js';
 import { painter } from './_color.js';
@@ -11,26 +11,8 @@ import { writeLine, type CliIO } from './_io.js';
 import { openProfile } from './_profile.js';
 import { formatDiagnostic } from './_report.js';
 
-const HELP = `Usage: hermes-hooks validate [FILE] [--json] [discovery options]
 
-Check a config.yaml: the hooks: block, hooks.outbound, tool_loop_guardrails, plugins and dialects,
-and that the file and the profile home pass the trust rule (a warning when another user could have
-written them: such a config grants nothing), and that each hook command can start (its script exists,
-is executable, has a #! line and LF line endings; an unquoted path with spaces). Prints each problem
-as file:line:column: level: path: message. Exit 1 on any error or warning.
-
-Examples:
-  hermes-hooks validate                          the profile's config.yaml
-  hermes-hooks validate ./config.yaml            a file (e.g. in a pre-commit hook)
-  hermes-hooks validate --profile work --json
-`;
-
-export async function validateCommand(args: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseCommandArgs('validate', args, { json: { type: 'boolean' } });
-  if (values.help) {
-    io.stdout.write(HELP);
-    return 0;
-  }
+export async function validateCommand({ values, positionals }: ParsedArgs, io: CliIO): Promise<number> {
   const file = positionals[0];
   const profile = await openProfile(discoveryOf(values), io, { allowBroken: true, ...(file !== undefined ? { configFile: file } : {}) });
   const diagnostics = [...profile.diagnostics];

@@ -1,47 +1,34 @@
-// HTTP/1.1 routes, the same on the Unix socket and on loopback TCP. A blocked emit is still 200:
-// the decision is the answer. 4xx is for requests the client must fix, 5xx for our faults.
-//
-//   GET  /v1/health                      the engine's state and the config's diagnostics
-//   POST /v1/emit/<event>                body: kwargs              → the Emission
-//   POST /v1/finalize                    body: kwargs              → {emission, notices}
-//   POST /v1/agent/<agent>/<AgentEvent>  body: that agent's stdin  → exactly what `run --dialect` prints,
-//                                        exit code in X-Hermes-Hooks-Exit, stderr in X-Hermes-Hooks-Stderr
-//   POST /v1/gateway                     body: {event, context}    → {accepted} (with --surface gateway)
-//   POST /v1/reload                      re-read the config now
-//   GET  /v1/notices                     finalize notices of sessions the server finalized on its own
+// HTTP/1.1 on the Unix socket and on loopback TCP: the routes are serve's method table
+// (methods.ts); here a request is checked, its params read from path and body, and the answer or
+// the error (error-answer.ts) written. A blocked emit is still 200: the decision is the answer.
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { EVENTS, isEventName, type EventName } from '../events.js';
 import { allowDecision } from '../resolve/resolve.js';
 import type { Emission } from '../types.js';
-import { RequestError, type ServeApi } from './api.js';
+import type { DialectAnswer } from '../dialects/answer.js';
+import { RequestError } from './api.js';
 import { checkRequest, type AuthPolicy } from './auth.js';
 import { Shed, type ConnectionGuard, type RequestSlot } from './connections.js';
-import type { NoticeQueue } from './notices.js';
-import { ShuttingDown, type RequestTracker } from './requests.js';
-import { HooksError, errorText } from '../errors.js';
+import { errorAnswer, ServeError } from './error-answer.js';
+import { callMethod, findRoute, httpRouteList, type HttpRoute, type MethodContext, type Params, type ServeMethod } from './methods.js';
+import { errorText } from '../errors.js';
 
-export interface HttpContext {
-  api: ServeApi;
-  tracker: RequestTracker;
-  notices: NoticeQueue;
+export interface HttpContext extends MethodContext {
   maxBodyBytes: number;
   requestTimeoutMs: number;
   headersTimeoutMs: number;
   /** Shared by every HTTP server of the process (one open-file budget). */
   connections: ConnectionGuard;
-  health: () => Record<string, unknown>;
 }
 
-class HttpError extends HooksError {
-  constructor(
-    readonly status: number,
-    message: string,
-    /** JSON.parse's own message, when the body was not JSON. */
-    readonly jsonError?: string,
-  ) {
-    super(`http_${status}`, message);
-  }
+/** One request being answered: its body is read only through here. */
+interface Exchange {
+  res: ServerResponse;
+  /** The body as JSON (an empty one is `{}` when `emptyOk`); `Expect: 100-continue` answered first. */
+  body(emptyOk: boolean): Promise<unknown>;
+  /** A route without a body: the request is whole (its body, if any, is read and dropped). */
+  noBody(): void;
 }
 
 /** An HTTP server for serve's routes, its connections under `ctx.connections`; the caller listens. */
@@ -67,8 +54,7 @@ function createHttpHandler(ctx: HttpContext, policy: AuthPolicy): (req: Incoming
       if (!res.writableFinished) client.abort();
     });
     handle(ctx, policy, req, res, client.signal, continueFirst).catch((e: unknown) => {
-      const status = e instanceof HttpError ? e.status : e instanceof RequestError ? (e.kind === 'not_found' ? 404 : 400) : e instanceof ShuttingDown || e instanceof Shed ? 503 : 500;
-      const message = status === 500 ? `internal error: ${errorText(e)}` : errorText(e);
+      const { status, message } = errorAnswer(e);
       if (!res.headersSent) {
         // The rest of an oversized, unauthorised or shed body is never read: the connection cannot
         // carry another request.
@@ -83,109 +69,93 @@ function createHttpHandler(ctx: HttpContext, policy: AuthPolicy): (req: Incoming
 async function handle(ctx: HttpContext, policy: AuthPolicy, req: IncomingMessage, res: ServerResponse, client: AbortSignal, continueFirst: boolean): Promise<void> {
   // The token (and the browser checks) before a single byte of the body is read.
   const denied = checkRequest(req, policy);
-  if (denied) throw new HttpError(denied.status, denied.message);
+  if (denied) throw new ServeError(denied.status === 401 ? 'unauthorized' : 'forbidden', denied.message);
   const slot = ctx.connections.admit(req, res);
-  const body = (emptyOk: boolean): Promise<unknown> => {
-    if (continueFirst && !slot.signal.aborted) res.writeContinue();
-    return readJson(req, ctx.maxBodyBytes, emptyOk, slot);
-  };
-  /** A route without a body: the request is whole (its body, if any, is read and dropped). */
-  const noBody = (): void => {
-    slot.bodyRead();
-    if (slot.signal.aborted) throw slot.signal.reason;
-    req.resume();
+  const ex: Exchange = {
+    res,
+    body(emptyOk) {
+      if (continueFirst && !slot.signal.aborted) res.writeContinue();
+      return readJson(req, ctx.maxBodyBytes, emptyOk, slot);
+    },
+    noBody() {
+      slot.bodyRead();
+      if (slot.signal.aborted) throw slot.signal.reason;
+      req.resume();
+    },
   };
   const path = (req.url ?? '/').split('?')[0]!;
   const parts = path.split('/').filter(Boolean).map(safeDecode);
   if (parts[0] !== 'v1') {
-    noBody();
-    throw new HttpError(404, `no route ${req.method} ${path}; routes live under /v1/ (GET /v1/health lists the server's state)`);
+    ex.noBody();
+    throw new ServeError('not_found', `no route ${req.method} ${path}; routes live under /v1/ (GET /v1/health lists the server's state)`);
   }
-  const route = parts[1] ?? '';
-  const method = req.method ?? 'GET';
-
-  if (route === 'health' && parts.length === 2) {
-    allow(method, 'GET', path);
-    noBody();
-    return sendJson(res, 200, ctx.health());
+  const verb = req.method ?? 'GET';
+  const found = findRoute(parts.slice(1));
+  if (found === null) {
+    ex.noBody();
+    throw new ServeError('not_found', `no route ${verb} ${path} (routes: ${httpRouteList()})`);
   }
-  if (route === 'notices' && parts.length === 2) {
-    allow(method, 'GET', path);
-    noBody();
-    return sendJson(res, 200, { notices: ctx.notices.take() });
+  const { method, route, pathParams } = found;
+  if (verb !== route.verb) throw new ServeError('method_not_allowed', `${path} takes ${route.verb}, not ${verb}`);
+  if (route.reply === 'agent') return answerAgent(ctx, ex, method, route, pathParams, client);
+  let params: Params;
+  try {
+    params = await readParams(ex, route, pathParams);
+  } catch (e) {
+    // Shed on a tool gate: a block, never an answer the host could take as "go ahead".
+    const event = pathParams.event;
+    if (!(e instanceof Shed) || typeof event !== 'string' || !isEventName(event) || !EVENTS[event].canBlock) throw e;
+    res.setHeader('connection', 'close');
+    res.setHeader('retry-after', '1');
+    return sendJson(res, 200, shedBlock(event, e.message));
   }
-  if (route === 'emit' && parts.length === 3) {
-    allow(method, 'POST', path);
-    let kwargs;
-    try {
-      kwargs = await body(true);
-    } catch (e) {
-      // Shed on a tool gate: a block, never an answer the host could take as "go ahead".
-      const event = parts[2]!;
-      if (!(e instanceof Shed) || !isEventName(event) || !EVENTS[event].canBlock) throw e;
-      res.setHeader('connection', 'close');
-      res.setHeader('retry-after', '1');
-      return sendJson(res, 200, shedBlock(event, e.message));
-    }
-    const emission = await ctx.tracker.run((signal) => ctx.api.emit(parts[2], kwargs, undefined, signal), client);
-    return sendJson(res, 200, emission);
-  }
-  if (route === 'finalize' && parts.length === 2) {
-    allow(method, 'POST', path);
-    const kwargs = await body(true);
-    return sendJson(res, 200, await ctx.tracker.run((signal) => ctx.api.finalize(kwargs, signal), client));
-  }
-  if (route === 'agent' && parts.length === 4) {
-    allow(method, 'POST', path);
-    let answer;
-    try {
-      const input = await body(true);
-      answer = await ctx.tracker.run((signal) => ctx.api.agent(parts[2]!, parts[3]!, input, signal), client);
-    } catch (e) {
-      // Whatever stops the call being decided (a body that is not JSON or too big, the server
-      // shutting down or shedding load, a fault of ours) is answered on a tool gate as that agent's own block, as
-      // `run --dialect` answers: agents take a 4xx/5xx from an HTTP hook as "go ahead".
-      // An unknown agent or event is still a 404: there is no gate to answer for.
-      if (e instanceof RequestError && e.kind === 'not_found') throw e;
-      const unreadable = e instanceof HttpError && e.jsonError !== undefined;
-      const problem = unreadable
-        ? `invalid ${parts[2]} hook input on stdin: ${(e as HttpError).jsonError}`
-        : e instanceof HttpError || e instanceof ShuttingDown || e instanceof RequestError || e instanceof Shed
-          ? errorText(e)
-          : `internal error: ${errorText(e)}`;
-      try {
-        answer = ctx.api.agentCannotDecide(parts[2]!, parts[3]!, problem);
-      } catch (notAGate) {
-        // Not a tool gate: the error itself is the answer (a body that is not JSON says so as the agent's input).
-        throw unreadable ? notAGate : e;
-      }
-      // The rest of an oversized or shed body is never read: the connection cannot carry another request.
-      if ((e instanceof HttpError && e.status === 413) || e instanceof Shed) res.setHeader('connection', 'close');
-    }
-    const stdout = answer.stdout === '' || answer.stdout.endsWith('\n') ? answer.stdout : `${answer.stdout}\n`;
-    const headers: Record<string, string> = {
-      'content-type': stdout.trimStart().startsWith('{') ? 'application/json' : 'text/plain; charset=utf-8',
-      'x-hermes-hooks-exit': String(answer.exitCode),
-    };
-    if (answer.stderr) headers['x-hermes-hooks-stderr'] = encodeURIComponent(answer.stderr);
-    return send(res, 200, stdout, headers);
-  }
-  if (route === 'gateway' && parts.length === 2) {
-    allow(method, 'POST', path);
-    const input = (await body(false)) as Record<string, unknown>;
-    return sendJson(res, 202, ctx.api.emitGateway(input.event, input.context));
-  }
-  if (route === 'reload' && parts.length === 2) {
-    allow(method, 'POST', path);
-    noBody();
-    return sendJson(res, 200, await ctx.api.reload());
-  }
-  noBody();
-  throw new HttpError(404, `no route ${method} ${path} (routes: GET /v1/health, POST /v1/emit/<event>, POST /v1/finalize, POST /v1/agent/<agent>/<AgentEvent>, POST /v1/gateway, POST /v1/reload, GET /v1/notices)`);
+  return sendJson(res, route.status ?? 200, await callMethod(method, params, ctx, client));
 }
 
-function allow(method: string, expected: string, path: string): void {
-  if (method !== expected) throw new HttpError(405, `${path} takes ${expected}, not ${method}`);
+/** The params a request carries: those its path names, and its body as the route says. */
+async function readParams(ex: Exchange, route: HttpRoute, pathParams: Params): Promise<Params> {
+  if (route.body === 'none') {
+    ex.noBody();
+    return pathParams;
+  }
+  if (route.body === 'params') return (await ex.body(false)) as Params;
+  return { ...pathParams, [route.body.param]: await ex.body(true) };
+}
+
+/**
+ * Another agent's hook call: exactly what `run --dialect` prints, exit code in X-Hermes-Hooks-Exit,
+ * stderr in X-Hermes-Hooks-Stderr.
+ */
+async function answerAgent(ctx: HttpContext, ex: Exchange, method: ServeMethod, route: HttpRoute, pathParams: Params, client: AbortSignal): Promise<void> {
+  const agent = pathParams.agent as string;
+  const theirEvent = pathParams.AgentEvent as string;
+  let answer: DialectAnswer;
+  try {
+    answer = (await callMethod(method, await readParams(ex, route, pathParams), ctx, client)) as DialectAnswer;
+  } catch (e) {
+    // Whatever stops the call being decided (a body that is not JSON or too big, the server
+    // shutting down or shedding load, a fault of ours) is answered on a tool gate as that agent's own block, as
+    // `run --dialect` answers: agents take a 4xx/5xx from an HTTP hook as "go ahead".
+    // An unknown agent or event is still a 404: there is no gate to answer for.
+    if (e instanceof RequestError && e.kind === 'not_found') throw e;
+    const unreadable = e instanceof ServeError && e.jsonError !== undefined;
+    const problem = unreadable ? `invalid ${agent} hook input on stdin: ${(e as ServeError).jsonError}` : errorAnswer(e).message;
+    try {
+      answer = ctx.api.agentCannotDecide(agent, theirEvent, problem);
+    } catch (notAGate) {
+      // Not a tool gate: the error itself is the answer (a body that is not JSON says so as the agent's input).
+      throw unreadable ? notAGate : e;
+    }
+    // The rest of an oversized or shed body is never read: the connection cannot carry another request.
+    if ((e instanceof ServeError && e.code === 'too_large') || e instanceof Shed) ex.res.setHeader('connection', 'close');
+  }
+  const stdout = answer.stdout === '' || answer.stdout.endsWith('\n') ? answer.stdout : `${answer.stdout}\n`;
+  const headers: Record<string, string> = {
+    'content-type': stdout.trimStart().startsWith('{') ? 'application/json' : 'text/plain; charset=utf-8',
+    'x-hermes-hooks-exit': String(answer.exitCode),
+  };
+  if (answer.stderr) headers['x-hermes-hooks-stderr'] = encodeURIComponent(answer.stderr);
+  return send(ex.res, 200, stdout, headers);
 }
 
 function safeDecode(s: string): string {
@@ -209,7 +179,7 @@ function readJson(req: IncomingMessage, max: number, emptyOk: boolean, slot: Req
     const declared = Number(req.headers['content-length']);
     if (Number.isFinite(declared) && declared > max) {
       slot.bodyRead();
-      reject(new HttpError(413, `request body of ${declared} bytes is over the ${max}-byte limit (--max-body)`));
+      reject(new ServeError('too_large', `request body of ${declared} bytes is over the ${max}-byte limit (--max-body)`));
       return;
     }
     const chunks: Buffer[] = [];
@@ -230,26 +200,26 @@ function readJson(req: IncomingMessage, max: number, emptyOk: boolean, slot: Req
       if (settled) return;
       size += c.length;
       if (size > max) {
-        if (settle()) reject(new HttpError(413, `request body is over the ${max}-byte limit (--max-body)`));
+        if (settle()) reject(new ServeError('too_large', `request body is over the ${max}-byte limit (--max-body)`));
         return;
       }
       chunks.push(c);
     });
     req.once('error', (e) => {
-      if (settle()) reject(new HttpError(400, `cannot read the request body: ${e.message}`));
+      if (settle()) reject(new ServeError('invalid_request', `cannot read the request body: ${e.message}`));
     });
     req.once('end', () => {
       if (!settle()) return;
       const text = Buffer.concat(chunks).toString('utf8');
       if (text.trim() === '') {
         if (emptyOk) resolve({});
-        else reject(new HttpError(400, 'the request body must be a JSON object'));
+        else reject(new ServeError('invalid_request', 'the request body must be a JSON object'));
         return;
       }
       try {
         resolve(JSON.parse(text));
       } catch (e) {
-        reject(new HttpError(400, `the request body is not valid JSON: ${errorText(e)}`, errorText(e)));
+        reject(new ServeError('invalid_request', `the request body is not valid JSON: ${errorText(e)}`, errorText(e)));
       }
     });
   });

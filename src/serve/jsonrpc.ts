@@ -4,23 +4,9 @@
 // answer and the next line is read as usual.
 
 import type { Readable, Writable } from 'node:stream';
-import { RequestError } from './api.js';
+import { errorAnswer, rpcCode, type ServeErrorCode } from './error-answer.js';
 import { createLineFramer } from './line-framing.js';
-import { ShuttingDown } from './requests.js';
-import { HooksError, errorText } from '../errors.js';
-
-const RPC_PARSE_ERROR = -32700;
-const RPC_INVALID_REQUEST = -32600;
-const RPC_METHOD_NOT_FOUND = -32601;
-const RPC_INVALID_PARAMS = -32602;
-const RPC_INTERNAL_ERROR = -32603;
-const RPC_SHUTTING_DOWN = -32000;
-
-export class MethodNotFound extends HooksError {
-  constructor(message: string) {
-    super('method_not_found', message);
-  }
-}
+import { errorText } from '../errors.js';
 
 type Id = string | number | null;
 
@@ -33,89 +19,51 @@ export interface RpcChannel {
   flush(): Promise<void>;
 }
 
+type Handle = (method: string, params: unknown) => Promise<unknown>;
+
+/** The output side: answers in flight, and whether anyone is still reading. */
+interface Output {
+  stream: Writable;
+  broken: boolean;
+  pending: number;
+  drained: (() => void) | null;
+}
+
+interface Request {
+  method: string;
+  params: unknown;
+  /** A request without an id is a notification: never answered, not even with an error. */
+  hasId: boolean;
+  id: Id;
+}
+
+interface Refusal {
+  id: Id;
+  code: ServeErrorCode;
+  message: string;
+}
+
 export function serveJsonRpc(
   input: Readable,
   output: Writable,
   opts: {
-    handle: (method: string, params: unknown) => Promise<unknown>;
+    handle: Handle;
     maxLineBytes: number;
     /** stdin reached its end (the host closed it, or died). */
     onEnd: () => void;
   },
 ): RpcChannel {
-  let broken = false;
-  let pending = 0;
-  let drained: (() => void) | null = null;
+  const out: Output = { stream: output, broken: false, pending: 0, drained: null };
   output.on('error', () => {
-    broken = true; // the host is gone: nobody to answer
+    out.broken = true; // the host is gone: nobody to answer
   });
-  const write = (msg: unknown): void => {
-    if (broken) return;
-    output.write(`${JSON.stringify(msg)}\n`);
-  };
-  const fail = (id: Id, code: number, message: string): void => write({ jsonrpc: '2.0', id, error: { code, message } });
-
-  const handleLine = (line: string): void => {
-    if (line.trim() === '') return;
-    let msg: unknown;
-    try {
-      msg = JSON.parse(line);
-    } catch (e) {
-      fail(null, RPC_PARSE_ERROR, `parse error: ${errorText(e)}; send one JSON-RPC 2.0 object per line`);
-      return;
-    }
-    if (typeof msg !== 'object' || msg === null || Array.isArray(msg)) {
-      fail(null, RPC_INVALID_REQUEST, `invalid request: expected one JSON-RPC 2.0 object per line, got ${Array.isArray(msg) ? 'an array (batches are not supported)' : typeof msg}`);
-      return;
-    }
-    const req = msg as Record<string, unknown>;
-    const hasId = 'id' in req;
-    const id = req.id;
-    if (hasId && id !== null && typeof id !== 'string' && typeof id !== 'number') {
-      fail(null, RPC_INVALID_REQUEST, 'invalid request: "id" must be a string, a number or null');
-      return;
-    }
-    const replyId = (hasId ? id : null) as Id;
-    if (req.jsonrpc !== '2.0') {
-      fail(replyId, RPC_INVALID_REQUEST, 'invalid request: "jsonrpc" must be "2.0"');
-      return;
-    }
-    if (typeof req.method !== 'string' || req.method === '') {
-      fail(replyId, RPC_INVALID_REQUEST, 'invalid request: "method" must be a non-empty string');
-      return;
-    }
-    if (req.params !== undefined && (typeof req.params !== 'object' || req.params === null)) {
-      fail(replyId, RPC_INVALID_PARAMS, '"params" must be an object');
-      return;
-    }
-    pending += 1;
-    opts
-      .handle(req.method, req.params ?? {})
-      .then(
-        (result) => {
-          if (hasId) write({ jsonrpc: '2.0', id: replyId, result: result ?? null });
-        },
-        (e: unknown) => {
-          if (!hasId) return; // a notification is never answered, not even with an error
-          if (e instanceof MethodNotFound) fail(replyId, RPC_METHOD_NOT_FOUND, e.message);
-          else if (e instanceof RequestError) fail(replyId, RPC_INVALID_PARAMS, e.message);
-          else if (e instanceof ShuttingDown) fail(replyId, RPC_SHUTTING_DOWN, e.message);
-          else fail(replyId, RPC_INTERNAL_ERROR, `internal error: ${errorText(e)}`);
-        },
-      )
-      .finally(() => {
-        pending -= 1;
-        if (pending === 0) drained?.();
-      });
-  };
-
   // Line framing with a cap: an over-long line is answered with an error (with its id when it can
   // be read) and skipped to its end.
   let stopped = false;
   const framer = createLineFramer({
     maxLineBytes: opts.maxLineBytes,
-    onLine: handleLine,
-    onTooLong: (id) => fail(id, RPC_INVALID_REQUEST, `request line longer than the ${opts.maxLineBytes}-byte limit (--max-body); skipped`),
+    onLine: (line) => handleLine(out, line, opts.handle),
+    onTooLong: (id) => fail(out, id, rpcCode('invalid_request'), `request line longer than the ${opts.maxLineBytes}-byte limit (--max-body); skipped`),
   });
   const onData = (chunk: Buffer | string): void => framer.push(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk);
   const onEnd = (): void => {
@@ -131,20 +79,82 @@ export function serveJsonRpc(
 
   return {
     notify(method, params) {
-      write({ jsonrpc: '2.0', method, params });
+      write(out, { jsonrpc: '2.0', method, params });
     },
     stop() {
       stopped = true;
       input.off('data', onData);
       input.pause();
     },
-    flush() {
-      // The callback of an empty write runs once everything written before it is flushed.
-      const ended = (): Promise<void> => (broken ? Promise.resolve() : new Promise((r) => output.write('', () => r())));
-      if (pending === 0) return ended();
-      return new Promise<void>((r) => {
-        drained = r;
-      }).then(ended);
-    },
+    flush: () => flush(out),
   };
+}
+
+function write(out: Output, msg: unknown): void {
+  if (out.broken) return;
+  out.stream.write(`${JSON.stringify(msg)}\n`);
+}
+
+function fail(out: Output, id: Id, code: number, message: string): void {
+  write(out, { jsonrpc: '2.0', id, error: { code, message } });
+}
+
+/** One line: refused at once when it is not a request, else handled and answered when done. */
+function handleLine(out: Output, line: string, handle: Handle): void {
+  if (line.trim() === '') return;
+  const req = readRequest(line);
+  if ('code' in req) {
+    fail(out, req.id, rpcCode(req.code), req.message);
+    return;
+  }
+  out.pending += 1;
+  handle(req.method, req.params)
+    .then(
+      (result) => {
+        if (req.hasId) write(out, { jsonrpc: '2.0', id: req.id, result: result ?? null });
+      },
+      (e: unknown) => {
+        if (!req.hasId) return; // a notification is never answered, not even with an error
+        const { rpc, message } = errorAnswer(e);
+        fail(out, req.id, rpc, message);
+      },
+    )
+    .finally(() => {
+      out.pending -= 1;
+      if (out.pending === 0) out.drained?.();
+    });
+}
+
+/** A line as a JSON-RPC 2.0 request, or why it is not one. */
+function readRequest(line: string): Request | Refusal {
+  let msg: unknown;
+  try {
+    msg = JSON.parse(line);
+  } catch (e) {
+    return { id: null, code: 'parse_error', message: `parse error: ${errorText(e)}; send one JSON-RPC 2.0 object per line` };
+  }
+  if (typeof msg !== 'object' || msg === null || Array.isArray(msg)) {
+    return { id: null, code: 'invalid_request', message: `invalid request: expected one JSON-RPC 2.0 object per line, got ${Array.isArray(msg) ? 'an array (batches are not supported)' : typeof msg}` };
+  }
+  const req = msg as Record<string, unknown>;
+  const hasId = 'id' in req;
+  const id = req.id;
+  if (hasId && id !== null && typeof id !== 'string' && typeof id !== 'number') {
+    return { id: null, code: 'invalid_request', message: 'invalid request: "id" must be a string, a number or null' };
+  }
+  const replyId = (hasId ? id : null) as Id;
+  if (req.jsonrpc !== '2.0') return { id: replyId, code: 'invalid_request', message: 'invalid request: "jsonrpc" must be "2.0"' };
+  if (typeof req.method !== 'string' || req.method === '') return { id: replyId, code: 'invalid_request', message: 'invalid request: "method" must be a non-empty string' };
+  if (req.params !== undefined && (typeof req.params !== 'object' || req.params === null)) return { id: replyId, code: 'invalid_params', message: '"params" must be an object' };
+  return { method: req.method, params: req.params ?? {}, hasId, id: replyId };
+}
+
+/** Resolves once every answer in flight is written and handed to the stream. */
+function flush(out: Output): Promise<void> {
+  // The callback of an empty write runs once everything written before it is flushed.
+  const ended = (): Promise<void> => (out.broken ? Promise.resolve() : new Promise((r) => out.stream.write('', () => r())));
+  if (out.pending === 0) return ended();
+  return new Promise<void>((r) => {
+    out.drained = r;
+  }).then(ended);
 }

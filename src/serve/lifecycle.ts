@@ -11,15 +11,16 @@ import type { HookEngine } from '../engine/create-engine.js';
 import type { Logger } from '../types.js';
 import { EVENT_NAMES } from '../events.js';
 import type { FinalizeNotice, SessionFinalized } from '../types.js';
-import { createServeApi } from './api.js';
+import { createServeApi, type ServeApi } from './api.js';
 import { allowedHosts, type AuthPolicy } from './auth.js';
-import { createConnectionGuard } from './connections.js';
+import { createConnectionGuard, type ConnectionGuard } from './connections.js';
 import { createHttpServer, type HttpContext } from './http.js';
-import { MethodNotFound, serveJsonRpc, type RpcChannel } from './jsonrpc.js';
+import { serveJsonRpc, type RpcChannel } from './jsonrpc.js';
+import { callRpcMethod } from './methods.js';
 import { createNoticeQueue } from './notices.js';
-import { createRequestTracker } from './requests.js';
+import { createRequestTracker, type RequestTracker } from './requests.js';
 import { listenOnSocket, removeSocket } from './socket-file.js';
-import { watchFiles } from './watch.js';
+import { watchFiles, type FileWatch } from './watch.js';
 import { errorText } from '../errors.js';
 
 export interface ServeConfig {
@@ -51,7 +52,24 @@ export interface RunningServer {
   sessionFinalized(event: SessionFinalized): void;
 }
 
-const METHODS = ['emit', 'finalize_session', 'emit_gateway', 'health', 'reload', 'shutdown'];
+/** What one server holds while it runs: shutdown, the signal handlers and the transports share it. */
+interface ServerState {
+  engine: HookEngine;
+  cfg: ServeConfig;
+  log: Logger;
+  tracker: RequestTracker;
+  connections: ConnectionGuard;
+  watcher: FileWatch;
+  servers: Server[];
+  socketIno: number | null;
+  rpc: RpcChannel | null;
+  httpAddress: { host: string; port: number } | null;
+  transports: string[];
+  shuttingDown: Promise<number> | null;
+  resolveDone: (code: number) => void;
+  /** Undo what this server hooked into the process (once stopped, or when it failed to start). */
+  detach: () => void;
+}
 
 /**
  * The engine is created by the caller (with `sessionFinalized` wired as its onSessionFinalized),
@@ -62,47 +80,13 @@ export async function startServer(engine: HookEngine, cfg: ServeConfig): Promise
   const tracker = createRequestTracker({ deadlineMs: cfg.requestTimeoutMs });
   const notices = createNoticeQueue(1000, (m) => log.warn(m));
   const api = createServeApi(engine, { surface: cfg.surface });
-  const servers: Server[] = [];
-  let socketIno: number | null = null;
-  let rpc: RpcChannel | null = null;
-  let httpAddress: { host: string; port: number } | null = null;
-  const transports: string[] = [];
-
   const connections = createConnectionGuard({
     maxConnections: cfg.maxConnections,
     headersTimeoutMs: cfg.headersTimeoutMs,
     log: (line) => log.warn(line),
   });
-  const health = (): Record<string, unknown> =>
-    api.health({
-      transports,
-      in_flight: tracker.inFlight,
-      served: tracker.served,
-      live_hooks: engine.liveHooks.count(),
-      ...(cfg.socket || cfg.http ? { connections: connections.stats() } : {}),
-      memory: memory(),
-    });
-  const ctx: HttpContext = {
-    api,
-    tracker,
-    notices,
-    maxBodyBytes: cfg.maxBodyBytes,
-    requestTimeoutMs: cfg.requestTimeoutMs,
-    headersTimeoutMs: cfg.headersTimeoutMs,
-    connections,
-    health,
-  };
-
-  // Nothing must outlive us: at exit, kill every hook group left.
-  const onExit = (): void => {
-    engine.liveHooks.killAll('SIGKILL');
-  };
-  process.on('exit', onExit);
-
   let resolveDone!: (code: number) => void;
   const done = new Promise<number>((r) => (resolveDone = r));
-  let shuttingDown: Promise<number> | null = null;
-
   // Config, allowlist and scripts: reload on change.
   const watcher = watchFiles(
     () => {
@@ -113,150 +97,173 @@ export async function startServer(engine: HookEngine, cfg: ServeConfig): Promise
     },
     { warn: (m) => log.warn(m) },
   );
+  // Filled in as the transports start.
+  const started = { servers: [], socketIno: null, rpc: null, httpAddress: null, transports: [], shuttingDown: null, detach: () => {} };
+  const st: ServerState = { engine, cfg, log, tracker, connections, watcher, resolveDone, ...started };
+  const ctx: HttpContext = {
+    api,
+    tracker,
+    notices,
+    health: () => health(st, api),
+    shutdown: (reason) => void shutdown(st, reason),
+    maxBodyBytes: cfg.maxBodyBytes,
+    requestTimeoutMs: cfg.requestTimeoutMs,
+    headersTimeoutMs: cfg.headersTimeoutMs,
+    connections,
+  };
+  st.detach = hookIntoProcess(st);
   watcher.set(watchedFiles(engine));
 
-  const shutdown = (reason: string): Promise<number> => {
-    if (shuttingDown) return shuttingDown;
-    shuttingDown = (async () => {
-      log.info?.(`shutting down (${reason})`);
-      watcher.close();
-      rpc?.stop();
-      for (const s of servers) {
-        s.close();
-        s.closeIdleConnections();
-      }
-      const { aborted } = await tracker.drain(cfg.drainTimeoutMs);
-      if (aborted > 0) log.warn(`${aborted} request(s) still running after ${cfg.drainTimeoutMs / 1000}s were cancelled`);
-      const closed = await engine.close().catch((e: unknown) => {
-        log.warn(`closing the engine failed: ${errorText(e)}`);
-        return { notices: [] as FinalizeNotice[] };
-      });
-      reportShutdownNotices(closed.notices);
-      engine.liveHooks.killAll('SIGKILL');
-      for (const s of servers) s.closeAllConnections();
-      if (cfg.socket && socketIno !== null) removeSocket(cfg.socket, socketIno);
-      connections.close();
-      await rpc?.flush();
-      detach();
-      resolveDone(0);
-      return 0;
-    })();
-    return shuttingDown;
-  };
-
-  const reportShutdownNotices = (list: FinalizeNotice[]): void => {
-    const bySession = new Map<string | null, FinalizeNotice[]>();
-    for (const n of list) {
-      if (!bySession.has(n.session_id)) bySession.set(n.session_id, []);
-      bySession.get(n.session_id)!.push(n);
-    }
-    for (const [session_id, ns] of bySession) {
-      rpc?.notify('session_finalized', { session_id, session_key: ns[0]?.session_key ?? null, reason: 'shutdown', notices: ns });
-      for (const n of ns) log.warn(`notice for session ${session_id ?? '-'}: ${n.message}`);
-    }
-  };
-
-  let signalled = 0;
-  function onSignal(signal: NodeJS.Signals): void {
-    signalled += 1;
-    if (signalled > 1) {
-      // A second signal: the user does not want to wait for the drain.
-      onExit();
-      if (cfg.socket && socketIno !== null) removeSocket(cfg.socket, socketIno);
-      process.exit(128 + osConstants.signals[signal]);
-    }
-    void shutdown(signal);
-  }
-  // SIGHUP (the terminal or the session that started us went away) is a shutdown like SIGTERM:
-  // by default it would kill us at once and leave the hooks running and the socket file behind.
-  const SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
-  if (cfg.signals) for (const s of SIGNALS) process.on(s, onSignal);
-  /** Undo what this server hooked into the process (once stopped, or when it failed to start). */
-  function detach(): void {
-    process.off('exit', onExit);
-    for (const s of SIGNALS) process.off(s, onSignal);
-  }
-
   try {
-    if (cfg.socket) {
-      const server = createHttpServer(ctx, { token: null, hosts: null });
-      socketIno = (await listenOnSocket(server, cfg.socket)).ino;
-      servers.push(server);
-      transports.push(`unix:${cfg.socket}`);
-      cfg.announce(`serving HTTP on unix socket ${cfg.socket} (mode 0600)`);
-    }
-    if (cfg.http) {
-      const policy: AuthPolicy = { token: cfg.http.token, hosts: null };
-      const server = createHttpServer(ctx, policy);
-      await new Promise<void>((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(cfg.http!.port, cfg.http!.host, () => {
-          server.off('error', reject);
-          resolve();
-        });
-      });
-      const addr = server.address();
-      const port = typeof addr === 'object' && addr ? addr.port : cfg.http.port;
-      httpAddress = { host: cfg.http.host, port };
-      // DNS rebinding: only Host values naming our own address (unless remote access was asked for).
-      policy.hosts = cfg.http.allowRemote ? null : allowedHosts(cfg.http.host, port);
-      servers.push(server);
-      const shown = cfg.http.host.includes(':') ? `[${cfg.http.host}]` : cfg.http.host;
-      transports.push(`http://${shown}:${port}`);
-      cfg.announce(`serving HTTP on http://${shown}:${port} (Authorization: Bearer <token> required)`);
-    }
+    await listen(st, ctx);
   } catch (e) {
-    for (const s of servers) s.close();
-    if (cfg.socket && socketIno !== null) removeSocket(cfg.socket, socketIno);
+    for (const s of st.servers) s.close();
+    if (cfg.socket && st.socketIno !== null) removeSocket(cfg.socket, st.socketIno);
     connections.close();
     watcher.close();
-    detach();
+    st.detach();
     throw e;
   }
-
   if (cfg.stdio) {
     const { input, output } = cfg.stdio;
-    transports.push('stdio');
-    rpc = serveJsonRpc(input, output, {
+    st.transports.push('stdio');
+    st.rpc = serveJsonRpc(input, output, {
       maxLineBytes: cfg.maxBodyBytes,
-      onEnd: () => void shutdown('stdin closed'),
-      handle: async (method, params) => {
-        const p = params as Record<string, unknown>;
-        switch (method) {
-          case 'emit':
-            return tracker.run((signal) => api.emit(p.event, p.kwargs, p.options, signal));
-          case 'finalize_session':
-            return tracker.run((signal) => api.finalize(p.kwargs, signal));
-          case 'emit_gateway':
-            return api.emitGateway(p.event, p.context);
-          case 'health':
-            return health();
-          case 'reload':
-            return api.reload();
-          case 'shutdown':
-            // Answer first, then shut down: the host sees the acknowledgement.
-            setImmediate(() => void shutdown('shutdown requested'));
-            return { shutting_down: true };
-          default:
-            throw new MethodNotFound(`unknown method '${method}' (methods: ${METHODS.join(', ')})`);
-        }
-      },
+      onEnd: () => void shutdown(st, 'stdin closed'),
+      handle: (method, params) => callRpcMethod(method, params, ctx),
     });
     cfg.announce('serving JSON-RPC 2.0 on stdin/stdout, one object per line');
   }
 
   return {
     get httpAddress() {
-      return httpAddress;
+      return st.httpAddress;
     },
     done,
-    shutdown,
+    shutdown: (reason) => shutdown(st, reason),
     sessionFinalized(event) {
       if (event.notices.length === 0) return;
       notices.push(event.notices);
-      rpc?.notify('session_finalized', event);
+      st.rpc?.notify('session_finalized', event);
     },
   };
+}
+
+function health(st: ServerState, api: ServeApi): Record<string, unknown> {
+  return api.health({
+    transports: st.transports,
+    in_flight: st.tracker.inFlight,
+    served: st.tracker.served,
+    live_hooks: st.engine.liveHooks.count(),
+    ...(st.cfg.socket || st.cfg.http ? { connections: st.connections.stats() } : {}),
+    memory: memory(),
+  });
+}
+
+/**
+ * Nothing must outlive us: at exit, every hook group left is killed. SIGTERM, SIGINT and SIGHUP (the
+ * terminal or the session that started us went away) shut down in order; by default SIGHUP would
+ * kill us at once and leave the hooks running and the socket file behind. Returns the undo.
+ */
+function hookIntoProcess(st: ServerState): () => void {
+  const onExit = (): void => {
+    st.engine.liveHooks.killAll('SIGKILL');
+  };
+  process.on('exit', onExit);
+  let signalled = 0;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    signalled += 1;
+    if (signalled > 1) {
+      // A second signal: the user does not want to wait for the drain.
+      onExit();
+      if (st.cfg.socket && st.socketIno !== null) removeSocket(st.cfg.socket, st.socketIno);
+      process.exit(128 + osConstants.signals[signal]);
+    }
+    void shutdown(st, signal);
+  };
+  const SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
+  if (st.cfg.signals) for (const s of SIGNALS) process.on(s, onSignal);
+  return () => {
+    process.off('exit', onExit);
+    for (const s of SIGNALS) process.off(s, onSignal);
+  };
+}
+
+/** Stop taking requests, drain those in flight (bounded), close the engine, kill what is left, clean up. */
+function shutdown(st: ServerState, reason: string): Promise<number> {
+  if (st.shuttingDown) return st.shuttingDown;
+  const { cfg, log } = st;
+  st.shuttingDown = (async () => {
+    log.info?.(`shutting down (${reason})`);
+    st.watcher.close();
+    st.rpc?.stop();
+    for (const s of st.servers) {
+      s.close();
+      s.closeIdleConnections();
+    }
+    const { aborted } = await st.tracker.drain(cfg.drainTimeoutMs);
+    if (aborted > 0) log.warn(`${aborted} request(s) still running after ${cfg.drainTimeoutMs / 1000}s were cancelled`);
+    const closed = await st.engine.close().catch((e: unknown) => {
+      log.warn(`closing the engine failed: ${errorText(e)}`);
+      return { notices: [] as FinalizeNotice[] };
+    });
+    reportShutdownNotices(st, closed.notices);
+    st.engine.liveHooks.killAll('SIGKILL');
+    for (const s of st.servers) s.closeAllConnections();
+    if (cfg.socket && st.socketIno !== null) removeSocket(cfg.socket, st.socketIno);
+    st.connections.close();
+    await st.rpc?.flush();
+    st.detach();
+    st.resolveDone(0);
+    return 0;
+  })();
+  return st.shuttingDown;
+}
+
+/** The notices of sessions finalized at shutdown: one notification per session, and stderr. */
+function reportShutdownNotices(st: ServerState, list: FinalizeNotice[]): void {
+  const bySession = new Map<string | null, FinalizeNotice[]>();
+  for (const n of list) {
+    if (!bySession.has(n.session_id)) bySession.set(n.session_id, []);
+    bySession.get(n.session_id)!.push(n);
+  }
+  for (const [session_id, ns] of bySession) {
+    st.rpc?.notify('session_finalized', { session_id, session_key: ns[0]?.session_key ?? null, reason: 'shutdown', notices: ns });
+    for (const n of ns) st.log.warn(`notice for session ${session_id ?? '-'}: ${n.message}`);
+  }
+}
+
+/** The Unix socket and --http, as configured; each announced once it listens. */
+async function listen(st: ServerState, ctx: HttpContext): Promise<void> {
+  const { cfg } = st;
+  if (cfg.socket) {
+    const server = createHttpServer(ctx, { token: null, hosts: null });
+    st.socketIno = (await listenOnSocket(server, cfg.socket)).ino;
+    st.servers.push(server);
+    st.transports.push(`unix:${cfg.socket}`);
+    cfg.announce(`serving HTTP on unix socket ${cfg.socket} (mode 0600)`);
+  }
+  if (cfg.http) {
+    const { host, allowRemote } = cfg.http;
+    const policy: AuthPolicy = { token: cfg.http.token, hosts: null };
+    const server = createHttpServer(ctx, policy);
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(cfg.http!.port, host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    const addr = server.address();
+    const port = typeof addr === 'object' && addr ? addr.port : cfg.http.port;
+    st.httpAddress = { host, port };
+    // DNS rebinding: only Host values naming our own address (unless remote access was asked for).
+    policy.hosts = allowRemote ? null : allowedHosts(host, port);
+    st.servers.push(server);
+    const shown = host.includes(':') ? `[${host}]` : host;
+    st.transports.push(`http://${shown}:${port}`);
+    cfg.announce(`serving HTTP on http://${shown}:${port} (Authorization: Bearer <token> required)`);
+  }
 }
 
 /** Process memory in MB, for health (and the RSS benchmark). */
