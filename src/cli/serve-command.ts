@@ -38,12 +38,14 @@ plugin suppression, human-input pairing, on_session_finalize once per session).
 Transports (default: --socket <profile home>/${SOCKET_FILE_NAME}):
   --stdio             JSON-RPC 2.0, one object per line on stdin/stdout; stdin closing shuts down.
                       Methods: emit {event, kwargs, options?}, finalize_session {kwargs},
-                      emit_gateway {event, context}, health, reload, shutdown
+                      emit_gateway {event, context}, gateway_collect {event, context, timeout_ms?},
+                      gateway_command {context, timeout_ms?}, health, reload, shutdown
   --socket PATH       HTTP/1.1 on a Unix socket created mode 0600
   --http HOST:PORT    HTTP on TCP, loopback only; every request needs Authorization: Bearer <token>
                       (<profile home>/${TOKEN_FILE_NAME}, created 0600 on first use)
 Routes: GET /v1/health, POST /v1/emit/<event>, POST /v1/finalize, POST /v1/agent/<agent>/<AgentEvent>,
-        POST /v1/gateway, POST /v1/reload, GET /v1/notices
+        POST /v1/gateway, POST /v1/gateway/collect, POST /v1/gateway/command, POST /v1/reload,
+        GET /v1/notices
 
 Options:
   --accept-hooks          approve unapproved or modified hooks (like HERMES_ACCEPT_HOOKS=1)
@@ -62,7 +64,8 @@ Options:
                           with a block) and serve says so on stderr
   --headers-timeout SEC   a connection must send its request headers within this (default 10)
   --concurrency N         hooks running at once, shared by every client (default ${DEFAULT_CONCURRENCY})
-  --surface cli|gateway   gateway also loads <home>/hooks/* and enables emit_gateway
+  --surface cli|gateway   gateway also loads <home>/hooks/* and enables emit_gateway, gateway_collect
+                          and gateway_command
   --verbose               log reloads and shutdown steps on stderr
 
 Examples:

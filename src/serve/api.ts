@@ -7,6 +7,7 @@ import { locatedMessage } from '../config/source.js';
 import { answerAgentCall, cannotDecideAnswer, oneLineProblem, toolGateAmong } from '../dialects/call.js';
 import { AGENT_DIALECTS, AGENT_LABELS, DEFAULT_DIALECT_MAPS, isAgentDialect, type AgentDialect } from '../dialects/names.js';
 import { agentEventName } from '../dialects/recognise.js';
+import type { GatewayCommandContext, GatewayCommandVerdict } from '../gateway/command-decision.js';
 import type { HookEngine, ReloadResult } from '../engine/create-engine.js';
 import type { EmitOptions } from '../engine/emit.js';
 import { EVENT_NAMES, isEventName, SORTED_EVENT_NAMES } from '../events.js';
@@ -29,6 +30,8 @@ export interface ServeApi {
   emit(event: unknown, kwargs: unknown, options: unknown, signal: AbortSignal): Promise<Emission>;
   finalize(kwargs: unknown, signal: AbortSignal): Promise<{ emission: Emission; notices: FinalizeNotice[] }>;
   emitGateway(event: unknown, context: unknown): { accepted: true };
+  gatewayCollect(event: unknown, context: unknown, timeoutMs: unknown): Promise<{ answers: unknown[] }>;
+  gatewayCommand(context: unknown, timeoutMs: unknown): Promise<GatewayCommandVerdict>;
   agent(agent: string, theirEvent: string, body: unknown, signal: AbortSignal): Promise<DialectAnswer>;
   /** A call that could not be decided: on a tool gate the agent's own block saying why (as `run --dialect`), else an error. */
   agentCannotDecide(agent: string, theirEvent: string, problem: string): DialectAnswer;
@@ -36,7 +39,17 @@ export interface ServeApi {
   health(extra: Record<string, unknown>): Record<string, unknown>;
 }
 
+/** `timeout_ms`: a positive number of ms, or absent for the engine's default. */
+function collectOptions(timeoutMs: unknown): { timeoutMs?: number } {
+  if (timeoutMs === undefined || timeoutMs === null) return {};
+  if (typeof timeoutMs !== 'number' || !Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new RequestError('"timeout_ms" must be a positive number of milliseconds');
+  return { timeoutMs };
+}
+
 export function createServeApi(engine: HookEngine, opts: { surface: 'cli' | 'gateway' }): ServeApi {
+  const gatewaySurface = (method: string): void => {
+    if (opts.surface !== 'gateway') throw new RequestError(`${method} needs a server started with --surface gateway`);
+  };
   const started = Date.now();
   // As `run --dialect`: what cannot be decided on a tool gate is answered as that agent's block.
   const cannotDecide = (dialect: AgentDialect, events: (string | undefined)[], problem: string): DialectAnswer => {
@@ -56,10 +69,23 @@ export function createServeApi(engine: HookEngine, opts: { surface: 'cli' | 'gat
       return { emission, notices: emission.decision.notices ?? [] };
     },
     emitGateway(event, context) {
-      if (opts.surface !== 'gateway') throw new RequestError('emit_gateway needs a server started with --surface gateway');
+      gatewaySurface('emit_gateway');
       if (typeof event !== 'string' || event === '') throw new RequestError('emit_gateway: "event" must be a non-empty string such as "agent:start"');
       engine.emitGateway(event, kwargsOf(context, 'context'));
       return { accepted: true };
+    },
+    async gatewayCollect(event, context, timeoutMs) {
+      gatewaySurface('gateway_collect');
+      if (typeof event !== 'string' || event === '') throw new RequestError('gateway_collect: "event" must be a non-empty string such as "command:reset"');
+      return { answers: await engine.emitGatewayCollect(event, kwargsOf(context, 'context'), collectOptions(timeoutMs)) };
+    },
+    async gatewayCommand(context, timeoutMs) {
+      gatewaySurface('gateway_command');
+      const ctx = kwargsOf(context, 'context');
+      if (typeof ctx.command !== 'string' || ctx.command.trim().replace(/^\/+/, '') === '') {
+        throw new RequestError('gateway_command: "context.command" must name the command, such as "reset"');
+      }
+      return engine.decideGatewayCommand(ctx as GatewayCommandContext, collectOptions(timeoutMs));
     },
     async agent(agent, theirEvent, body, signal) {
       const dialect = agentOf(agent);

@@ -11,6 +11,8 @@
 //   POST /v1/agent/<agent>/<AgentEvent>  body: that agent's stdin  → exactly what `run --dialect` prints,
 //                                        exit code in X-Hermes-Hooks-Exit, stderr in X-Hermes-Hooks-Stderr
 //   POST /v1/gateway                     body: {event, context}    → {accepted} (with --surface gateway)
+//   POST /v1/gateway/collect             body: {event, context}    → {answers} (the handlers' answers, in order)
+//   POST /v1/gateway/command             body: {context}           → {decision, answers, …} for command:<context.command>
 //   POST /v1/reload                      re-read the config now
 //   GET  /v1/notices                     finalize notices of sessions the server finalized on its own
 //   (JSON-RPC only) shutdown             answered, then the server shuts down
@@ -86,6 +88,22 @@ export const METHODS: readonly ServeMethod[] = [
     http: { verb: 'POST', path: ['gateway'], body: 'params', status: 202 },
     tracked: false,
     run: (p, ctx) => ctx.api.emitGateway(p.event, p.context),
+  },
+  {
+    // Decision hooks: every answer of the event's handlers (Hermes' emit_collect).
+    rpc: 'gateway_collect',
+    params: '{event, context, timeout_ms?}',
+    http: { verb: 'POST', path: ['gateway', 'collect'], body: 'params' },
+    tracked: true,
+    run: (p, ctx) => ctx.api.gatewayCollect(p.event, p.context, p.timeout_ms),
+  },
+  {
+    // A slash command through its command:<name> hooks, decided as Hermes' gateway decides it.
+    rpc: 'gateway_command',
+    params: '{context, timeout_ms?}',
+    http: { verb: 'POST', path: ['gateway', 'command'], body: 'params' },
+    tracked: true,
+    run: (p, ctx) => ctx.api.gatewayCommand(p.context, p.timeout_ms),
   },
   {
     rpc: 'health',

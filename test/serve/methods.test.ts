@@ -18,7 +18,7 @@ describe('serve method table', () => {
     }
     expect(help).toContain(`Routes: ${httpRouteList()}`);
     expect(help).toContain(`Methods: ${METHODS.filter((m) => m.rpc).map((m) => (m.params ? `${m.rpc} ${m.params}` : m.rpc)).join(', ')}`);
-    expect(rpcMethodNames()).toEqual(['emit', 'finalize_session', 'emit_gateway', 'health', 'reload', 'shutdown']);
+    expect(rpcMethodNames()).toEqual(['emit', 'finalize_session', 'emit_gateway', 'gateway_collect', 'gateway_command', 'health', 'reload', 'shutdown']);
   });
 
   it('routes by path, with the params the path names', () => {
