@@ -6,7 +6,7 @@ import { accessSync, constants, readFileSync, realpathSync, statSync } from 'nod
 import { homedir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import { configLoadError } from '../config/load.js';
-import { agentFiles, checkAgentConfig, type AgentCheck, type AgentProbes } from '../dialects/agent-doctor.js';
+import { agentFiles, checkAgentConfig, type AgentCheck, type AgentProbes } from '../agent-wiring/agent-doctor.js';
 import { AGENT_DIALECTS, isAgentDialect } from '../dialects/names.js';
 import type { EventName } from '../events.js';
 import { discoveryOf, parseCommandArgs } from './_args.js';

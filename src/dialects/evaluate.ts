@@ -15,7 +15,7 @@ import type { EventName } from '../events.js';
 import type { Directive, HookSpec, JsonObject, RunRecord } from '../types.js';
 import { isPlainObject } from '../_json.js';
 import { abnormalEndReason, FAIL_CLOSED_REASON, failClosedMessage, failsClosed } from '../directives/messages.js';
-import { firstText, nonBlank, parseJsonObject } from './_values.js';
+import { firstText, nonBlank, parseJsonObject } from './values.js';
 import { argsToOurs, toTheirTool, type AgentDialect, type DialectMaps } from './names.js';
 
 export type DialectHookSpec = Pick<HookSpec, 'event' | 'command' | 'fail_closed' | 'timeout'>;

@@ -1,6 +1,6 @@
 // The name maps between our wire and each agent's hook protocol: events, tools and argument keys.
 // Pure data plus lookups. Everything else in src/dialects reads names through this module, so a
-// user's `dialects:` block in config.yaml (parsed here too) changes every direction at once.
+// user's `dialects:` block in config.yaml (parsed in config/dialects.ts) changes every direction at once.
 //
 // Direction: every map is written *theirs → ours*. The reverse (ours → theirs) takes the FIRST
 // entry that maps to our name, so order is meaningful: `Edit` before `MultiEdit` means our `patch`
@@ -11,12 +11,8 @@
 // back we split at the first `_` after `mcp_`, so a server whose name contains `_` or `-` does not
 // round-trip: pin it with an explicit `tools:` entry (explicit entries are looked up first).
 
-import type { ConfigSource, ConfigPath } from '../config/source.js';
-import { diagnosticAt } from '../config/source.js';
-import { pyTypeName } from '../util/python.js';
-import { EVENTS, isEventName, type EventName } from '../events.js';
-import type { Diagnostic, Dialect, JsonObject } from '../types.js';
-import { isPlainObject } from '../_json.js';
+import type { EventName } from '../events.js';
+import type { Dialect, JsonObject } from '../types.js';
 
 export type AgentDialect = Exclude<Dialect, 'hermes'>;
 
@@ -318,20 +314,7 @@ export function argsToTheirs(maps: DialectMaps, dialect: AgentDialect, theirTool
 }
 
 // ---------------------------------------------------------------------------------------------
-// The user's `dialects:` block
-
-type Section = 'events' | 'tools' | 'args';
-const SECTIONS: readonly Section[] = ['events', 'tools', 'args'];
-
-
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'a list';
-  if (isPlainObject(value) || value instanceof Map) return 'a mapping';
-  // Other YAML 1.1 objects: a timestamp (Date), !!set, !!binary.
-  if (typeof value === 'object') return `a ${pyTypeName(value)}`;
-  return `${typeof value} ${JSON.stringify(value)}`;
-}
+// Merging the user's `dialects:` overrides (parsed in config/dialects.ts)
 
 /** User entries first (null removes), then the defaults the user did not mention. */
 function mergeEntries<V>(defaults: ReadonlyMap<string, V>, user: ReadonlyMap<string, V | null>): Map<string, V> {
@@ -371,94 +354,4 @@ export function mergeDialectOverrides(
     };
   }
   return Object.freeze(out);
-}
-
-/**
- * Read and validate the top-level `dialects:` key of a config:
- * `dialects: {claude: {events: {Theirs: our_event}, tools: {Theirs: ours}, args: {<their tool>|'*': {theirs: ours}}}}`.
- * A null value removes a default entry. Every problem is a warning and the offending entry is skipped.
- */
-export function parseDialectsConfig(source: ConfigSource): { maps: DialectMaps; diagnostics: Diagnostic[] } {
-  const diagnostics: Diagnostic[] = [];
-  const warn = (path: ConfigPath, message: string, key = false): void => {
-    diagnostics.push(diagnosticAt(source, 'warning', path, message, { key }));
-  };
-  const data = source.data;
-  const block = isPlainObject(data) ? data['dialects'] : undefined;
-  if (block === undefined || block === null) return { maps: DEFAULT_DIALECT_MAPS, diagnostics };
-  if (!isPlainObject(block)) {
-    warn(['dialects'], `must be a mapping of agent name to name maps; got ${describe(block)}`);
-    return { maps: DEFAULT_DIALECT_MAPS, diagnostics };
-  }
-
-  const overrides: Partial<Record<AgentDialect, DialectOverrides>> = {};
-  for (const [dialect, body] of Object.entries(block)) {
-    const at: ConfigPath = ['dialects', dialect];
-    if (!isAgentDialect(dialect)) {
-      warn(
-        at,
-        dialect === 'hermes'
-          ? `hermes is the native wire and has no name maps; ignoring`
-          : `unknown dialect '${dialect}' under dialects: (valid: ${AGENT_DIALECTS.join(', ')}); ignoring`,
-        true,
-      );
-      continue;
-    }
-    if (body === null) continue;
-    if (!isPlainObject(body)) {
-      warn(at, `must be a mapping with events, tools and/or args; got ${describe(body)}`);
-      continue;
-    }
-    const o: { events?: Map<string, EventName | null>; tools?: Map<string, string | null>; args?: Map<string, Map<string, string | null> | null> } = {};
-    for (const [section, value] of Object.entries(body)) {
-      const sAt: ConfigPath = [...at, section];
-      if (!(SECTIONS as readonly string[]).includes(section)) {
-        warn(sAt, `unknown key '${section}' under dialects.${dialect} (valid: ${SECTIONS.join(', ')}); ignoring`, true);
-        continue;
-      }
-      if (value === null) continue;
-      if (!isPlainObject(value)) {
-        warn(sAt, `must be a mapping; got ${describe(value)}`);
-        continue;
-      }
-      if (section === 'events') {
-        const events = new Map<string, EventName | null>();
-        for (const [theirs, ours] of Object.entries(value)) {
-          if (ours === null) events.set(theirs, null);
-          else if (!isEventName(ours)) warn([...sAt, theirs], `'${String(ours)}' is not a Hermes event; ignoring`);
-          else if (!EVENTS[ours].shell) warn([...sAt, theirs], `'${ours}' is Python-plugin-only; shell hooks cannot serve it; ignoring`);
-          else events.set(theirs, ours);
-        }
-        o.events = events;
-      } else if (section === 'tools') {
-        const tools = new Map<string, string | null>();
-        for (const [theirs, ours] of Object.entries(value)) {
-          if (ours === null || (typeof ours === 'string' && ours.trim() !== '')) tools.set(theirs, ours === null ? null : ours.trim());
-          else warn([...sAt, theirs], `must be a tool name (a non-empty string) or null; got ${describe(ours)}`);
-        }
-        o.tools = tools;
-      } else {
-        const args = new Map<string, Map<string, string | null> | null>();
-        for (const [tool, keys] of Object.entries(value)) {
-          if (keys === null) {
-            args.set(tool, null);
-            continue;
-          }
-          if (!isPlainObject(keys)) {
-            warn([...sAt, tool], `must be a mapping of their argument key to ours; got ${describe(keys)}`);
-            continue;
-          }
-          const keyMap = new Map<string, string | null>();
-          for (const [theirKey, ourKey] of Object.entries(keys)) {
-            if (ourKey === null || (typeof ourKey === 'string' && ourKey !== '')) keyMap.set(theirKey, ourKey);
-            else warn([...sAt, tool, theirKey], `must be an argument key (a non-empty string) or null; got ${describe(ourKey)}`);
-          }
-          args.set(tool, keyMap);
-        }
-        o.args = args;
-      }
-    }
-    overrides[dialect] = o;
-  }
-  return { maps: mergeDialectOverrides(DEFAULT_DIALECT_MAPS, overrides), diagnostics };
 }

@@ -5,7 +5,7 @@
 import { isEventName, type EventName } from '../events.js';
 import type { JsonObject } from '../types.js';
 import { isPlainObject } from '../_json.js';
-import { parseMaybeJson, promptText } from './_values.js';
+import { parseMaybeJson, promptText } from './values.js';
 import {
   argsToTheirs,
   CURSOR_FAMILIES,

@@ -15,7 +15,7 @@
 
 import { EVENTS, type EventName } from '../events.js';
 import { shellQuote } from '../spawn/argv.js';
-import { CURSOR_FAMILIES, DEFAULT_DIALECT_MAPS, type AgentDialect, type DialectMaps } from './names.js';
+import { CURSOR_FAMILIES, DEFAULT_DIALECT_MAPS, type AgentDialect, type DialectMaps } from '../dialects/names.js';
 
 const RUN_TIMEOUT_SECONDS = 310;
 

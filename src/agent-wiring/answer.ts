@@ -37,7 +37,7 @@ import type { EventName } from '../events.js';
 import type { Decision, JsonObject } from '../types.js';
 import { isPlainObject } from '../_json.js';
 import { inert } from '../_display.js';
-import { parseMaybeJson, promptText } from './_values.js';
+import { parseMaybeJson, promptText } from '../dialects/values.js';
 import {
   argsToOurs,
   argsToTheirs,
@@ -48,7 +48,7 @@ import {
   toTheirTool,
   type AgentDialect,
   type DialectMaps,
-} from './names.js';
+} from '../dialects/names.js';
 
 export interface ParsedDialectInput {
   event: EventName;

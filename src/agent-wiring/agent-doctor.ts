@@ -12,8 +12,8 @@ import { isAbsolute } from 'node:path';
 import type { EventName } from '../events.js';
 import { isPlainObject } from '../_json.js';
 import { splitCommand } from '../spawn/argv.js';
-import { blankJsonComments } from './_jsonc.js';
-import { AGENT_DIALECTS, AGENT_LABELS, type AgentDialect, type DialectMaps } from './names.js';
+import { blankJsonComments } from '../util/jsonc.js';
+import { AGENT_DIALECTS, AGENT_LABELS, type AgentDialect, type DialectMaps } from '../dialects/names.js';
 import { errorText } from '../errors.js';
 
 export interface AgentFile {

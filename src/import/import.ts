@@ -10,13 +10,13 @@ import { isMap, isSeq, parseDocument, Document, type YAMLMap, type YAMLSeq } fro
 import { parseConfigText, diagnosticAt, type ConfigPath, type ConfigSource } from '../config/source.js';
 import { EVENTS, type EventName } from '../events.js';
 import type { Diagnostic, DiagnosticLevel, Dialect } from '../types.js';
-import { blankJsonComments, lineColumnAt } from './_jsonc.js';
+import { blankJsonComments, lineColumnAt } from '../util/jsonc.js';
 import { shellQuote } from '../spawn/argv.js';
 import { needsShell, wrapInShell } from './_shell.js';
 import { isPlainObject } from '../_json.js';
-import { convertClaudeMatcher, convertRegexMatcher, isValidRegex, matchesEverything } from './matchers.js';
-import { CURSOR_FAMILIES, DEFAULT_DIALECT_MAPS, toOurEvent, type AgentDialect, type DialectMaps } from './names.js';
-import { recogniseAgentHooks } from './recognise.js';
+import { convertClaudeMatcher, convertRegexMatcher, isValidRegex, matchesEverything } from '../dialects/matchers.js';
+import { CURSOR_FAMILIES, DEFAULT_DIALECT_MAPS, toOurEvent, type AgentDialect, type DialectMaps } from '../dialects/names.js';
+import { recogniseAgentHooks } from '../dialects/recognise.js';
 import { errorText } from '../errors.js';
 
 export interface ImportedHook {
