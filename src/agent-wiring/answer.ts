@@ -37,29 +37,17 @@ import type { EventName } from '../events.js';
 import type { Decision, JsonObject } from '../types.js';
 import { isPlainObject } from '../_json.js';
 import { inert } from '../_display.js';
+import { agentModule, isAgentDialect } from '../dialects/agents/index.js';
+import type { DialectAnswer, ToolFamily } from '../dialects/agents/module.js';
 import { parseMaybeJson, promptText } from '../dialects/values.js';
-import {
-  argsToOurs,
-  argsToTheirs,
-  AGENT_DIALECTS,
-  CURSOR_FAMILIES,
-  toOurEvent,
-  toOurTool,
-  toTheirTool,
-  type AgentDialect,
-  type DialectMaps,
-} from '../dialects/names.js';
+import { argsToOurs, argsToTheirs, toOurEvent, toOurTool, toolFamily, toTheirTool, type AgentDialect, type DialectMaps } from '../dialects/names.js';
+
+export type { DialectAnswer } from '../dialects/agents/module.js';
 
 export interface ParsedDialectInput {
   event: EventName;
   kwargs: Record<string, unknown>;
   theirEvent: string;
-}
-
-export interface DialectAnswer {
-  exitCode: number;
-  stdout: string;
-  stderr: string;
 }
 
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
@@ -74,13 +62,91 @@ function objectInput(value: unknown): JsonObject {
 /** Hermes passes tool results as a JSON string. */
 const resultString = (v: unknown): string => (typeof v === 'string' ? v : JSON.stringify(v ?? null));
 
-/** Cursor family events → our tool for the call (the family's only tool, or the MCP name). */
-function cursorFamilyTool(theirEvent: string, stdin: JsonObject): string | null {
-  const family = CURSOR_FAMILIES[theirEvent];
-  if (family === undefined) return null;
+/** A tool-family event → our tool for the call (the family's only tool, or the MCP name). */
+function familyTool(family: ToolFamily, stdin: JsonObject): string {
   if (family.tools !== 'mcp') return family.tools[family.tools.length - 1]!;
   const name = str(stdin['tool_name']) ?? 'unknown';
   return name.startsWith('mcp_') ? name : `mcp_${name}`;
+}
+
+/** The stdin's fields, taken one by one as they are translated; what is left passes as kwargs. */
+class Fields {
+  readonly rest: JsonObject;
+  constructor(stdin: JsonObject) {
+    this.rest = { ...stdin };
+  }
+  take(key: string): unknown {
+    const v = this.rest[key];
+    delete this.rest[key];
+    return v;
+  }
+  rename(from: string, to: string, convert: (v: unknown) => unknown = (v) => v): void {
+    if (from in this.rest) this.rest[to] = convert(this.take(from));
+  }
+}
+
+/** A tool call's tool and arguments, from wherever the agent's event puts them. */
+function toolCall(dialect: AgentDialect, maps: DialectMaps, theirEvent: string, stdin: JsonObject, fields: Fields): { tool_name: string | null; args: JsonObject } {
+  const family = toolFamily(dialect, theirEvent);
+  const ourFamilyTool = family === undefined ? null : familyTool(family, stdin);
+  let theirTool: string | null;
+  let input: JsonObject;
+  if (family !== undefined && family.input === 'command') {
+    theirTool = toTheirTool(maps, dialect, ourFamilyTool!);
+    input = { command: fields.take('command') ?? '' };
+    if (family.phase === 'pre' && typeof fields.rest['cwd'] === 'string') input['cwd'] = fields.take('cwd');
+  } else if (family !== undefined && family.input === 'file') {
+    theirTool = toTheirTool(maps, dialect, ourFamilyTool!);
+    input = { file_path: fields.take('file_path') ?? '' };
+  } else {
+    theirTool = str(fields.take('tool_name'));
+    input = objectInput(fields.take('tool_input'));
+  }
+  const ourTool = ourFamilyTool ?? (theirTool === null ? null : toOurTool(maps, dialect, theirTool));
+  return { tool_name: ourTool, args: argsToOurs(maps, dialect, theirTool, input) };
+}
+
+/** Their event's own fields under our kwarg names. */
+function translateFields(dialect: AgentDialect, event: EventName, theirEvent: string, fields: Fields): void {
+  const { rest } = fields;
+  if (event === 'pre_tool_call' || event === 'post_tool_call') {
+    fields.rename('tool_use_id', 'tool_call_id');
+    if (event === 'post_tool_call') {
+      fields.rename('tool_response', 'result', resultString);
+      fields.rename('tool_output', 'result', resultString);
+      fields.rename('output', 'result', resultString);
+      fields.rename('result_json', 'result', resultString);
+      fields.rename('duration', 'duration_ms');
+      const failed = agentModule(dialect).toolFailureEvents?.includes(theirEvent) ?? false;
+      fields.rename('error', 'error_message');
+      rest['status'] = failed ? 'error' : 'ok';
+    }
+  } else if (event === 'pre_llm_call') {
+    fields.rename('prompt', 'user_message', (v) => promptText(v));
+  } else if (event === 'pre_verify') {
+    fields.rename('last_assistant_message', 'final_response');
+    fields.rename('prompt_response', 'final_response');
+    // Hermes counts verify attempts; Claude/Codex/Gemini only flag a repeat, Cursor counts loops.
+    if (typeof rest['loop_count'] === 'number') rest['attempt'] = rest['loop_count'] + 1;
+    else if (typeof rest['stop_hook_active'] === 'boolean') rest['attempt'] = rest['stop_hook_active'] ? 2 : 1;
+  } else if (event === 'subagent_start' || event === 'subagent_stop') {
+    fields.rename('agent_id', 'child_session_id');
+    fields.rename('agent_type', 'child_role');
+  } else if (event === 'post_llm_call') {
+    fields.rename('text', 'assistant_response');
+  }
+}
+
+/** The session id, from the first of the agent's session keys present; its other renames. */
+function takeSession(dialect: AgentDialect, fields: Fields): unknown {
+  const stdin = agentModule(dialect).stdin;
+  let sessionId: unknown;
+  for (const key of stdin?.sessionKeys ?? ['session_id']) {
+    sessionId = fields.take(key);
+    if (sessionId !== undefined) break;
+  }
+  for (const [from, to] of Object.entries(stdin?.renames ?? {})) fields.rename(from, to);
+  return sessionId;
 }
 
 /**
@@ -94,7 +160,7 @@ export function parseDialectInput(
   stdinJson: unknown,
   opts: { event?: string } = {},
 ): ParsedDialectInput | { error: string } {
-  if (!AGENT_DIALECTS.includes(dialect)) return { error: `unknown dialect '${String(dialect)}'` };
+  if (!isAgentDialect(dialect)) return { error: `unknown dialect '${String(dialect)}'` };
   if (!isPlainObject(stdinJson)) return { error: `${dialect} hook input must be one JSON object` };
   const stdinEvent = str(stdinJson['hook_event_name']);
   if (stdinEvent !== null && opts.event !== undefined && stdinEvent !== opts.event) {
@@ -108,164 +174,19 @@ export function parseDialectInput(
     return { error: `${dialect} event '${theirEvent}' has no Hermes counterpart (mapped: ${known})` };
   }
 
-  const rest: JsonObject = { ...stdinJson };
-  const take = (key: string): unknown => {
-    const v = rest[key];
-    delete rest[key];
-    return v;
-  };
-  const renameField = (from: string, to: string, convert: (v: unknown) => unknown = (v) => v): void => {
-    if (from in rest) rest[to] = convert(take(from));
-  };
-  take('hook_event_name');
-
-  const head: Record<string, unknown> = {};
-  if (event === 'pre_tool_call' || event === 'post_tool_call') {
-    const familyTool = dialect === 'cursor' ? cursorFamilyTool(theirEvent, stdinJson) : null;
-    let theirTool: string | null;
-    let input: JsonObject;
-    if (familyTool !== null && (theirEvent === 'beforeShellExecution' || theirEvent === 'afterShellExecution')) {
-      theirTool = toTheirTool(maps, dialect, familyTool);
-      input = { command: take('command') ?? '' };
-      if (theirEvent === 'beforeShellExecution' && typeof rest['cwd'] === 'string') input['cwd'] = take('cwd');
-    } else if (familyTool !== null && (theirEvent === 'beforeReadFile' || theirEvent === 'afterFileEdit')) {
-      theirTool = toTheirTool(maps, dialect, familyTool);
-      input = { file_path: take('file_path') ?? '' };
-    } else {
-      theirTool = str(take('tool_name'));
-      input = objectInput(take('tool_input'));
-    }
-    const ourTool = familyTool ?? (theirTool === null ? null : toOurTool(maps, dialect, theirTool));
-    head['tool_name'] = ourTool;
-    head['args'] = argsToOurs(maps, dialect, theirTool, input);
-    renameField('tool_use_id', 'tool_call_id');
-    if (event === 'post_tool_call') {
-      renameField('tool_response', 'result', resultString);
-      renameField('tool_output', 'result', resultString);
-      renameField('output', 'result', resultString);
-      renameField('result_json', 'result', resultString);
-      renameField('duration', 'duration_ms');
-      const failed = theirEvent === 'PostToolUseFailure' || theirEvent === 'postToolUseFailure';
-      renameField('error', 'error_message');
-      rest['status'] = failed ? 'error' : 'ok';
-    }
-  } else if (event === 'pre_llm_call') {
-    renameField('prompt', 'user_message', (v) => promptText(v));
-  } else if (event === 'pre_verify') {
-    renameField('last_assistant_message', 'final_response');
-    renameField('prompt_response', 'final_response');
-    // Hermes counts verify attempts; Claude/Codex/Gemini only flag a repeat, Cursor counts loops.
-    if (typeof rest['loop_count'] === 'number') rest['attempt'] = rest['loop_count'] + 1;
-    else if (typeof rest['stop_hook_active'] === 'boolean') rest['attempt'] = rest['stop_hook_active'] ? 2 : 1;
-  } else if (event === 'subagent_start' || event === 'subagent_stop') {
-    renameField('agent_id', 'child_session_id');
-    renameField('agent_type', 'child_role');
-  } else if (event === 'post_llm_call') {
-    renameField('text', 'assistant_response');
-  }
-
-  let sessionId: unknown;
-  if (dialect === 'cursor') {
-    sessionId = take('conversation_id') ?? take('session_id');
-    renameField('generation_id', 'turn_id');
-  } else {
-    sessionId = take('session_id');
-  }
-  const kwargs: Record<string, unknown> = { ...head, session_id: typeof sessionId === 'string' ? sessionId : '', ...rest };
+  const fields = new Fields(stdinJson);
+  fields.take('hook_event_name');
+  const head: Record<string, unknown> = event === 'pre_tool_call' || event === 'post_tool_call' ? toolCall(dialect, maps, theirEvent, stdinJson, fields) : {};
+  translateFields(dialect, event, theirEvent, fields);
+  const sessionId = takeSession(dialect, fields);
+  const kwargs: Record<string, unknown> = { ...head, session_id: typeof sessionId === 'string' ? sessionId : '', ...fields.rest };
   return { event, kwargs, theirEvent };
-}
-
-// ---------------------------------------------------------------------------------------------
-
-const OK_EMPTY: DialectAnswer = { exitCode: 0, stdout: '', stderr: '' };
-const json = (value: JsonObject): DialectAnswer => ({ exitCode: 0, stdout: `${JSON.stringify(value)}\n`, stderr: '' });
-
-function approvalText(decision: Decision, theirTool: string | null): string {
-  return decision.message ?? `${theirTool ?? 'this tool call'} needs approval`;
-}
-
-function claudeFamilyAnswer(dialect: 'claude' | 'codex', theirEvent: string, decision: Decision, theirTool: string | null, theirArgs: JsonObject | null): DialectAnswer {
-  const specific = (fields: JsonObject): DialectAnswer => json({ hookSpecificOutput: { hookEventName: theirEvent, ...fields } });
-  if (decision.event === 'pre_tool_call') {
-    if (decision.action === 'block') {
-      const reason = decision.message ?? 'Blocked by hermes-hooks.';
-      if (dialect === 'codex') return { exitCode: 2, stdout: '', stderr: `${reason}\n` };
-      return specific({ permissionDecision: 'deny', permissionDecisionReason: reason });
-    }
-    if (decision.action === 'approve') {
-      if (dialect === 'codex') {
-        return { exitCode: 2, stdout: '', stderr: `${approvalText(decision, theirTool)} (Codex hooks cannot ask for approval, so hermes-hooks blocks the call)\n` };
-      }
-      // Claude pairs updatedInput with ask too, so the user sees and approves the rewritten call.
-      return specific({
-        permissionDecision: 'ask',
-        permissionDecisionReason: approvalText(decision, theirTool),
-        ...(theirArgs ? { updatedInput: theirArgs } : {}),
-      });
-    }
-    // updatedInput replaces the whole input, so it carries the full merged arguments. Claude: no
-    // permissionDecision, so its own permission check still runs; Codex needs allow (see the top).
-    if (theirArgs) return specific(dialect === 'codex' ? { permissionDecision: 'allow', updatedInput: theirArgs } : { updatedInput: theirArgs });
-    return OK_EMPTY;
-  }
-  if (decision.event === 'pre_verify' && decision.action === 'continue') {
-    return json({ decision: 'block', reason: decision.message ?? 'Continue.' });
-  }
-  if (decision.context !== null) return specific({ additionalContext: decision.context });
-  return OK_EMPTY;
-}
-
-function geminiAnswer(theirEvent: string, decision: Decision, theirArgs: JsonObject | null): DialectAnswer {
-  if (decision.event === 'pre_tool_call') {
-    const rewrite = theirArgs ? { hookSpecificOutput: { hookEventName: theirEvent, tool_input: theirArgs } } : {};
-    if (decision.action === 'block') return json({ decision: 'deny', reason: decision.message ?? 'Blocked by hermes-hooks.' });
-    if (decision.action === 'approve') return json({ decision: 'ask', ...(decision.message ? { reason: decision.message } : {}), ...rewrite });
-    // No `decision`: the rewrite alone, whatever Gemini would have decided on its own.
-    if (theirArgs) return json(rewrite);
-    return OK_EMPTY;
-  }
-  if (decision.event === 'pre_verify' && decision.action === 'continue') {
-    return json({ decision: 'deny', reason: decision.message ?? 'Continue.' });
-  }
-  if (decision.context !== null) return json({ hookSpecificOutput: { hookEventName: theirEvent, additionalContext: decision.context } });
-  return OK_EMPTY;
-}
-
-function cursorAnswer(theirEvent: string, decision: Decision, theirArgs: JsonObject | null): DialectAnswer {
-  if (decision.event === 'pre_tool_call') {
-    const canRewrite = theirEvent === 'preToolUse';
-    if (decision.action === 'block') {
-      const message = decision.message ?? 'Blocked by hermes-hooks.';
-      return json({ permission: 'deny', user_message: message, agent_message: message });
-    }
-    if (decision.action === 'approve') {
-      const message = decision.message ?? 'hermes-hooks asks for approval';
-      return json({ permission: 'ask', user_message: message, agent_message: message, ...(theirArgs && canRewrite ? { updated_input: theirArgs } : {}) });
-    }
-    if (theirArgs && canRewrite) return json({ permission: 'allow', updated_input: theirArgs });
-    if (theirArgs) {
-      // The hook wanted different arguments and this event cannot carry them: running the original
-      // call would ignore the hook, so refuse it and say what would be allowed.
-      const wanted = inert(theirEvent === 'beforeShellExecution' && typeof theirArgs['command'] === 'string' ? theirArgs['command'] : JSON.stringify(theirArgs));
-      const message = `hermes-hooks rewrote this call, but Cursor's ${theirEvent} cannot apply rewrites; run it as: ${wanted}`;
-      return json({ permission: 'deny', user_message: message, agent_message: message });
-    }
-    return json({ permission: 'allow' });
-  }
-  if (decision.event === 'pre_verify' && decision.action === 'continue') {
-    return json({ followup_message: decision.message ?? 'Continue.' });
-  }
-  if (theirEvent === 'beforeSubmitPrompt') {
-    return json({ continue: true, ...(decision.context !== null ? { additional_context: decision.context } : {}) });
-  }
-  if (decision.context !== null) return json({ additional_context: decision.context });
-  return OK_EMPTY;
 }
 
 /**
  * Our resolved Decision → exactly what `dialect` expects back from a hook on `theirEvent`.
  * `toolName` is OUR tool name of the call; `decision.args` (the full merged arguments) is rendered
- * with the agent's keys.
+ * with the agent's keys. How each agent is answered is its record's (agents/<agent>.ts answer).
  */
 export function renderDialectAnswer(
   dialect: AgentDialect,
@@ -279,13 +200,5 @@ export function renderDialectAnswer(
   // The message is what the agent shows a person (Claude's reason, Cursor's user_message, Codex's
   // stderr as is): a command name or a hook's message must not repaint that terminal either.
   if (decision.message !== null) decision = { ...decision, message: inert(decision.message, { keepNewlines: true }) };
-  switch (dialect) {
-    case 'claude':
-    case 'codex':
-      return claudeFamilyAnswer(dialect, theirEvent, decision, theirTool, theirArgs);
-    case 'gemini':
-      return geminiAnswer(theirEvent, decision, theirArgs);
-    case 'cursor':
-      return cursorAnswer(theirEvent, decision, theirArgs);
-  }
+  return agentModule(dialect).answer({ theirEvent, decision, theirTool, theirArgs });
 }
