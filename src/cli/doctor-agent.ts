@@ -6,7 +6,7 @@ import { accessSync, constants, readFileSync, realpathSync, statSync } from 'nod
 import { homedir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import { configLoadError } from '../config/load.js';
-import { agentFiles, checkAgentConfig, type AgentCheck, type AgentProbes } from '../agent-wiring/agent-doctor.js';
+import { agentFiles, agentTrustFile, checkAgentConfig, type AgentCheck, type AgentProbes } from '../agent-wiring/agent-doctor.js';
 import { AGENT_DIALECTS, isAgentDialect } from '../dialects/names.js';
 import type { EventName } from '../events.js';
 import { discoveryOf, parseCommandArgs } from './_args.js';
@@ -69,12 +69,12 @@ export async function doctorAgentCommand(args: string[], io: CliIO): Promise<num
       seen.add(key);
       return true;
     });
-  const codexConfigPath = join(home, '.codex/config.toml');
+  const trustFile = agentTrustFile(agent, home);
   const report = checkAgentConfig({
     dialect: agent,
     maps,
     files,
-    ...(agent === 'codex' ? { codexConfig: { path: codexConfigPath, text: readText(codexConfigPath) } } : {}),
+    ...(trustFile !== undefined ? { trustConfig: { path: trustFile, text: readText(trustFile) } } : {}),
     profileTimeouts,
     home,
     probes: fsProbes(io),

@@ -177,6 +177,7 @@ export const gemini = defineAgent({
     defaultTimeout: 60,
     exactNameMatchers: false,
     invalidMatcher: 'exact',
+    msTimeoutHint: 'Gemini counts milliseconds',
     notes: ['project hooks (.gemini/settings.json) run only in trusted folders; /hooks panel in Gemini CLI lists what it loaded.'],
   },
   printConfig: {

@@ -135,6 +135,8 @@ export interface DoctorFacts {
   exactNameMatchers: boolean;
   /** How the agent treats a matcher that does not compile. */
   invalidMatcher: 'skip' | 'exact';
+  /** Said after a timeout under 1000 in an ms agent (default: `<label> counts milliseconds`). */
+  msTimeoutHint?: string;
   /** The tool names a matcher must let through, grouped by tool (default: the tools map, one each). */
   matcherTools?: readonly (readonly string[])[];
   /** Said (ℹ) when the agent runs hermes-hooks entries: what the files cannot tell. */
