@@ -4,7 +4,7 @@
 
 import { stderrLogger } from '../engine/logger.js';
 import { isEventName } from '../events.js';
-import type { Dialect } from '../types.js';
+import { AGENT_DIALECTS, isAgentDialect } from '../dialects/agents/index.js';
 import { parseCommandArgs } from './_args.js';
 import { unknownEventError } from './_events.js';
 import { RUN_HELP } from './_help.js';
@@ -13,18 +13,16 @@ import { eventDiagnosticLines, payloadDiagnosticLines } from './_event-diagnosti
 import { payloadFromStdin } from './_payload.js';
 import { withRunEngine } from './_run-engine.js';
 
-const DIALECTS: readonly Dialect[] = ['claude', 'codex', 'gemini', 'cursor'];
-
 export async function runCommand(args: string[], io: CliIO): Promise<number> {
   // A dialect run parses its own options: whatever goes wrong from here on must still end in that
   // agent's block, never in an exit 1 the agent would treat as "go ahead".
   const dialect = dialectArg(args);
   if (dialect !== undefined && dialect !== 'hermes') {
-    if (!DIALECTS.includes(dialect as Dialect)) {
-      throw new CliError(`run: unknown dialect '${dialect}' (one of: ${DIALECTS.join(', ')})`);
+    if (!isAgentDialect(dialect)) {
+      throw new CliError(`run: unknown dialect '${dialect}' (one of: ${AGENT_DIALECTS.join(', ')})`);
     }
     const { runDialect } = await import('./_run-dialect.js');
-    return runDialect(dialect as Dialect, args, io);
+    return runDialect(dialect, args, io);
   }
   const { values, positionals } = parseCommandArgs('run', args, {
     'accept-hooks': { type: 'boolean' },

@@ -246,7 +246,7 @@ export function convertMatcher(ctx: Ctx, raw: unknown, at: ConfigPath, theirEven
     }
     return null;
   }
-  if ((format.matcherStyle ?? agent.import.matcherStyle) === 'claude') return convertClaudeMatcher(raw);
+  if ((format.matcherStyle ?? agent.import.matcherStyle) === 'names-or-regex') return convertClaudeMatcher(raw);
   if (!matchesEverything(raw) && !isValidRegex(raw.trim())) {
     if ((format.invalidMatcher ?? agent.import.invalidMatcher) === 'skip') {
       diag(ctx, 'warning', at, `matcher '${raw}' is not a valid regex (${agent.label} skips this group); not imported`);

@@ -85,7 +85,7 @@ export const claude = defineAgent({
         note: `Qwen Code uses Claude's event names but its own tool names (run_shell_command …): matchers are kept as written; map its tools under dialects.claude.tools in config.yaml if they should match`,
       },
     ],
-    matcherStyle: 'claude',
+    matcherStyle: 'names-or-regex',
     invalidMatcher: 'exact',
     shell: 'sh',
   },

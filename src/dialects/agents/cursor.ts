@@ -196,7 +196,7 @@ export const cursor = defineAgent({
   recognise: { stdinKeys: ['cursor_version', 'conversation_id', 'generation_id', 'workspace_roots'], decisive: true },
   import: {
     formats: [{ id: 'cursor', writer: 'Cursor', title: 'Cursor hooks.json', dir: '.cursor', timeoutUnit: 's', defaultTimeout: null, envPrefix: 'CURSOR' }],
-    matcherStyle: 'claude',
+    matcherStyle: 'names-or-regex',
     invalidMatcher: 'exact',
     shell: 'sh',
     // Cursor resolves a relative script path from the folder of hooks.json.

@@ -91,14 +91,14 @@ export interface ImportFormat {
   /** Said once when a file is read in this format. */
   note?: string;
   /** This format's matchers, when they differ from its agent's (Qwen: regexes). */
-  matcherStyle?: 'claude' | 'regex';
+  matcherStyle?: 'names-or-regex' | 'regex';
   invalidMatcher?: 'skip' | 'exact';
 }
 
 export interface ImportRules {
   formats: readonly ImportFormat[];
-  /** `claude`: a word list is exact names, anything else an unanchored regex; `regex`: always a regex. */
-  matcherStyle: 'claude' | 'regex';
+  /** `names-or-regex`: a word list is exact names, anything else an unanchored regex (Claude's); `regex`: always a regex. */
+  matcherStyle: 'names-or-regex' | 'regex';
   /** A regex matcher that does not compile: the agent skips the group, or matches it as an exact name. */
   invalidMatcher: 'skip' | 'exact';
   /** Their events on which the agent itself ignores the matcher (no warning when we drop it). */
