@@ -11,27 +11,7 @@
 //   allow + args        updatedInput, NO decision   allow + updatedInput         tool_input, NO decision    allow + updated_input (preToolUse)
 //   allow               (nothing)                   (nothing)                    (nothing)                  permission:allow
 //
-// How each agent is answered, and why:
-//   - Claude: exit 0 + `hookSpecificOutput` JSON. A JSON deny is honoured on every tool, while exit 2
-//     has been reported ignored for Task, Bash and on Windows (reference §c 4). A rewrite is sent as
-//     `updatedInput` WITHOUT `permissionDecision`: `allow` would skip Claude's own permission check
-//     (a rewrite into `touch /outside/project` then ran unasked, issue 15 item 10); without a
-//     decision Claude applies the rewrite and still runs its own check (verified against the binary).
-//   - Codex: block = exit 2 + the reason on stderr, the path Codex documents without conditions
-//     (§b2: "exit 2 + non-empty stderr → block"); its JSON parser fails the hook — and lets the
-//     tool run — on any field it does not expect. Codex cannot ask: an approve is answered as a
-//     block that says approval was required (asking would count as a failed hook = allow).
-//     A rewrite must be `permissionDecision:"allow"` + `updatedInput` (either alone fails the hook);
-//     that allow grants nothing there: Codex's PreToolUse outcome is only block / reason / context /
-//     updated input (hooks/src/events/pre_tool_use.rs), its approval policy and sandbox still apply.
-//   - Gemini: exit 0 + `decision` JSON; Gemini ignores the exit code when JSON is present and does
-//     not block on exit 2 without text (§b3). A rewrite is `hookSpecificOutput.tool_input` alone:
-//     Gemini reads it whatever the decision, so no `decision:"allow"` is sent with it.
-//   - Cursor: exit 0 + `permission` JSON, always explicit on permission events (an empty answer from
-//     a permission hook may be read as invalid, §b4): Cursor has no neutral answer, `allow` is its
-//     "go ahead". Whether Cursor's hook `allow` also skips its own allowlist prompt is not documented
-//     in our sources (unverified). Only preToolUse can carry `updated_input`; a rewrite on
-//     beforeShellExecution & co. is answered as a deny that tells the agent what to run.
+// How each agent is answered, and why, is its record's `answer` (src/dialects/agents/<agent>.ts).
 
 import type { EventName } from '../events.js';
 import type { Decision, JsonObject } from '../types.js';
@@ -39,7 +19,7 @@ import { isPlainObject } from '../_json.js';
 import { inert } from '../_display.js';
 import { agentModule, isAgentDialect } from '../dialects/agents/index.js';
 import type { DialectAnswer, ToolFamily } from '../dialects/agents/module.js';
-import { parseMaybeJson, promptText } from '../dialects/values.js';
+import { parseMaybeJson, promptText, str } from '../dialects/values.js';
 import { argsToOurs, argsToTheirs, toOurEvent, toOurTool, toolFamily, toTheirTool, type AgentDialect, type DialectMaps } from '../dialects/names.js';
 
 export type { DialectAnswer } from '../dialects/agents/module.js';
@@ -49,8 +29,6 @@ export interface ParsedDialectInput {
   kwargs: Record<string, unknown>;
   theirEvent: string;
 }
-
-const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
 function objectInput(value: unknown): JsonObject {
   if (isPlainObject(value)) return value;

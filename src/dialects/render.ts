@@ -6,6 +6,7 @@ import { isEventName, type EventName } from '../events.js';
 import type { JsonObject } from '../types.js';
 import { isPlainObject } from '../_json.js';
 import { agentModule } from './agents/index.js';
+import { num, str } from './values.js';
 import {
   argsToTheirs,
   isOurMcpTool,
@@ -69,9 +70,6 @@ export function theirEventFor(
   }
   return toTheirEvent(maps, dialect, ourEvent);
 }
-
-const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
-const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
 /**
  * The stdin object for a dialect hook, or null when the event has no counterpart in that dialect

@@ -118,7 +118,19 @@ export function readClaudeFamily(variant: Variant, r: ReadInput): Reading {
   return none(garbled);
 }
 
-// ---- answering as its hook (see agent-wiring/answer.ts for the table and the why) -------------
+// ---- answering as its hook (agent-wiring/answer.ts has the table for every agent) -------------
+//   - Claude: exit 0 + `hookSpecificOutput` JSON. A JSON deny is honoured on every tool, while exit 2
+//     has been reported ignored for Task, Bash and on Windows (reference §c 4). A rewrite is sent as
+//     `updatedInput` WITHOUT `permissionDecision`: `allow` would skip Claude's own permission check
+//     (a rewrite into `touch /outside/project` then ran unasked, issue 15 item 10); without a
+//     decision Claude applies the rewrite and still runs its own check (verified against the binary).
+//   - Codex: block = exit 2 + the reason on stderr, the path Codex documents without conditions
+//     (§b2: "exit 2 + non-empty stderr → block"); its JSON parser fails the hook — and lets the
+//     tool run — on any field it does not expect. Codex cannot ask: an approve is answered as a
+//     block that says approval was required (asking would count as a failed hook = allow).
+//     A rewrite must be `permissionDecision:"allow"` + `updatedInput` (either alone fails the hook);
+//     that allow grants nothing there: Codex's PreToolUse outcome is only block / reason / context /
+//     updated input (hooks/src/events/pre_tool_use.rs), its approval policy and sandbox still apply.
 
 function approvalText(a: AnswerInput): string {
   return a.decision.message ?? `${a.theirTool ?? 'this tool call'} needs approval`;

@@ -13,8 +13,7 @@ export const continueWith = (message: string | undefined): Directive | null =>
 export const none = (garbled = false): Reading => ({ directive: null, garbled });
 export const obj = (v: unknown): JsonObject => (isPlainObject(v) ? v : {});
 
-export const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
-export const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+export { num, str } from '../values.js';
 
 /** Our block message when the hooks gave none, in every agent's answer. */
 export const BLOCKED = 'Blocked by hermes-hooks.';
