@@ -34,9 +34,6 @@ export type DialectMaps = Readonly<Record<AgentDialect, DialectNames>>;
 
 export type { DialectNamesData } from './agents/module.js';
 
-/** Each agent's built-in maps, as its record writes them. */
-export const DEFAULT_DIALECT_DATA: Readonly<Record<AgentDialect, DialectNamesData>> = Object.fromEntries(AGENTS.map((a) => [a.name, a.names])) as Record<AgentDialect, DialectNamesData>;
-
 function toNames(data: DialectNamesData): DialectNames {
   return {
     events: new Map(Object.entries(data.events)),
@@ -45,6 +42,7 @@ function toNames(data: DialectNamesData): DialectNames {
   };
 }
 
+/** Each agent's built-in maps, as its record (agents/<agent>.ts) writes them. */
 export const DEFAULT_DIALECT_MAPS: DialectMaps = Object.freeze(Object.fromEntries(AGENTS.map((a) => [a.name, toNames(a.names)])) as Record<AgentDialect, DialectNames>);
 
 /** The built-in maps (what a config without `dialects:` gets). */
