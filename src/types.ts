@@ -3,11 +3,12 @@
 // object can be printed as-is.
 
 import type { EventName } from './events.js';
+import type { AgentDialect } from './dialects/agents/index.js';
 
 export type { EventName } from './events.js';
 
 /** Which agent's protocol a hook speaks (issue: dialects). `hermes` is the native wire. */
-export type Dialect = 'hermes' | 'claude' | 'codex' | 'gemini' | 'cursor';
+export type Dialect = 'hermes' | AgentDialect;
 
 export type DiagnosticLevel = 'error' | 'warning' | 'info';
 

@@ -1,4 +1,5 @@
 import { didYouMean } from '../config/hooks.js';
+import { mimicsOf } from '../dialects/agents/index.js';
 import { AGENT_LABELS, DEFAULT_DIALECT_MAPS } from '../dialects/names.js';
 import { agentEventName } from '../dialects/recognise.js';
 import { EVENTS, SORTED_EVENT_NAMES } from '../events.js';
@@ -16,7 +17,7 @@ export function unknownEventError(event: string, command: 'run' | 'test' | 'appr
     const gate = command === 'run' && EVENTS[theirs.event].canBlock;
     const fix =
       command === 'run'
-        ? `as ${label}'s hook command: hermes-hooks run ${event} --dialect ${theirs.agent}${theirs.agent === 'claude' ? ' (Codex: --dialect codex)' : ''}; with a Hermes payload: hermes-hooks run ${theirs.event}`
+        ? `as ${label}'s hook command: hermes-hooks run ${event} --dialect ${theirs.agent}${mimicsOf(theirs.agent).map((m) => ` (${m.label}: --dialect ${m.name})`).join('')}; with a Hermes payload: hermes-hooks run ${theirs.event}`
         : command === 'test'
           ? `did you mean: hermes-hooks test ${theirs.event}? (a hook written for ${label} needs dialect: ${theirs.agent} in its config entry)`
           : `did you mean --event ${theirs.event}?`;

@@ -1,4 +1,5 @@
 // Usage text, examples first. Printed to stdout for --help (exit 0), to stderr on misuse (exit 1).
+import { AGENT_DIALECTS } from '../dialects/agents/index.js';
 
 /** MAIN_HELP around its command list (the list comes from the command records, commands.ts). */
 export const MAIN_HELP_HEAD = `hermes-hooks — run Hermes agent hook scripts exactly, safely and fast
@@ -65,7 +66,7 @@ the Decision JSON; how the payload was read, when a key landed elsewhere than me
 
 Options:
   --accept-hooks    approve unapproved or modified hooks and run them (like HERMES_ACCEPT_HOOKS=1)
-  --dialect AGENT   read AGENT's stdin and answer in its protocol (claude, codex, gemini, cursor);
+  --dialect AGENT   read AGENT's stdin and answer in its protocol (${AGENT_DIALECTS.join(', ')});
                     <event> is then AGENT's event name (e.g. PreToolUse) or omitted. When
                     hermes-hooks cannot decide (config missing or broken, bad stdin, internal
                     error) on a tool-gate event, AGENT gets its own block naming the problem

@@ -8,11 +8,11 @@
 // and goes ahead, so exiting 1 there would silently switch every guard off. `--fail-open` restores
 // that (exit 1 + the message) for whoever prefers availability; events that cannot block always do.
 
-import { parseDialectInput, type DialectAnswer } from '../dialects/answer.js';
-import { answerAgentCall, cannotDecideAnswer, oneLineProblem, toolGateAmong } from '../dialects/call.js';
+import { parseDialectInput, type DialectAnswer } from '../agent-wiring/answer.js';
+import { answerAgentCall, cannotDecideAnswer, oneLineProblem, toolGateAmong } from '../agent-wiring/call.js';
+import { agentModule } from '../dialects/agents/index.js';
 import { DEFAULT_DIALECT_MAPS, type AgentDialect, type DialectMaps } from '../dialects/names.js';
 import { stderrLogger } from '../engine/logger.js';
-import type { Dialect } from '../types.js';
 import { parseCommandArgs } from './_args.js';
 import { RUN_HELP } from './_help.js';
 import { eventDiagnosticLines } from './_event-diagnostics.js';
@@ -33,89 +33,114 @@ class CannotDecide extends HooksError {
   }
 }
 
-export async function runDialect(dialect: Dialect, args: string[], io: CliIO): Promise<number> {
-  const agent = dialect as AgentDialect;
-  let maps: DialectMaps = DEFAULT_DIALECT_MAPS;
-  // Read before full parsing, so that a typo in an option still leaves the event known.
-  let commandLineEvent: string | undefined = firstPositional(args);
-  let stdinEvent: string | undefined;
-  let failOpen = args.includes('--fail-open');
-  // Warnings are held until the answer is known: Codex takes ALL of stderr as the block reason
-  // (exit 2), so there the reason goes alone; everywhere else they follow on stderr as usual.
-  const warnings: string[] = [];
-  // The config's problems with this event's hooks (formatted lines), held and flushed first.
-  const configLines: string[] = [];
-  const flushWarnings = (): void => {
-    for (const line of configLines.splice(0)) io.stderr.write(`${line}\n`);
-    const log = stderrLogger({ stream: io.stderr });
-    for (const w of warnings.splice(0)) log.warn(w);
-  };
-  const holdWarnings = { warn: (m: string) => warnings.push(m), info: () => {}, debug: () => {} };
+/** What is known of the call so far, for the answer when it cannot be decided. */
+interface CallState {
+  maps: DialectMaps;
+  /** Read before full parsing, so that a typo in an option still leaves the event known. */
+  commandLineEvent: string | undefined;
+  stdinEvent: string | undefined;
+  failOpen: boolean;
+}
 
-  try {
-    const { values, positionals } = parseCommandArgs('run', args, RUN_OPTIONS);
-    if (values.help) {
-      io.stdout.write(RUN_HELP);
-      return 0;
-    }
-    failOpen = values['fail-open'] === true;
-    commandLineEvent = positionals[0];
-    const text = (await readAllStdin(io)) ?? '';
-    let stdin: unknown = {};
-    if (text.trim()) {
-      try {
-        stdin = JSON.parse(text);
-      } catch (e) {
-        throw new CannotDecide(`invalid ${dialect} hook input on stdin: ${errorText(e)}`);
-      }
-    }
-    const named = (stdin as { hook_event_name?: unknown } | null)?.hook_event_name;
-    if (typeof named === 'string') stdinEvent = named;
+/**
+ * stderr held until the answer is known: an agent that takes ALL of stderr as the block reason
+ * (exit 2; Codex) gets the reason alone; everywhere else the config's lines for this event and the
+ * warnings follow on stderr as usual, first.
+ */
+class HeldStderr {
+  readonly warnings: string[] = [];
+  readonly configLines: string[] = [];
+  readonly logger = { warn: (m: string): void => void this.warnings.push(m), info: (): void => {}, debug: (): void => {} };
+  constructor(
+    private readonly io: CliIO,
+    readonly reasonOnly: boolean,
+  ) {}
 
-    return await withRunEngine(values, io, holdWarnings, async (engine) => {
-      maps = engine.config.dialects.maps;
-      const call = await answerAgentCall(engine, agent, commandLineEvent ?? null, stdin);
-      if ('error' in call) throw new CannotDecide(call.error);
-      configLines.push(...eventDiagnosticLines(engine.diagnostics, call.event, engine.config.foreign));
-      return write(call.answer);
-    }, {
-      // stderr carries only what concerns the event being run: consent is decided for its hooks
-      // alone (the agent's event, mapped through this config's `dialects:` names).
-      eventsFor: (config) => {
-        const parsed = parseDialectInput(agent, config.dialects.maps, stdin, commandLineEvent ? { event: commandLineEvent } : {});
-        // Input that names no event of ours is answered with the problem alone: no hook registers.
-        return 'error' in parsed ? [] : [parsed.event];
-      },
-    });
-  } catch (e) {
-    const raw = e instanceof CannotDecide || e instanceof CliError ? e.message : `internal error: ${errorText(e)}`;
-    const problem = oneLineProblem(raw);
-    // Which event was this? The command line names it (print-config always does); stdin may too.
-    const blocking = toolGateAmong(agent, maps, [commandLineEvent, stdinEvent]);
-    if (blocking === undefined || failOpen) {
-      flushWarnings();
-      io.stderr.write(`hermes-hooks: ${problem}${blocking !== undefined ? ' (--fail-open: the call goes ahead unguarded)' : ''}\n`);
-      return 1;
-    }
-    const answer = cannotDecideAnswer(agent, maps, blocking, problem);
-    if (answer.exitCode !== 2 || dialect !== 'codex') {
-      // Codex reads all of stderr as the reason: only the answer goes there.
-      flushWarnings();
-      io.stderr.write(`hermes-hooks: ${problem}\n`);
-    }
-    return write(answer);
+  flush(): void {
+    for (const line of this.configLines.splice(0)) this.io.stderr.write(`${line}\n`);
+    const log = stderrLogger({ stream: this.io.stderr });
+    for (const w of this.warnings.splice(0)) log.warn(w);
   }
 
-  function write(answer: DialectAnswer): number {
-    if (dialect === 'codex' && answer.exitCode === 2) {
-      warnings.length = 0;
-      configLines.length = 0;
+  write(answer: DialectAnswer): number {
+    if (this.reasonOnly && answer.exitCode === 2) {
+      this.warnings.length = 0;
+      this.configLines.length = 0;
     }
-    flushWarnings();
+    this.flush();
+    const { io } = this;
     if (answer.stdout) io.stdout.write(answer.stdout.endsWith('\n') ? answer.stdout : `${answer.stdout}\n`);
     if (answer.stderr) io.stderr.write(answer.stderr.endsWith('\n') ? answer.stderr : `${answer.stderr}\n`);
     return answer.exitCode;
   }
+}
+
+export async function runDialect(agent: AgentDialect, args: string[], io: CliIO): Promise<number> {
+  const held = new HeldStderr(io, agentModule(agent).stderrIsBlockReason === true);
+  const call: CallState = { maps: DEFAULT_DIALECT_MAPS, commandLineEvent: firstPositional(args), stdinEvent: undefined, failOpen: args.includes('--fail-open') };
+  try {
+    return await answerCall(agent, args, io, call, held);
+  } catch (e) {
+    return answerUndecided(agent, e, call, held, io);
+  }
+}
+
+async function answerCall(agent: AgentDialect, args: string[], io: CliIO, call: CallState, held: HeldStderr): Promise<number> {
+  const { values, positionals } = parseCommandArgs('run', args, RUN_OPTIONS);
+  if (values.help) {
+    io.stdout.write(RUN_HELP);
+    return 0;
+  }
+  call.failOpen = values['fail-open'] === true;
+  call.commandLineEvent = positionals[0];
+  const commandLineEvent = call.commandLineEvent;
+  const text = (await readAllStdin(io)) ?? '';
+  let stdin: unknown = {};
+  if (text.trim()) {
+    try {
+      stdin = JSON.parse(text);
+    } catch (e) {
+      throw new CannotDecide(`invalid ${agent} hook input on stdin: ${errorText(e)}`);
+    }
+  }
+  const named = (stdin as { hook_event_name?: unknown } | null)?.hook_event_name;
+  if (typeof named === 'string') call.stdinEvent = named;
+
+  return await withRunEngine(values, io, held.logger, async (engine) => {
+    call.maps = engine.config.dialects.maps;
+    const answered = await answerAgentCall(engine, agent, commandLineEvent ?? null, stdin);
+    if ('error' in answered) throw new CannotDecide(answered.error);
+    held.configLines.push(...eventDiagnosticLines(engine.diagnostics, answered.event, engine.config.foreign));
+    return held.write(answered.answer);
+  }, {
+    // stderr carries only what concerns the event being run: consent is decided for its hooks
+    // alone (the agent's event, mapped through this config's `dialects:` names).
+    eventsFor: (config) => {
+      const parsed = parseDialectInput(agent, config.dialects.maps, stdin, commandLineEvent ? { event: commandLineEvent } : {});
+      // Input that names no event of ours is answered with the problem alone: no hook registers.
+      return 'error' in parsed ? [] : [parsed.event];
+    },
+  });
+}
+
+/** hermes-hooks could not decide: on a tool gate the agent's own block saying why, else exit 1. */
+function answerUndecided(agent: AgentDialect, e: unknown, call: CallState, held: HeldStderr, io: CliIO): number {
+  const raw = e instanceof CannotDecide || e instanceof CliError ? e.message : `internal error: ${errorText(e)}`;
+  const problem = oneLineProblem(raw);
+  // Which event was this? The command line names it (print-config always does); stdin may too.
+  const blocking = toolGateAmong(agent, call.maps, [call.commandLineEvent, call.stdinEvent]);
+  if (blocking === undefined || call.failOpen) {
+    held.flush();
+    io.stderr.write(`hermes-hooks: ${problem}${blocking !== undefined ? ' (--fail-open: the call goes ahead unguarded)' : ''}\n`);
+    return 1;
+  }
+  const answer = cannotDecideAnswer(agent, call.maps, blocking, problem);
+  if (answer.exitCode !== 2 || !held.reasonOnly) {
+    // An agent that reads all of stderr as the reason gets only the answer there.
+    held.flush();
+    io.stderr.write(`hermes-hooks: ${problem}\n`);
+  }
+  return held.write(answer);
 }
 
 /** The first argument that is neither an option nor an option's value. */

@@ -1,25 +1,25 @@
-// `hermes-hooks doctor --agent <claude|codex|gemini|cursor>`: check that agent's own hook config
-// for hermes-hooks entries it will not run or that fail open, and say how to fix each (the judging
-// is src/dialects/agent-doctor.ts). `doctor` without --agent is the profile doctor, unchanged.
+// `hermes-hooks doctor --agent <agent>`: check that agent's own hook config for hermes-hooks
+// entries it will not run or that fail open, and say how to fix each (the judging is
+// src/agent-wiring/agent-doctor.ts). `doctor` without --agent is the profile doctor, unchanged.
 
 import { accessSync, constants, readFileSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import { configLoadError } from '../config/load.js';
-import { agentFiles, checkAgentConfig, type AgentCheck, type AgentProbes } from '../dialects/agent-doctor.js';
-import { AGENT_DIALECTS, isAgentDialect } from '../dialects/names.js';
+import { agentFiles, agentTrustFile, checkAgentConfig, type AgentCheck, type AgentProbes } from '../agent-wiring/agent-doctor.js';
+import { AGENTS, AGENT_DIALECTS, isAgentDialect } from '../dialects/agents/index.js';
 import type { EventName } from '../events.js';
 import { discoveryOf, parseCommandArgs } from './_args.js';
 import { painter, type Paint } from './_color.js';
 import { CliError, writeLine, type CliIO } from './_io.js';
 import { openProfile } from './_profile.js';
 
-const HELP = `Usage: hermes-hooks doctor --agent <claude|codex|gemini|cursor> [--project DIR] [--json] [discovery options]
+const HELP = `Usage: hermes-hooks doctor --agent <${AGENT_DIALECTS.join('|')}> [--project DIR] [--json] [discovery options]
 
 Check an agent's own hook config for hermes-hooks entries that agent will not run, or that fail open:
   - the wrong file (one the agent never reads) or a file it cannot parse
   - a command that does not exist, runs through npx, or uses a relative path
-  - the tool gate (PreToolUse / BeforeTool / preToolUse) not wired, or a matcher that skips tools
+  - the tool gate (${[...new Set(AGENTS.map((a) => a.doctor.gate))].join(' / ')}) not wired, or a matcher that skips tools
   - a timeout shorter than the profile's hooks for that event (the agent then goes ahead)
   - the wrong event or --dialect in the command
   - Codex: a hook with no trust record in ~/.codex/config.toml (Codex skips it without a word)
@@ -69,12 +69,12 @@ export async function doctorAgentCommand(args: string[], io: CliIO): Promise<num
       seen.add(key);
       return true;
     });
-  const codexConfigPath = join(home, '.codex/config.toml');
+  const trustFile = agentTrustFile(agent, home);
   const report = checkAgentConfig({
     dialect: agent,
     maps,
     files,
-    ...(agent === 'codex' ? { codexConfig: { path: codexConfigPath, text: readText(codexConfigPath) } } : {}),
+    ...(trustFile !== undefined ? { trustConfig: { path: trustFile, text: readText(trustFile) } } : {}),
     profileTimeouts,
     home,
     probes: fsProbes(io),

@@ -6,9 +6,10 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseDocument } from 'yaml';
-import { importAgentConfig, mergeIntoConfig } from '../dialects/import.js';
-import { AGENT_DIALECTS, isAgentDialect, type AgentDialect, type DialectMaps } from '../dialects/names.js';
-import { printDialectConfig, printServeConfig, setupNotes } from '../dialects/print-config.js';
+import { importAgentConfig, mergeIntoConfig, type ImportResult } from '../import/import.js';
+import { agentModule, AGENT_DIALECTS, isAgentDialect, type AgentDialect } from '../dialects/agents/index.js';
+import type { DialectMaps } from '../dialects/names.js';
+import { printDialectConfig, printServeConfig, setupNotes } from '../agent-wiring/print-config.js';
 import { TOKEN_FILE_NAME } from '../serve/auth.js';
 import { SOCKET_FILE_NAME } from '../serve/socket-file.js';
 import { shellQuote } from '../spawn/argv.js';
@@ -27,7 +28,7 @@ settings.json or a Cursor hooks.json into a hooks: block with dialect: set on ea
 and timeout units are converted; everything that cannot be carried over is listed, never dropped
 silently. Given a Hermes config.yaml that holds such a block under hooks: (pasted from another
 agent), it converts that block alone and leaves the Hermes events beside it as they are.
-  --dialect AGENT   force the source format (claude, codex, gemini, cursor)
+  --dialect AGENT   force the source format (${AGENT_DIALECTS.join(', ')})
   --write           merge into the profile's config.yaml (a backup is written first); for a
                     config.yaml, replace the agent's block in that same file
 
@@ -38,7 +39,7 @@ Examples:
   hermes-hooks import ~/.hermes/config.yaml --dialect claude --write
 `;
 
-const PRINT_HELP = `Usage: hermes-hooks print-config <claude|codex|gemini|cursor> [--command CMD] [discovery options]
+const PRINT_HELP = `Usage: hermes-hooks print-config <${AGENT_DIALECTS.join('|')}> [--command CMD] [discovery options]
 
 Print the settings snippet that wires every event of that agent to 'hermes-hooks run --dialect AGENT'.
 The JSON goes to stdout; where it goes and what the agent needs before it runs the hook go to stderr.
@@ -83,13 +84,27 @@ export async function importCommand(args: string[], io: CliIO): Promise<number> 
   const result = importAgentConfig(path, text, { maps, home: io.env.HOME ?? homedir(), ...(dialect ? { dialect: dialect as Dialect } : {}) });
   const errors = result.diagnostics.filter((d) => d.level === 'error');
 
-  let wrote: string | null = null;
-  let added = 0;
   // A Hermes config holding another agent's block is converted in that same file; an agent's own
   // file is merged into the profile's config.
   const inPlace = result.foreignKeys !== null;
   const target = inPlace ? path : profile.configFile;
-  if (values.write && (result.hooks.length > 0 || (inPlace && (result.foreignKeys ?? []).length > 0))) {
+  const written = values.write ? await writeImport(result, { inPlace, target, text, profile }) : { wrote: null, added: 0 };
+  report(result, written, { inPlace, target, write: values.write === true, json: values.json === true, configFile: profile.configFile }, io);
+  return errors.length ? 1 : 0;
+}
+
+type Profile = Awaited<ReturnType<typeof openProfile>>;
+interface Written {
+  wrote: string | null;
+  added: number;
+}
+
+/** `import --write`: merge (or, for a Hermes config, convert in place) with a backup first. */
+async function writeImport(result: ImportResult, where: { inPlace: boolean; target: string; text: string; profile: Profile }): Promise<Written> {
+  const { inPlace, target, text, profile } = where;
+  let wrote: string | null = null;
+  let added = 0;
+  if (result.hooks.length > 0 || (inPlace && (result.foreignKeys ?? []).length > 0)) {
     const existing = inPlace ? text : profile.config.exists ? profile.config.source.text : '';
     let merged: string;
     try {
@@ -110,39 +125,42 @@ export async function importCommand(args: string[], io: CliIO): Promise<number> 
       await writeFile(target, merged, { mode: 0o600 });
     }
   }
+  return { wrote, added };
+}
 
-  if (values.json) {
-    writeLine(io.stdout, JSON.stringify({ ...result, config: values.write ? target : null, added: values.write ? added : null, backup: wrote }));
+/** What import did: the JSON report, or the YAML on stdout and what it means on stderr. */
+function report(result: ImportResult, written: Written, opts: { inPlace: boolean; target: string; write: boolean; json: boolean; configFile: string }, io: CliIO): void {
+  if (opts.json) {
+    writeLine(io.stdout, JSON.stringify({ ...result, config: opts.write ? opts.target : null, added: opts.write ? written.added : null, backup: written.wrote }));
   } else {
     io.stdout.write(result.yaml.endsWith('\n') ? result.yaml : `${result.yaml}\n`);
     const paint = painter(io, 'stderr');
     for (const d of result.diagnostics) writeLine(io.stderr, formatDiagnostic(d, paint));
-    if (values.write && inPlace) {
+    if (opts.write && opts.inPlace) {
       // A key none of whose entries could be carried over goes too (the config would never stop
       // failing otherwise): said, and kept in the backup.
       const converted = new Set(result.hooks.map((h) => /^hooks\.([^.[]+)/.exec(h.source)?.[1]));
       const dropped = result.foreignKeys!.filter((k) => !converted.has(k));
       writeLine(
         io.stderr,
-        wrote
-          ? `Converted ${[...converted].map((k) => `hooks.${k}`).join(', ') || 'nothing'} in ${target} into ${result.hooks.length} Hermes hook entr${result.hooks.length === 1 ? 'y' : 'ies'} (backup: ${wrote})` +
+        written.wrote
+          ? `Converted ${[...converted].map((k) => `hooks.${k}`).join(', ') || 'nothing'} in ${opts.target} into ${result.hooks.length} Hermes hook entr${result.hooks.length === 1 ? 'y' : 'ies'} (backup: ${written.wrote})` +
               `${dropped.length ? `; removed ${dropped.map((k) => `hooks.${k}`).join(', ')}, which could not be carried over (see above; the backup keeps it)` : ''}. Approve them with 'hermes-hooks approve --all'.`
-          : `Nothing to convert in ${target}; it is unchanged.`,
+          : `Nothing to convert in ${opts.target}; it is unchanged.`,
       );
-    } else if (values.write) {
+    } else if (opts.write) {
       writeLine(
         io.stderr,
-        added > 0
-          ? `Merged ${added} hook(s) into ${profile.configFile}${wrote ? ` (backup: ${wrote})` : ''}${added < result.hooks.length ? `; ${result.hooks.length - added} already there` : ''}. Approve them with 'hermes-hooks approve --all'.`
+        written.added > 0
+          ? `Merged ${written.added} hook(s) into ${opts.configFile}${written.wrote ? ` (backup: ${written.wrote})` : ''}${written.added < result.hooks.length ? `; ${result.hooks.length - written.added} already there` : ''}. Approve them with 'hermes-hooks approve --all'.`
           : result.hooks.length
-            ? `Nothing to merge: all ${result.hooks.length} hook(s) are already in ${profile.configFile}; it is unchanged.`
+            ? `Nothing to merge: all ${result.hooks.length} hook(s) are already in ${opts.configFile}; it is unchanged.`
             : 'Nothing to merge.',
       );
-    } else if (inPlace && result.hooks.length) {
-      writeLine(io.stderr, `To replace ${result.foreignKeys!.map((k) => `hooks.${k}`).join(', ')} with these entries in ${target}, run this again with --write (a backup is kept).`);
+    } else if (opts.inPlace && result.hooks.length) {
+      writeLine(io.stderr, `To replace ${result.foreignKeys!.map((k) => `hooks.${k}`).join(', ')} with these entries in ${opts.target}, run this again with --write (a backup is kept).`);
     }
   }
-  return errors.length ? 1 : 0;
 }
 
 /** How many entries the hooks: lists of a config text hold (0 when it does not parse). */
@@ -199,19 +217,11 @@ function printServe(agent: AgentDialect, values: Record<string, unknown>, home: 
   io.stdout.write(printServeConfig(agent, { maps, url, client, socket }).replace(/\n?$/, '\n'));
   // The server the snippet talks to reads the config print-config was pointed at, in that home.
   const config = typeof values.config === 'string' ? ` --config ${shellQuote(resolve(io.cwd, values.config))}` : '';
-  const start = `hermes-hooks serve --home ${shellQuote(home)}${config}${agent === 'claude' ? ` --http ${new URL(url).host}` : ''}`;
+  // An agent with http hooks (Claude Code) calls serve's HTTP listener; the others its socket.
+  const facts = agentModule(agent).printConfig;
+  const start = `hermes-hooks serve --home ${shellQuote(home)}${config}${facts.httpHooks ? ` --http ${new URL(url).host}` : ''}`;
   const notes = [`hermes-hooks print-config ${agent} --serve: these hooks need a running server; start it with: ${start}`];
-  if (agent === 'claude') {
-    notes.push(`  and give Claude Code the token: export HERMES_HOOKS_TOKEN=$(cat ${shellQuote(join(home, TOKEN_FILE_NAME))})`);
-    // The snippet already carries onFailure: say what it depends on instead of suggesting to add it.
-    notes.push(
-      ...setupNotes(agent).filter((l) => !l.startsWith('Optional (Claude Code 2.1.295+)') && !l.startsWith('  command that cannot start or times out')),
-      'Needs Claude Code 2.1.295+ for "onFailure": "block": an older one lets every call through while the',
-      '  server is down or the token is wrong — wire it with print-config claude (no --serve) there.',
-    );
-  } else {
-    notes.push(...setupNotes(agent));
-  }
+  notes.push(...(facts.serveNotes?.(shellQuote(join(home, TOKEN_FILE_NAME)), setupNotes(agent)) ?? setupNotes(agent)));
   for (const line of notes) writeLine(io.stderr, line);
   return 0;
 }

@@ -4,7 +4,7 @@
 
 import { stderrLogger } from '../engine/logger.js';
 import { isEventName } from '../events.js';
-import type { Dialect } from '../types.js';
+import { AGENT_DIALECTS, isAgentDialect } from '../dialects/agents/index.js';
 import type { ParsedArgs } from './_args.js';
 import { unknownEventError } from './_events.js';
 import { RUN_HELP } from './_help.js';
@@ -13,15 +13,13 @@ import { eventDiagnosticLines, payloadDiagnosticLines } from './_event-diagnosti
 import { payloadFromStdin } from './_payload.js';
 import { withRunEngine } from './_run-engine.js';
 
-const DIALECTS: readonly Dialect[] = ['claude', 'codex', 'gemini', 'cursor'];
-
 /** `run --dialect AGENT`: it parses its own options, so that every mistake ends in AGENT's block. */
 export async function runAsAgentCommand(dialect: string, args: string[], io: CliIO): Promise<number> {
-  if (!DIALECTS.includes(dialect as Dialect)) {
-    throw new CliError(`run: unknown dialect '${dialect}' (one of: ${DIALECTS.join(', ')})`);
+  if (!isAgentDialect(dialect)) {
+    throw new CliError(`run: unknown dialect '${dialect}' (one of: ${AGENT_DIALECTS.join(', ')})`);
   }
   const { runDialect } = await import('./_run-dialect.js');
-  return runDialect(dialect as Dialect, args, io);
+  return runDialect(dialect, args, io);
 }
 
 export async function runCommand({ values, positionals }: ParsedArgs, io: CliIO): Promise<number> {

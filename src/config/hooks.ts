@@ -9,6 +9,7 @@ import { EVENTS, EVENT_NAMES, isEventName, type EventName } from '../events.js';
 import type { Diagnostic, DiagnosticLevel, Dialect, HookSpec } from '../types.js';
 import { isTruthyString, pyRepr, pyStr, pyStrip, pythonInt, pyTypeName } from '../util/python.js';
 import { didYouMean as closestMatch } from '../util/did-you-mean.js';
+import { AGENT_DIALECTS } from '../dialects/agents/index.js';
 import { DEFAULT_DIALECT_MAPS, type DialectMaps } from '../dialects/names.js';
 import { foreignHooksMessage, recogniseAgentHooks, type ForeignHooksKey } from '../dialects/recognise.js';
 import { commandFinding, HOOK_ENTRY_KEYS, matcherFindings, topLevelKeyFinding, unknownEntryKeyFinding, type Finding } from './hook-lint.js';
@@ -20,7 +21,7 @@ export const DEFAULT_HOOK_TIMEOUT = 60;
 export const MAX_HOOK_TIMEOUT = 300;
 /** Keys under `hooks:` that are not events and belong to other parsers (outbound webhooks …). */
 export const RESERVED_HOOK_KEYS: readonly string[] = ['outbound', 'output_spill'];
-export const DIALECTS: readonly Dialect[] = ['hermes', 'claude', 'codex', 'gemini', 'cursor'];
+export const DIALECTS: readonly Dialect[] = ['hermes', ...AGENT_DIALECTS];
 
 export interface ParsedHooksConfig {
   specs: HookSpec[];

@@ -4,7 +4,8 @@
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { Diagnostic, HookSpec } from '../types.js';
-import { defaultDialectMaps, parseDialectsConfig, type DialectMaps } from '../dialects/names.js';
+import { defaultDialectMaps, type DialectMaps } from '../dialects/names.js';
+import { parseDialectsConfig } from './dialects.js';
 import { parseHooksConfig } from './hooks.js';
 import type { ForeignHooksKey } from '../dialects/recognise.js';
 import { diagnosticAt, locatedMessage, parseConfigText, type ConfigSource } from './source.js';

@@ -1,6 +1,6 @@
 // The name maps between our wire and each agent's hook protocol: events, tools and argument keys.
 // Pure data plus lookups. Everything else in src/dialects reads names through this module, so a
-// user's `dialects:` block in config.yaml (parsed here too) changes every direction at once.
+// user's `dialects:` block in config.yaml (parsed in config/dialects.ts) changes every direction at once.
 //
 // Direction: every map is written *theirs → ours*. The reverse (ours → theirs) takes the FIRST
 // entry that maps to our name, so order is meaningful: `Edit` before `MultiEdit` means our `patch`
@@ -11,23 +11,12 @@
 // back we split at the first `_` after `mcp_`, so a server whose name contains `_` or `-` does not
 // round-trip: pin it with an explicit `tools:` entry (explicit entries are looked up first).
 
-import type { ConfigSource, ConfigPath } from '../config/source.js';
-import { diagnosticAt } from '../config/source.js';
-import { pyTypeName } from '../util/python.js';
-import { EVENTS, isEventName, type EventName } from '../events.js';
-import type { Diagnostic, Dialect, JsonObject } from '../types.js';
-import { isPlainObject } from '../_json.js';
+import type { EventName } from '../events.js';
+import type { JsonObject } from '../types.js';
+import { AGENTS, agentModule, AGENT_DIALECTS, type AgentDialect } from './agents/index.js';
+import type { DialectNamesData, ToolFamily } from './agents/module.js';
 
-export type AgentDialect = Exclude<Dialect, 'hermes'>;
-
-export const AGENT_DIALECTS: readonly AgentDialect[] = ['claude', 'codex', 'gemini', 'cursor'];
-
-/** Each agent's name as its users know it, for messages. */
-export const AGENT_LABELS: Readonly<Record<AgentDialect, string>> = { claude: 'Claude Code', codex: 'Codex', gemini: 'Gemini CLI', cursor: 'Cursor' };
-
-export function isAgentDialect(value: unknown): value is AgentDialect {
-  return typeof value === 'string' && (AGENT_DIALECTS as readonly string[]).includes(value);
-}
+export { AGENT_DIALECTS, AGENT_LABELS, isAgentDialect, type AgentDialect } from './agents/index.js';
 
 /** Argument-key maps of one tool: their key → our key. */
 export type ArgKeyMap = ReadonlyMap<string, string>;
@@ -43,165 +32,7 @@ export interface DialectNames {
 
 export type DialectMaps = Readonly<Record<AgentDialect, DialectNames>>;
 
-/** The user-facing shape of one dialect's maps (also the shape of `dialects.<agent>` in config). */
-export interface DialectNamesData {
-  events: Record<string, EventName>;
-  tools: Record<string, string>;
-  args: Record<string, Record<string, string>>;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Defaults. Hermes tool names/keys: terminal{command, workdir, background, timeout},
-// read_file{path, offset, limit}, write_file{path, content}, patch{mode, path, old_string,
-// new_string, replace_all, patch}, search_files{pattern, target, path, file_glob}, web_search{query},
-// web_extract{urls}, delegate_task{goal, context}, todo{todos}, memory.
-// Only keys that mean the same thing are renamed; values are never converted (Claude's Bash
-// `timeout` is in ms, Hermes' terminal `timeout` in s: the key passes through unchanged).
-
-const CLAUDE: DialectNamesData = {
-  events: {
-    PreToolUse: 'pre_tool_call',
-    PostToolUse: 'post_tool_call',
-    PostToolUseFailure: 'post_tool_call',
-    UserPromptSubmit: 'pre_llm_call',
-    Stop: 'pre_verify',
-    SessionStart: 'on_session_start',
-    SessionEnd: 'on_session_end',
-    SubagentStart: 'subagent_start',
-    SubagentStop: 'subagent_stop',
-  },
-  tools: {
-    Bash: 'terminal',
-    Read: 'read_file',
-    Write: 'write_file',
-    Edit: 'patch',
-    MultiEdit: 'patch',
-    Grep: 'search_files',
-    Glob: 'search_files',
-    WebSearch: 'web_search',
-    WebFetch: 'web_extract',
-    Task: 'delegate_task',
-    TodoWrite: 'todo',
-  },
-  args: {
-    '*': { file_path: 'path' },
-    Bash: { run_in_background: 'background' },
-    // Grep and Glob name their folder `path`, as we do: pinned, or `*` would render it file_path.
-    Grep: { glob: 'file_glob', path: 'path' },
-    Glob: { path: 'path' },
-    Task: { prompt: 'goal' },
-  },
-};
-
-// Codex speaks Claude's event names (only the ones it fires). Its hook tool names are canonical:
-// `Bash` for every shell-like tool and `apply_patch` for edits; `Write`/`Edit` are matcher aliases
-// of apply_patch (reference §b2). apply_patch carries the patch text in `command` (as shell tools
-// do); Hermes' patch tool takes V4A text in `patch`.
-const CODEX: DialectNamesData = {
-  events: {
-    PreToolUse: 'pre_tool_call',
-    PostToolUse: 'post_tool_call',
-    UserPromptSubmit: 'pre_llm_call',
-    Stop: 'pre_verify',
-    SessionStart: 'on_session_start',
-  },
-  tools: {
-    Bash: 'terminal',
-    shell: 'terminal',
-    local_shell: 'terminal',
-    exec_command: 'terminal',
-    apply_patch: 'patch',
-    Edit: 'patch',
-    Write: 'patch',
-  },
-  args: {
-    apply_patch: { command: 'patch' },
-  },
-};
-
-const GEMINI: DialectNamesData = {
-  events: {
-    BeforeTool: 'pre_tool_call',
-    AfterTool: 'post_tool_call',
-    BeforeAgent: 'pre_llm_call',
-    AfterAgent: 'pre_verify',
-    SessionStart: 'on_session_start',
-    SessionEnd: 'on_session_end',
-  },
-  tools: {
-    run_shell_command: 'terminal',
-    read_file: 'read_file',
-    write_file: 'write_file',
-    replace: 'patch',
-    search_file_content: 'search_files',
-    glob: 'search_files',
-    google_web_search: 'web_search',
-    web_fetch: 'web_extract',
-    write_todos: 'todo',
-    save_memory: 'memory',
-  },
-  args: {
-    // Older Gemini releases called read_file's key `absolute_path`; `file_path` renders first.
-    '*': { file_path: 'path', absolute_path: 'path' },
-    run_shell_command: { dir_path: 'workdir', directory: 'workdir' },
-    search_file_content: { include: 'file_glob', dir_path: 'path' },
-    glob: { dir_path: 'path' },
-  },
-};
-
-// Cursor fires per-family events (beforeShellExecution …) next to preToolUse; see CURSOR_FAMILIES.
-const CURSOR: DialectNamesData = {
-  events: {
-    preToolUse: 'pre_tool_call',
-    beforeShellExecution: 'pre_tool_call',
-    beforeMCPExecution: 'pre_tool_call',
-    beforeReadFile: 'pre_tool_call',
-    postToolUse: 'post_tool_call',
-    postToolUseFailure: 'post_tool_call',
-    afterShellExecution: 'post_tool_call',
-    afterMCPExecution: 'post_tool_call',
-    afterFileEdit: 'post_tool_call',
-    beforeSubmitPrompt: 'pre_llm_call',
-    afterAgentResponse: 'post_llm_call',
-    stop: 'pre_verify',
-    sessionStart: 'on_session_start',
-    sessionEnd: 'on_session_end',
-    subagentStart: 'subagent_start',
-    subagentStop: 'subagent_stop',
-  },
-  tools: {
-    Shell: 'terminal',
-    Read: 'read_file',
-    Write: 'write_file',
-    Edit: 'patch',
-    Grep: 'search_files',
-    Task: 'delegate_task',
-  },
-  args: {
-    '*': { file_path: 'path' },
-    Shell: { cwd: 'workdir' },
-  },
-};
-
-/**
- * Cursor's tool-family events: which tools they cover on our side. A pre_tool_call for a tool in a
- * family renders as that family's event; anything else renders as preToolUse / postToolUse.
- */
-export const CURSOR_FAMILIES: Readonly<Record<string, { tools: 'mcp' | readonly string[]; phase: 'pre' | 'post' }>> = {
-  beforeShellExecution: { tools: ['terminal'], phase: 'pre' },
-  beforeReadFile: { tools: ['read_file'], phase: 'pre' },
-  beforeMCPExecution: { tools: 'mcp', phase: 'pre' },
-  afterShellExecution: { tools: ['terminal'], phase: 'post' },
-  afterFileEdit: { tools: ['write_file', 'patch'], phase: 'post' },
-  afterMCPExecution: { tools: 'mcp', phase: 'post' },
-};
-
-export const DEFAULT_DIALECT_DATA: Readonly<Record<AgentDialect, DialectNamesData>> = {
-  claude: CLAUDE,
-  codex: CODEX,
-  gemini: GEMINI,
-  cursor: CURSOR,
-};
+export type { DialectNamesData } from './agents/module.js';
 
 function toNames(data: DialectNamesData): DialectNames {
   return {
@@ -211,12 +42,8 @@ function toNames(data: DialectNamesData): DialectNames {
   };
 }
 
-export const DEFAULT_DIALECT_MAPS: DialectMaps = Object.freeze({
-  claude: toNames(CLAUDE),
-  codex: toNames(CODEX),
-  gemini: toNames(GEMINI),
-  cursor: toNames(CURSOR),
-});
+/** Each agent's built-in maps, as its record (agents/<agent>.ts) writes them. */
+export const DEFAULT_DIALECT_MAPS: DialectMaps = Object.freeze(Object.fromEntries(AGENTS.map((a) => [a.name, toNames(a.names)])) as Record<AgentDialect, DialectNames>);
 
 /** The built-in maps (what a config without `dialects:` gets). */
 export function defaultDialectMaps(): DialectMaps {
@@ -241,7 +68,7 @@ export function toTheirEvent(maps: DialectMaps, dialect: AgentDialect, ourEvent:
   return theirEventNames(maps, dialect, ourEvent)[0] ?? null;
 }
 
-const usesMcpDoubleUnderscore = (dialect: AgentDialect): boolean => dialect !== 'cursor';
+const usesMcpDoubleUnderscore = (dialect: AgentDialect): boolean => agentModule(dialect).mcpDoubleUnderscore;
 
 /** `mcp__github__create_issue` → `mcp_github_create_issue` (null if not an MCP name). */
 export function mcpNameToOurs(name: string): string | null {
@@ -318,20 +145,7 @@ export function argsToTheirs(maps: DialectMaps, dialect: AgentDialect, theirTool
 }
 
 // ---------------------------------------------------------------------------------------------
-// The user's `dialects:` block
-
-type Section = 'events' | 'tools' | 'args';
-const SECTIONS: readonly Section[] = ['events', 'tools', 'args'];
-
-
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'a list';
-  if (isPlainObject(value) || value instanceof Map) return 'a mapping';
-  // Other YAML 1.1 objects: a timestamp (Date), !!set, !!binary.
-  if (typeof value === 'object') return `a ${pyTypeName(value)}`;
-  return `${typeof value} ${JSON.stringify(value)}`;
-}
+// Merging the user's `dialects:` overrides (parsed in config/dialects.ts)
 
 /** User entries first (null removes), then the defaults the user did not mention. */
 function mergeEntries<V>(defaults: ReadonlyMap<string, V>, user: ReadonlyMap<string, V | null>): Map<string, V> {
@@ -373,92 +187,7 @@ export function mergeDialectOverrides(
   return Object.freeze(out);
 }
 
-/**
- * Read and validate the top-level `dialects:` key of a config:
- * `dialects: {claude: {events: {Theirs: our_event}, tools: {Theirs: ours}, args: {<their tool>|'*': {theirs: ours}}}}`.
- * A null value removes a default entry. Every problem is a warning and the offending entry is skipped.
- */
-export function parseDialectsConfig(source: ConfigSource): { maps: DialectMaps; diagnostics: Diagnostic[] } {
-  const diagnostics: Diagnostic[] = [];
-  const warn = (path: ConfigPath, message: string, key = false): void => {
-    diagnostics.push(diagnosticAt(source, 'warning', path, message, { key }));
-  };
-  const data = source.data;
-  const block = isPlainObject(data) ? data['dialects'] : undefined;
-  if (block === undefined || block === null) return { maps: DEFAULT_DIALECT_MAPS, diagnostics };
-  if (!isPlainObject(block)) {
-    warn(['dialects'], `must be a mapping of agent name to name maps; got ${describe(block)}`);
-    return { maps: DEFAULT_DIALECT_MAPS, diagnostics };
-  }
-
-  const overrides: Partial<Record<AgentDialect, DialectOverrides>> = {};
-  for (const [dialect, body] of Object.entries(block)) {
-    const at: ConfigPath = ['dialects', dialect];
-    if (!isAgentDialect(dialect)) {
-      warn(
-        at,
-        dialect === 'hermes'
-          ? `hermes is the native wire and has no name maps; ignoring`
-          : `unknown dialect '${dialect}' under dialects: (valid: ${AGENT_DIALECTS.join(', ')}); ignoring`,
-        true,
-      );
-      continue;
-    }
-    if (body === null) continue;
-    if (!isPlainObject(body)) {
-      warn(at, `must be a mapping with events, tools and/or args; got ${describe(body)}`);
-      continue;
-    }
-    const o: { events?: Map<string, EventName | null>; tools?: Map<string, string | null>; args?: Map<string, Map<string, string | null> | null> } = {};
-    for (const [section, value] of Object.entries(body)) {
-      const sAt: ConfigPath = [...at, section];
-      if (!(SECTIONS as readonly string[]).includes(section)) {
-        warn(sAt, `unknown key '${section}' under dialects.${dialect} (valid: ${SECTIONS.join(', ')}); ignoring`, true);
-        continue;
-      }
-      if (value === null) continue;
-      if (!isPlainObject(value)) {
-        warn(sAt, `must be a mapping; got ${describe(value)}`);
-        continue;
-      }
-      if (section === 'events') {
-        const events = new Map<string, EventName | null>();
-        for (const [theirs, ours] of Object.entries(value)) {
-          if (ours === null) events.set(theirs, null);
-          else if (!isEventName(ours)) warn([...sAt, theirs], `'${String(ours)}' is not a Hermes event; ignoring`);
-          else if (!EVENTS[ours].shell) warn([...sAt, theirs], `'${ours}' is Python-plugin-only; shell hooks cannot serve it; ignoring`);
-          else events.set(theirs, ours);
-        }
-        o.events = events;
-      } else if (section === 'tools') {
-        const tools = new Map<string, string | null>();
-        for (const [theirs, ours] of Object.entries(value)) {
-          if (ours === null || (typeof ours === 'string' && ours.trim() !== '')) tools.set(theirs, ours === null ? null : ours.trim());
-          else warn([...sAt, theirs], `must be a tool name (a non-empty string) or null; got ${describe(ours)}`);
-        }
-        o.tools = tools;
-      } else {
-        const args = new Map<string, Map<string, string | null> | null>();
-        for (const [tool, keys] of Object.entries(value)) {
-          if (keys === null) {
-            args.set(tool, null);
-            continue;
-          }
-          if (!isPlainObject(keys)) {
-            warn([...sAt, tool], `must be a mapping of their argument key to ours; got ${describe(keys)}`);
-            continue;
-          }
-          const keyMap = new Map<string, string | null>();
-          for (const [theirKey, ourKey] of Object.entries(keys)) {
-            if (ourKey === null || (typeof ourKey === 'string' && ourKey !== '')) keyMap.set(theirKey, ourKey);
-            else warn([...sAt, tool, theirKey], `must be an argument key (a non-empty string) or null; got ${describe(ourKey)}`);
-          }
-          args.set(tool, keyMap);
-        }
-        o.args = args;
-      }
-    }
-    overrides[dialect] = o;
-  }
-  return { maps: mergeDialectOverrides(DEFAULT_DIALECT_MAPS, overrides), diagnostics };
+/** The tool family one of their events stands for (Cursor's beforeShellExecution …), if any. */
+export function toolFamily(dialect: AgentDialect, theirEvent: string): ToolFamily | undefined {
+  return agentModule(dialect).families?.[theirEvent];
 }

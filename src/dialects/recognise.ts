@@ -8,6 +8,7 @@
 import { EVENTS, isEventName, type EventName } from '../events.js';
 import { isPlainObject } from '../_json.js';
 import { shellQuote } from '../spawn/argv.js';
+import { AGENTS, agentModule, mimicsOf, type AgentModule } from './agents/index.js';
 import { AGENT_DIALECTS, AGENT_LABELS, toOurEvent, toTheirEvent, type AgentDialect, type DialectMaps } from './names.js';
 
 /** How the entries under an event key are written. */
@@ -61,11 +62,15 @@ export function recogniseAgentHooks(hooks: ReadonlyMap<unknown, unknown>, root: 
   const versioned = typeof root?.get('version') === 'number';
   const named = found.filter((f) => f.agents.length > 0);
   const everyKnows = (d: AgentDialect): boolean => named.every((f) => f.agents.includes(d));
-  const preference: AgentDialect[] = versioned ? ['cursor', 'claude', 'codex', 'gemini'] : ['claude', 'codex', 'gemini', 'cursor'];
-  const agent = preference.find(everyKnows) ?? named[0]?.agents[0] ?? (versioned ? 'cursor' : 'claude');
-  const maybeCodex = agent === 'claude' && named.length > 0 && everyKnows('codex');
+  // A versioned file puts the agents whose hooks file is versioned (Cursor's) first.
+  const preference: AgentDialect[] = versioned ? [...AGENT_DIALECTS.filter(isVersioned), ...AGENT_DIALECTS.filter((d) => !isVersioned(d))] : [...AGENT_DIALECTS];
+  const agent = preference.find(everyKnows) ?? named[0]?.agents[0] ?? preference[0]!;
+  // Codex writes Claude Code's names and shape: a Claude block may be a Codex one.
+  const maybeCodex = named.length > 0 && mimicsOf(agent).some((m) => everyKnows(m.name));
   return found.map((f) => ({ key: f.key, agent, event: toOurEvent(maps, agent, f.key), shape: f.shape, maybeCodex }));
 }
+
+const isVersioned = (d: AgentDialect): boolean => agentModule(d).versionedConfig === true;
 
 function hasTypeCommand(value: unknown): boolean {
   return Array.isArray(value) && value.some((e) => (e instanceof Map ? e.get('type') : isPlainObject(e) ? e['type'] : undefined) === 'command');
@@ -79,13 +84,13 @@ export function importCommandFor(file: string, agent: AgentDialect): string {
 /** The error for one foreign key under `hooks:` in `file`: the agent, what Hermes calls it, the fix. */
 export function foreignHooksMessage(f: ForeignHooksKey, file: string): string {
   const label = AGENT_LABELS[f.agent];
-  const codex = f.maybeCodex ? '; a Codex block: --dialect codex' : '';
+  const codex = f.maybeCodex ? mimicsOf(f.agent).map((m) => `; a ${m.label} block: --dialect ${m.name}`).join('') : '';
   const convert = `convert it with: ${importCommandFor(file, f.agent)} (a backup is kept; without --write it only prints the result${codex})`;
   if (f.event === null) {
     return `'${f.key}' is a ${label} hook event with no Hermes counterpart: its hooks never run here — ${convert}, which lists what cannot be carried over`;
   }
   const meant = `did you mean '${f.event}' with 'dialect: ${f.agent}'?`;
-  if (f.shape !== 'groups' && f.agent !== 'cursor') {
+  if (f.shape !== 'groups' && agentModule(f.agent).configShape !== 'flat') {
     return `unknown hook event '${f.key}': it is ${label}'s name — ${meant} As written none of its hooks run; rename the key and add dialect: ${f.agent} to each entry, or ${convert}`;
   }
   const format = f.shape === 'groups' ? `${label}'s hooks format (matcher groups with nested hooks: lists)` : `${label}'s hooks format`;
@@ -111,30 +116,42 @@ export interface ForeignInput {
   clues: string[];
 }
 
-// Keys no Hermes payload has at the top level (its extras live under `extra`).
-const CLAUDE_KEYS = ['transcript_path', 'permission_mode', 'tool_use_id'];
-const CURSOR_KEYS = ['cursor_version', 'conversation_id', 'generation_id', 'workspace_roots'];
+/** The agents whose stdin keys (agents/<agent>.ts recognise.stdinKeys) are in `body`. */
+function stdinClues(body: Readonly<Record<string, unknown>>, decisive: boolean): { agent: AgentDialect; keys: string[] }[] {
+  return AGENTS.filter((a: AgentModule<AgentDialect>) => (a.recognise.decisive ?? false) === decisive)
+    .map((a) => ({ agent: a.name, keys: (a.recognise.stdinKeys ?? []).filter((k) => k in body) }))
+    .filter((c) => c.keys.length > 0);
+}
 
 /** `body` is unmistakably another agent's hook stdin: a foreign `hook_event_name`, or keys only agents send. */
 export function recogniseAgentInput(body: Readonly<Record<string, unknown>>, maps: DialectMaps): ForeignInput | null {
   const named = typeof body.hook_event_name === 'string' && !isEventName(body.hook_event_name) ? body.hook_event_name : null;
   const agents = named !== null ? agentsKnowing(maps, named) : [];
-  const cursorClues = CURSOR_KEYS.filter((k) => k in body);
-  const claudeClues = CLAUDE_KEYS.filter((k) => k in body);
-  const clues = [...(agents.length > 0 ? [`hook_event_name '${named}'`] : []), ...claudeClues, ...cursorClues];
-  if (agents.length === 0 && cursorClues.length === 0 && !(claudeClues.includes('transcript_path') || claudeClues.length >= 2)) return null;
+  // Decisive keys tell alone (Cursor's); the others need their first key or two of them (Claude's).
+  const decisive = stdinClues(body, true);
+  const hints = stdinClues(body, false);
+  const strong = hints.filter((c) => c.keys.includes(agentModule(c.agent).recognise.stdinKeys![0]!) || c.keys.length >= 2);
+  const clues = [...(agents.length > 0 ? [`hook_event_name '${named}'`] : []), ...hints.flatMap((c) => c.keys), ...decisive.flatMap((c) => c.keys)];
+  if (agents.length === 0 && decisive.length === 0 && strong.length === 0) return null;
+  const told = decisive.find((c) => agents.length === 0 || agents.includes(c.agent));
   let agent: AgentDialect;
-  if (cursorClues.length > 0 && (agents.length === 0 || agents.includes('cursor'))) agent = 'cursor';
-  else if (agents.length > 0) agent = agents.includes('claude') ? (typeof body.turn_id === 'string' && agents.includes('codex') ? 'codex' : 'claude') : agents[0]!;
-  else agent = 'timestamp' in body ? 'gemini' : 'claude';
+  if (told !== undefined) agent = told.agent;
+  else if (agents.length > 0) agent = mimickedBy(agents[0]!, agents, body);
+  else agent = AGENTS.find((a: AgentModule<AgentDialect>) => a.recognise.stdinMark !== undefined && a.recognise.stdinMark in body)?.name ?? strong[0]!.agent;
   return { agent, theirEvent: agents.includes(agent) ? named : null, clues };
+}
+
+/** The agent that mimics `agent` and whose own mark is in the stdin (Codex's turn_id), else `agent`. */
+function mimickedBy(agent: AgentDialect, agents: readonly AgentDialect[], body: Readonly<Record<string, unknown>>): AgentDialect {
+  const mimic = mimicsOf(agent).find((m) => agents.includes(m.name) && m.recognise.mimicMark !== undefined && typeof body[m.recognise.mimicMark] === 'string');
+  return mimic?.name ?? agent;
 }
 
 /** What to do instead, for `run <event>` (or /v1/emit/<event>) fed another agent's stdin. */
 export function foreignInputMessage(f: ForeignInput, event: EventName, maps: DialectMaps): string {
   const label = AGENT_LABELS[f.agent];
   const theirs = f.theirEvent ?? toTheirEvent(maps, f.agent, event) ?? event;
-  const also = f.agent === 'claude' ? ' (a Codex hook: --dialect codex)' : '';
+  const also = mimicsOf(f.agent).map((m) => ` (a ${m.label} hook: --dialect ${m.name})`).join('');
   return (
     `this is ${label}'s hook input (${f.clues.join(', ')}), not the Hermes stdin form: its tool names and arguments are ${label}'s, ` +
     `so Hermes hooks and matchers do not see the call they expect — run: hermes-hooks run ${theirs} --dialect ${f.agent}${also} ` +

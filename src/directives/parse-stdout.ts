@@ -23,8 +23,8 @@ export interface StdoutInspection {
   /** The decode error when kind is 'invalid_json'. */
   error: string | null;
   directive: Directive | null;
-  /** Which reading produced the directive. */
-  source: 'hermes' | 'event' | 'claude' | null;
+  /** Which reading produced the directive (hook_specific_output: Claude Code's answer shape, read when no Hermes key decided). */
+  source: 'hermes' | 'event' | 'hook_specific_output' | null;
   /** An object that decided nothing but looks meant to (an unknown word, a misplaced key), or null. */
   problem: AnswerProblem | null;
 }
@@ -42,7 +42,7 @@ export function inspectStdout(event: EventName, stdout: string): StdoutInspectio
   const hermes = parseHermesDialect(event, obj);
   if (hermes) return { kind: 'object', text, error: null, directive: hermes, source: 'hermes', problem: null };
   const claude = parseClaudeDialect(event, obj);
-  if (claude) return { kind: 'object', text, error: null, directive: claude, source: 'claude', problem: null };
+  if (claude) return { kind: 'object', text, error: null, directive: claude, source: 'hook_specific_output', problem: null };
   // Nothing decided: say why when the object looks like it meant to (Hermes says nothing).
   return { kind: 'object', text, error: null, directive: null, source: null, problem: answerProblem(event, obj) };
 }

@@ -65,7 +65,7 @@ export async function consentedEntries(
  * and on a tool gate blocks the calls its matcher selects. Loaded only when such a block exists.
  */
 export async function unconvertedEntries(config: LoadedConfig, maps: DialectMaps): Promise<ShellEntry[]> {
-  const { importAgentConfig } = await import('../dialects/import.js');
+  const { importAgentConfig } = await import('../import/import.js');
   const imported = importAgentConfig(config.file, config.source.text, { maps, hermesConfig: true });
   if (!isAgentDialect(imported.dialect)) return [];
   const agent = imported.dialect;

@@ -2,7 +2,8 @@
 // hook entries, the decision and diagnostics are loose because the engine may add keys to them.
 
 import { z } from 'zod';
-import type { Diagnostic, HookOutcome } from '../types.js';
+import type { Diagnostic, Dialect, HookOutcome } from '../types.js';
+import { AGENT_DIALECTS } from '../dialects/agents/index.js';
 import { ReportDecisionSchema } from './decision.js';
 import { DirectiveSchema } from './directive.js';
 import { EventNameSchema, WirePayloadSchema } from './payload.js';
@@ -55,7 +56,7 @@ export const HookReportSchema = z
       .describe('A problem with a run that otherwise ended normally, e.g. stdout that is not a JSON object (ignored, or failed closed).'),
     directive: DirectiveSchema.nullable(),
     kind: z.enum(['plugin', 'shell', 'builtin']).optional(),
-    dialect: z.enum(['hermes', 'claude', 'codex', 'gemini', 'cursor']).optional().describe('The protocol the hook speaks.'),
+    dialect: z.enum(['hermes', ...AGENT_DIALECTS] as [Dialect, ...Dialect[]]).optional().describe('The protocol the hook speaks.'),
     started_ms: z.number().optional().describe('Start time relative to the emit, in ms.'),
     left_processes: z
       .number()

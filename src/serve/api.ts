@@ -4,14 +4,14 @@
 
 import { didYouMean } from '../config/hooks.js';
 import { locatedMessage } from '../config/source.js';
-import { answerAgentCall, cannotDecideAnswer, oneLineProblem, toolGateAmong } from '../dialects/call.js';
+import { answerAgentCall, cannotDecideAnswer, oneLineProblem, toolGateAmong } from '../agent-wiring/call.js';
 import { AGENT_DIALECTS, AGENT_LABELS, DEFAULT_DIALECT_MAPS, isAgentDialect, type AgentDialect } from '../dialects/names.js';
 import { agentEventName } from '../dialects/recognise.js';
 import type { GatewayCommandContext, GatewayCommandVerdict } from '../gateway/command-decision.js';
 import type { HookEngine, ReloadResult } from '../engine/create-engine.js';
 import type { EmitOptions } from '../engine/emit.js';
 import { EVENT_NAMES, isEventName, SORTED_EVENT_NAMES } from '../events.js';
-import type { DialectAnswer } from '../dialects/answer.js';
+import type { DialectAnswer } from '../agent-wiring/answer.js';
 import type { Emission, EventName, FinalizeNotice } from '../types.js';
 import { isPlainObject } from '../_json.js';
 import { HooksError } from '../errors.js';

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { concernsEvent, shellQuote } from '../../src/config/hook-lint.js';
 import { parseHooksConfig } from '../../src/config/hooks.js';
 import { parseConfigText } from '../../src/config/source.js';
-import { parseDialectsConfig } from '../../src/dialects/names.js';
+import { parseDialectsConfig } from '../../src/config/dialects.js';
 import { splitCommand } from '../../src/spawn/argv.js';
 import type { Diagnostic } from '../../src/types.js';
 

@@ -7,7 +7,7 @@ import { evaluateDialectRun, type DialectHookSpec } from '../../src/dialects/eva
 import { DEFAULT_DIALECT_MAPS as maps, type AgentDialect } from '../../src/dialects/names.js';
 import { renderDialectStdin } from '../../src/dialects/render.js';
 import type { Directive, JsonObject, RunRecord } from '../../src/types.js';
-import { hookPath, record, runHook, wire } from './_fixtures.js';
+import { hookPath, record, runHook, wire } from '../_dialect-fixtures.js';
 
 const spec = (event: EventName, command: string, fail_closed = false, timeout = 20): DialectHookSpec => ({ event, command, fail_closed, timeout });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_DIALECT_MAPS as maps } from '../../src/dialects/names.js';
 import { renderDialectStdin, type RenderContext } from '../../src/dialects/render.js';
-import { wire } from './_fixtures.js';
+import { wire } from '../_dialect-fixtures.js';
 
 const ctx: RenderContext = { cwd: '/work/proj', transcriptPath: '/work/t.jsonl', timestamp: '2026-11-30T10:00:00.000Z' };
 const preRead = wire('pre_tool_call', {

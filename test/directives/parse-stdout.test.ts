@@ -70,7 +70,7 @@ describe('the JSON layer (Python json.loads on the stripped stdout)', () => {
     expect(inspectStdout('pre_tool_call', '[1]').kind).toBe('not_object');
     expect(inspectStdout('pre_tool_call', '{}')).toMatchObject({ kind: 'object', directive: null, source: null });
     expect(inspectStdout('pre_tool_call', '{"action":"block"}').source).toBe('hermes');
-    expect(inspectStdout('pre_tool_call', j({ hookSpecificOutput: { permissionDecision: 'deny' } })).source).toBe('claude');
+    expect(inspectStdout('pre_tool_call', j({ hookSpecificOutput: { permissionDecision: 'deny' } })).source).toBe('hook_specific_output');
     expect(inspectStdout('on_session_finalize', j({ message: 'bye' })).source).toBe('event');
   });
 });

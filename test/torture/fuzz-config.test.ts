@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { isAlias, isMap, isScalar, isSeq, stringify, type Document } from 'yaml';
 import { parseHooksConfig } from '../../src/config/hooks.js';
 import { formatPath, parseConfigText, type ConfigPath, type ConfigSource } from '../../src/config/source.js';
-import { parseDialectsConfig } from '../../src/dialects/names.js';
+import { parseDialectsConfig } from '../../src/config/dialects.js';
 import { EVENT_NAMES } from '../../src/events.js';
 import { parseGuardrailsConfig } from '../../src/guardrails/config.js';
 import { parseOutboundConfig } from '../../src/outbound/config.js';

@@ -7,7 +7,7 @@ import type { HookEngine } from '../engine/create-engine.js';
 import type { EmitOptions } from '../engine/emit.js';
 import type { Decision, EventName } from '../types.js';
 import { parseDialectInput, renderDialectAnswer, type DialectAnswer } from './answer.js';
-import { DEFAULT_DIALECT_MAPS, toOurEvent, type AgentDialect, type DialectMaps } from './names.js';
+import { DEFAULT_DIALECT_MAPS, toOurEvent, type AgentDialect, type DialectMaps } from '../dialects/names.js';
 
 export async function answerAgentCall(
   engine: Pick<HookEngine, 'emit' | 'config'>,

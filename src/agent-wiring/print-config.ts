@@ -15,13 +15,14 @@
 
 import { EVENTS, type EventName } from '../events.js';
 import { shellQuote } from '../spawn/argv.js';
-import { CURSOR_FAMILIES, DEFAULT_DIALECT_MAPS, type AgentDialect, type DialectMaps } from './names.js';
+import { agentModule } from '../dialects/agents/index.js';
+import { DEFAULT_DIALECT_MAPS, toolFamily, type AgentDialect, type DialectMaps } from '../dialects/names.js';
 
 const RUN_TIMEOUT_SECONDS = 310;
 
 /** Their events that print-config wires, in map order. */
 export function wiredEvents(dialect: AgentDialect, maps: DialectMaps = DEFAULT_DIALECT_MAPS): string[] {
-  return [...maps[dialect].events.keys()].filter((name) => dialect !== 'cursor' || CURSOR_FAMILIES[name] === undefined);
+  return [...maps[dialect].events.keys()].filter((name) => toolFamily(dialect, name) === undefined);
 }
 
 /** The JSON snippet (pretty-printed, ending in a newline) to paste into the agent's hook config. */
@@ -43,23 +44,22 @@ function snippet(
   maps: DialectMaps,
   wire: (theirEvent: string, ours: EventName) => { command: string; handler?: Record<string, unknown> },
 ): string {
+  const agent = agentModule(dialect);
+  const seconds = agent.timeoutUnit === 'ms' ? RUN_TIMEOUT_SECONDS * 1000 : RUN_TIMEOUT_SECONDS;
   const hooks: Record<string, unknown[]> = {};
   for (const theirEvent of wiredEvents(dialect, maps)) {
     const ours = maps[dialect].events.get(theirEvent)!;
     const { command, handler: given } = wire(theirEvent, ours);
-    if (dialect === 'cursor') {
-      const failClosed = theirEvent === 'preToolUse' ? { failClosed: true } : {};
-      hooks[theirEvent] = [{ command, timeout: RUN_TIMEOUT_SECONDS, ...failClosed }];
+    if (agent.configShape === 'flat') {
+      const failClosed = agent.failClosedField !== undefined && theirEvent === agent.doctor.gate ? { [agent.failClosedField]: true } : {};
+      hooks[theirEvent] = [{ command, timeout: seconds, ...failClosed }];
       continue;
     }
-    const handler =
-      given ??
-      (dialect === 'gemini'
-        ? { name: 'hermes-hooks', type: 'command', command, timeout: RUN_TIMEOUT_SECONDS * 1000 }
-        : { type: 'command', command, timeout: RUN_TIMEOUT_SECONDS });
+    const named = agent.printConfig.handlerName !== undefined ? { name: agent.printConfig.handlerName } : {};
+    const handler = given ?? { ...named, type: 'command', command, timeout: seconds };
     hooks[theirEvent] = [EVENTS[ours].toolScoped ? { matcher: '*', hooks: [handler] } : { hooks: [handler] }];
   }
-  return `${JSON.stringify(dialect === 'cursor' ? { version: 1, hooks } : { hooks }, null, 2)}\n`;
+  return `${JSON.stringify(agent.versionedConfig ? { version: 1, hooks } : { hooks }, null, 2)}\n`;
 }
 
 /**
@@ -67,49 +67,7 @@ function snippet(
  * what the sources do not establish is said to be unverified rather than guessed).
  */
 export function setupNotes(dialect: AgentDialect): string[] {
-  const check = `Then check it: hermes-hooks doctor --agent ${dialect}`;
-  switch (dialect) {
-    case 'claude':
-      return [
-        'Where: merge the "hooks" object into ~/.claude/settings.json (every project) or',
-        '  <project>/.claude/settings.json (that project; .claude/settings.local.json to keep it out of git).',
-        '  Keep the other keys of the file; if it already has "hooks", add these events to it.',
-        'Before it runs: interactive Claude Code holds back settings-file hooks until the folder\'s',
-        '  workspace-trust dialog is accepted (claude -p treats the folder as trusted). Start a new',
-        '  session after editing; /hooks in Claude Code lists what it loaded.',
-        'Optional (Claude Code 2.1.295+): add "onFailure": "block" to the PreToolUse handler, so a',
-        '  command that cannot start or times out blocks instead of letting the call through.',
-        check,
-      ];
-    case 'codex':
-      return [
-        'Where: ~/.codex/hooks.json (user) or <repo>/.codex/hooks.json (project), merged into its "hooks".',
-        'Before it runs: Codex runs a hook only once it is TRUSTED, and skips an untrusted one without',
-        '  a word. Open the interactive codex, run /hooks and trust the hermes-hooks entries (or start',
-        '  codex with --dangerously-bypass-hook-trust, for automation). Trust pins each entry\'s hash:',
-        '  any edit to an entry (command, matcher, timeout) makes it "modified" and it stops running',
-        '  until trusted again. Hooks are on by default since Codex 0.124 ([features] hooks).',
-        check,
-      ];
-    case 'gemini':
-      return [
-        'Where: merge the "hooks" object into ~/.gemini/settings.json (user) or',
-        '  <project>/.gemini/settings.json (project hooks run only in trusted folders).',
-        'Before it runs: Gemini CLI warns once about a new or changed hook, then trusts it. Older',
-        '  stable releases needed the hook system switched on in settings.json (unverified for your',
-        '  version: if /hooks panel lists nothing, check Gemini CLI\'s hooks docs). Timeouts are ms.',
-        check,
-      ];
-    case 'cursor':
-      return [
-        'Where: ~/.cursor/hooks.json (user) or <project>/.cursor/hooks.json (project); keep',
-        '  "version": 1 and merge into its "hooks". Cursor also runs Claude Code settings hooks when',
-        '  third-party configs are on: wire one agent or the other, not both, or each call runs twice.',
-        'Before it runs: nothing to approve in Cursor itself (restarting Cursor after editing is the',
-        '  safe assumption; unverified). Its Hooks output panel shows each run.',
-        check,
-      ];
-  }
+  return [...agentModule(dialect).printConfig.setupNotes, `Then check it: hermes-hooks doctor --agent ${dialect}`];
 }
 
 /** A missing client blocks a tool gate (exit 2); elsewhere it is a non-blocking error (exit 1), as `run` answers. */
@@ -132,12 +90,12 @@ export function printServeConfig(dialect: AgentDialect, opts: { maps?: DialectMa
     // would force the agent into another turn, again and again while the server is down.
     const gate = ours === 'pre_tool_call';
     const command = ['sh', '-c', clientGuard(gate), opts.client, dialect, theirEvent, opts.socket].map(shellQuote).join(' ');
-    if (dialect !== 'claude') return { command };
+    if (!agentModule(dialect).printConfig.httpHooks) return { command };
     return {
       command,
       handler: {
         type: 'http',
-        url: `${base}/v1/agent/claude/${theirEvent}`,
+        url: `${base}/v1/agent/${dialect}/${theirEvent}`,
         headers: { Authorization: 'Bearer $HERMES_HOOKS_TOKEN' },
         allowedEnvVars: ['HERMES_HOOKS_TOKEN'],
         timeout: RUN_TIMEOUT_SECONDS,

@@ -2,7 +2,8 @@
 // Codex and installers write (key: "<hooks.json real path>:<event label>:<group>:<handler>").
 
 import { describe, expect, it } from 'vitest';
-import { codexHookStates, isHermesHooksCommand } from '../../src/dialects/agent-doctor.js';
+import { isHermesHooksCommand } from '../../src/agent-wiring/agent-doctor.js';
+import { codexHookStates } from '../../src/dialects/agents/codex.js';
 
 describe('codexHookStates', () => {
   it('[hooks.state."KEY"] tables with trusted_hash and enabled lines', () => {

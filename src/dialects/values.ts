@@ -1,7 +1,13 @@
-// Small value helpers shared by the dialect modules (internal).
+// Small value helpers shared by the dialect modules, the agent records and agent-wiring/.
 
 import { isPlainObject } from '../_json.js';
 import type { JsonObject } from '../types.js';
+
+/** The value when it is a string, else null. */
+export const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+
+/** The value when it is a finite number, else null. */
+export const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
 /** A string that is non-blank after trimming, else undefined. */
 export function nonBlank(value: unknown): string | undefined {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseDialectInput } from '../../src/dialects/answer.js';
+import { parseDialectInput } from '../../src/agent-wiring/answer.js';
 import { DEFAULT_DIALECT_MAPS as maps, AGENT_DIALECTS } from '../../src/dialects/names.js';
-import { printDialectConfig, setupNotes, wiredEvents } from '../../src/dialects/print-config.js';
+import { printDialectConfig, setupNotes, wiredEvents } from '../../src/agent-wiring/print-config.js';
 
 describe('printDialectConfig', () => {
   it('Claude: a settings.json hooks block wiring every mappable event to `run <event> --dialect claude`', () => {

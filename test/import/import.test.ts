@@ -5,9 +5,9 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseConfigText } from '../../src/config/source.js';
-import { importAgentConfig, mergeIntoConfig, type ImportedHook } from '../../src/dialects/import.js';
+import { importAgentConfig, mergeIntoConfig, type ImportedHook } from '../../src/import/import.js';
 import type { Diagnostic } from '../../src/types.js';
-import { configText, FIXTURES } from './_fixtures.js';
+import { configText, FIXTURES } from '../_dialect-fixtures.js';
 
 const expected = (name: string): string => readFileSync(`${FIXTURES}expected/${name}.yaml`, 'utf8');
 const tuples = (diagnostics: Diagnostic[]) => diagnostics.map((d) => [d.level, d.path, d.line, d.message]);

@@ -4,9 +4,9 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { Decision, EventName, JsonObject, RunRecord } from '../../src/types.js';
+import type { Decision, EventName, JsonObject, RunRecord } from '../src/types.js';
 
-export const FIXTURES = fileURLToPath(new URL('../fixtures/dialects/', import.meta.url));
+export const FIXTURES = fileURLToPath(new URL('./fixtures/dialects/', import.meta.url));
 export const hookPath = (name: string): string => `${FIXTURES}hooks/${name}`;
 
 /** Run a command with `stdin` written to it; build the RunRecord from spawnSync's result. */

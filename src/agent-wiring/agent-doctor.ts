@@ -1,0 +1,202 @@
+// `hermes-hooks doctor --agent X`, the judging half (pure: file texts and probes in, findings out).
+// It looks at an agent's own hook config files for hermes-hooks entries that agent will not run, or
+// that fail open: the wrong file, a command that is missing / npx / relative, a tool gate that is not
+// wired or whose matcher lets tools past, a timeout shorter than the profile's hooks, the wrong event
+// or dialect, and for Codex a hook that is not trusted (Codex skips those without a word). Each
+// entry's checks are doctor-entry.ts; the agent's facts (files, gate, defaults) its record's.
+//
+// Facts per agent come from reference/peer-hook-protocols.md §a1–§b4. What cannot be known from the
+// files (Claude's workspace trust; whether Codex's trusted_hash still matches an edited entry) is
+// said as exactly that, with the step that settles it.
+
+import { join } from 'node:path';
+import type { EventName } from '../events.js';
+import { isPlainObject } from '../_json.js';
+import { blankJsonComments } from '../util/jsonc.js';
+import { agentModule, AGENT_LABELS } from '../dialects/agents/index.js';
+import type { AgentCheck, AgentFileSpec } from '../dialects/agents/module.js';
+import type { AgentDialect, DialectMaps } from '../dialects/names.js';
+import { checkEntry, type RawEntry } from './doctor-entry.js';
+
+/** ok: true ✓, false ✗ (a problem: exit 1), null ℹ (information, or a risk we cannot settle). */
+export type { AgentCheck } from '../dialects/agents/module.js';
+import { errorText } from '../errors.js';
+
+export interface AgentFile {
+  path: string;
+  /** File text; null when the file does not exist. */
+  text: string | null;
+  /** `reads`: the agent reads this file. `wrong`: a place people paste into that it never reads. */
+  role: 'reads' | 'wrong';
+  /** Where the entries belong instead (for `wrong` files). */
+  instead?: string;
+  /** The file's real path (symlinks resolved): Codex keys trust by it. */
+  realPath?: string;
+}
+
+export interface AgentProbes {
+  /** The path exists and is a regular file that can be executed (exec bit) — or read, with `read`. */
+  runnable(path: string, mode: 'exec' | 'read'): 'ok' | 'missing' | 'not_executable' | 'not_file';
+  /** The absolute path of a bare command name on this PATH, or null. */
+  which(name: string): string | null;
+}
+
+export interface AgentDoctorInput {
+  dialect: AgentDialect;
+  maps: DialectMaps;
+  files: AgentFile[];
+  /** The agent's trust file (Codex: ~/.codex/config.toml), when its record has one. */
+  trustConfig?: { path: string; text: string | null };
+  /** The longest hook timeout (s) the profile has per event: one `run` waits for the slowest. */
+  profileTimeouts: Partial<Record<EventName, number>>;
+  home: string;
+  probes: AgentProbes;
+}
+
+
+export interface AgentEntry {
+  file: string;
+  /** Where in the file, e.g. `hooks.PreToolUse[0].hooks[0]`. */
+  at: string;
+  event: string;
+  command: string;
+  checks: AgentCheck[];
+}
+
+export interface AgentDoctorReport {
+  agent: AgentDialect;
+  files: { path: string; role: AgentFile['role']; state: 'missing' | 'read' | 'unparseable'; entries: number }[];
+  general: AgentCheck[];
+  entries: AgentEntry[];
+  problems: number;
+}
+
+/** The events that gate a tool call: the agent's gate, and its tool-family gates (Cursor's beforeShellExecution …). */
+function gatesOf(dialect: AgentDialect): string[] {
+  const agent = agentModule(dialect);
+  return [agent.doctor.gate, ...Object.entries(agent.families ?? {}).filter(([, f]) => f.phase === 'pre').map(([name]) => name)];
+}
+
+/** A command that calls hermes-hooks (by name, by its bin.js, or as `run X --dialect Y`). */
+export function isHermesHooksCommand(command: string): boolean {
+  return /\bhermes-hooks\b/.test(command) || /dist\/cli\/bin\.js\b/.test(command) || /\brun\s+\S+\s+.*--dialect[\s=]/.test(command);
+}
+
+/** Every command handler in one agent config object, with where it sits. */
+function entriesOf(dialect: AgentDialect, json: Record<string, unknown>): RawEntry[] {
+  const hooks = json['hooks'];
+  if (!isPlainObject(hooks)) return [];
+  const out: RawEntry[] = [];
+  for (const [event, list] of Object.entries(hooks)) {
+    if (!Array.isArray(list)) continue; // e.g. Gemini's `hooks.enabled`
+    list.forEach((group, g) => {
+      if (!isPlainObject(group)) return;
+      if (agentModule(dialect).configShape === 'flat' || typeof group['command'] === 'string') {
+        out.push({ at: `hooks.${event}[${g}]`, event, matcher: group['matcher'], handler: group, group: g, index: 0 });
+        return;
+      }
+      const handlers = group['hooks'];
+      if (!Array.isArray(handlers)) return;
+      handlers.forEach((h, i) => {
+        if (isPlainObject(h) && typeof h['command'] === 'string') {
+          out.push({ at: `hooks.${event}[${g}].hooks[${i}]`, event, matcher: group['matcher'], handler: h, group: g, index: i });
+        }
+      });
+    });
+  }
+  return out;
+}
+
+function parseAgentJson(text: string, dialect: AgentDialect): Record<string, unknown> | string {
+  try {
+    const v = JSON.parse(agentModule(dialect).configComments ? blankJsonComments(text) : text) as unknown;
+    return isPlainObject(v) ? v : 'not a JSON object';
+  } catch (e) {
+    return errorText(e);
+  }
+}
+
+export function checkAgentConfig(input: AgentDoctorInput): AgentDoctorReport {
+  const { dialect } = input;
+  const agent = agentModule(dialect);
+  const gates = gatesOf(dialect);
+  const report: AgentDoctorReport = { agent: dialect, files: [], general: [], entries: [], problems: 0 };
+  const gateWired = new Set<string>();
+
+  for (const file of input.files) {
+    if (file.text === null) {
+      report.files.push({ path: file.path, role: file.role, state: 'missing', entries: 0 });
+      continue;
+    }
+    const json = parseAgentJson(file.text, dialect);
+    if (typeof json === 'string') {
+      const mentions = isHermesHooksCommand(file.text);
+      report.files.push({ path: file.path, role: file.role, state: 'unparseable', entries: 0 });
+      if (file.role === 'reads') {
+        report.general.push({ ok: false, message: `${file.path} is not valid JSON (${json}): ${agentName(dialect)} cannot read it${mentions ? ', so its hermes-hooks entries never run' : ''}. Fix the syntax.` });
+      }
+      continue;
+    }
+    const ours = entriesOf(dialect, json).filter((e) => isHermesHooksCommand(e.handler['command'] as string));
+    report.files.push({ path: file.path, role: file.role, state: 'read', entries: ours.length });
+    if (file.role === 'wrong') {
+      if (ours.length) {
+        report.general.push({ ok: false, message: `${file.path} has ${ours.length} hermes-hooks entr${ours.length === 1 ? 'y' : 'ies'}, but ${agentName(dialect)} never reads that file: move them to ${file.instead}.` });
+      }
+      continue;
+    }
+    if (agent.versionedConfig && ours.length && json['version'] !== 1) {
+      report.general.push({ ok: false, message: `${file.path} has no "version": 1 — ${agent.label} expects {"version": 1, "hooks": {…}}.` });
+    }
+    for (const raw of ours) {
+      const entry = checkEntry(input, file, raw);
+      report.entries.push(entry);
+      // An entry on the gate counts; whatever keeps it from working is its own ✗ below.
+      if (gates.includes(raw.event)) gateWired.add(raw.event);
+    }
+  }
+
+  const read = input.files.filter((f) => f.role === 'reads');
+  const anyOurs = report.entries.length > 0;
+  if (!anyOurs) {
+    report.general.push({
+      ok: false,
+      message: `no hermes-hooks entry in ${read.map((f) => f.path).join(' or ')}: ${agentName(dialect)} runs none of the profile's hooks. Wire it with 'hermes-hooks print-config ${dialect}'.`,
+    });
+  } else if (gateWired.size === 0) {
+    report.general.push({
+      ok: false,
+      message: `no hermes-hooks entry on ${agent.doctor.gate}: the profile's pre_tool_call guards never see a tool call. Wire it with 'hermes-hooks print-config ${dialect}'.`,
+    });
+  }
+  const gate = agent.doctor.gate;
+  const alsoWired = [...gateWired].filter((e) => e !== gate);
+  if (gateWired.has(gate) && alsoWired.length > 0) {
+    report.general.push({ ok: null, message: `${gate} and ${alsoWired.join(', ')} are both wired: ${agent.label} fires both for one call, so the profile's hooks run twice.` });
+  }
+  const trustNote = input.trustConfig && agent.doctor.trust?.note(input.trustConfig, isHermesHooksCommand);
+  if (trustNote) report.general.push(trustNote);
+  if (anyOurs) for (const message of agent.doctor.notes ?? []) report.general.push({ ok: null, message });
+
+  report.problems = report.general.filter((c) => c.ok === false).length + report.entries.reduce((n, e) => n + e.checks.filter((c) => c.ok === false).length, 0);
+  return report;
+}
+
+/** The files each agent reads, and places people put hooks that it never reads. */
+export function agentFiles(dialect: AgentDialect, home: string, project: string): Omit<AgentFile, 'text'>[] {
+  return agentModule(dialect).doctor.files.map((f: AgentFileSpec) => ({
+    path: `${f.under === 'home' ? home : project}/${f.path}`,
+    role: f.role,
+    ...(f.instead !== undefined ? { instead: f.instead } : {}),
+  }));
+}
+
+function agentName(dialect: AgentDialect): string {
+  return AGENT_LABELS[dialect];
+}
+
+/** The file under `home` where the agent records hook trust (Codex's config.toml), if it has one. */
+export function agentTrustFile(dialect: AgentDialect, home: string): string | undefined {
+  const file = agentModule(dialect).doctor.trust?.file;
+  return file === undefined ? undefined : join(home, file);
+}

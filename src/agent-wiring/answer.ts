@@ -1,0 +1,182 @@
+// hermes-hooks as another agent's hook command (`hermes-hooks run <event> --dialect X`):
+// their stdin → our event and call-site kwargs; our resolved Decision → the exit code, stdout and
+// stderr that agent acts on (reference §b1–§b4).
+//
+// An answer never grants more than the hooks said. In Hermes a `modify` changes the arguments and
+// approves nothing; `approve` asks the user (reference: it escalates to the user's approval), so it
+// is not an allow either. Only block, ask and "rewrite these arguments" are ever sent:
+//   Decision            Claude                      Codex                        Gemini                     Cursor
+//   block               deny                        exit 2 + reason on stderr    decision:deny              permission:deny
+//   approve             ask (+updatedInput)         exit 2: approval required    decision:ask (+tool_input) permission:ask (+updated_input)
+//   allow + args        updatedInput, NO decision   allow + updatedInput         tool_input, NO decision    allow + updated_input (preToolUse)
+//   allow               (nothing)                   (nothing)                    (nothing)                  permission:allow
+//
+// How each agent is answered, and why, is its record's `answer` (src/dialects/agents/<agent>.ts).
+
+import type { EventName } from '../events.js';
+import type { Decision, JsonObject } from '../types.js';
+import { isPlainObject } from '../_json.js';
+import { inert } from '../_display.js';
+import { agentModule, isAgentDialect } from '../dialects/agents/index.js';
+import type { DialectAnswer, ToolFamily } from '../dialects/agents/module.js';
+import { parseMaybeJson, promptText, str } from '../dialects/values.js';
+import { argsToOurs, argsToTheirs, toOurEvent, toOurTool, toolFamily, toTheirTool, type AgentDialect, type DialectMaps } from '../dialects/names.js';
+
+export type { DialectAnswer } from '../dialects/agents/module.js';
+
+export interface ParsedDialectInput {
+  event: EventName;
+  kwargs: Record<string, unknown>;
+  theirEvent: string;
+}
+
+function objectInput(value: unknown): JsonObject {
+  if (isPlainObject(value)) return value;
+  // Cursor sends MCP arguments as a JSON string.
+  const parsed = parseMaybeJson(value);
+  return isPlainObject(parsed) ? parsed : {};
+}
+
+/** Hermes passes tool results as a JSON string. */
+const resultString = (v: unknown): string => (typeof v === 'string' ? v : JSON.stringify(v ?? null));
+
+/** A tool-family event → our tool for the call (the family's only tool, or the MCP name). */
+function familyTool(family: ToolFamily, stdin: JsonObject): string {
+  if (family.tools !== 'mcp') return family.tools[family.tools.length - 1]!;
+  const name = str(stdin['tool_name']) ?? 'unknown';
+  return name.startsWith('mcp_') ? name : `mcp_${name}`;
+}
+
+/** The stdin's fields, taken one by one as they are translated; what is left passes as kwargs. */
+class Fields {
+  readonly rest: JsonObject;
+  constructor(stdin: JsonObject) {
+    this.rest = { ...stdin };
+  }
+  take(key: string): unknown {
+    const v = this.rest[key];
+    delete this.rest[key];
+    return v;
+  }
+  rename(from: string, to: string, convert: (v: unknown) => unknown = (v) => v): void {
+    if (from in this.rest) this.rest[to] = convert(this.take(from));
+  }
+}
+
+/** A tool call's tool and arguments, from wherever the agent's event puts them. */
+function toolCall(dialect: AgentDialect, maps: DialectMaps, theirEvent: string, stdin: JsonObject, fields: Fields): { tool_name: string | null; args: JsonObject } {
+  const family = toolFamily(dialect, theirEvent);
+  const ourFamilyTool = family === undefined ? null : familyTool(family, stdin);
+  let theirTool: string | null;
+  let input: JsonObject;
+  if (family !== undefined && family.input === 'command') {
+    theirTool = toTheirTool(maps, dialect, ourFamilyTool!);
+    input = { command: fields.take('command') ?? '' };
+    if (family.phase === 'pre' && typeof fields.rest['cwd'] === 'string') input['cwd'] = fields.take('cwd');
+  } else if (family !== undefined && family.input === 'file') {
+    theirTool = toTheirTool(maps, dialect, ourFamilyTool!);
+    input = { file_path: fields.take('file_path') ?? '' };
+  } else {
+    theirTool = str(fields.take('tool_name'));
+    input = objectInput(fields.take('tool_input'));
+  }
+  const ourTool = ourFamilyTool ?? (theirTool === null ? null : toOurTool(maps, dialect, theirTool));
+  return { tool_name: ourTool, args: argsToOurs(maps, dialect, theirTool, input) };
+}
+
+/** Their event's own fields under our kwarg names. */
+function translateFields(dialect: AgentDialect, event: EventName, theirEvent: string, fields: Fields): void {
+  const { rest } = fields;
+  if (event === 'pre_tool_call' || event === 'post_tool_call') {
+    fields.rename('tool_use_id', 'tool_call_id');
+    if (event === 'post_tool_call') {
+      fields.rename('tool_response', 'result', resultString);
+      fields.rename('tool_output', 'result', resultString);
+      fields.rename('output', 'result', resultString);
+      fields.rename('result_json', 'result', resultString);
+      fields.rename('duration', 'duration_ms');
+      const failed = agentModule(dialect).toolFailureEvents?.includes(theirEvent) ?? false;
+      fields.rename('error', 'error_message');
+      rest['status'] = failed ? 'error' : 'ok';
+    }
+  } else if (event === 'pre_llm_call') {
+    fields.rename('prompt', 'user_message', (v) => promptText(v));
+  } else if (event === 'pre_verify') {
+    fields.rename('last_assistant_message', 'final_response');
+    fields.rename('prompt_response', 'final_response');
+    // Hermes counts verify attempts; Claude/Codex/Gemini only flag a repeat, Cursor counts loops.
+    if (typeof rest['loop_count'] === 'number') rest['attempt'] = rest['loop_count'] + 1;
+    else if (typeof rest['stop_hook_active'] === 'boolean') rest['attempt'] = rest['stop_hook_active'] ? 2 : 1;
+  } else if (event === 'subagent_start' || event === 'subagent_stop') {
+    fields.rename('agent_id', 'child_session_id');
+    fields.rename('agent_type', 'child_role');
+  } else if (event === 'post_llm_call') {
+    fields.rename('text', 'assistant_response');
+  }
+}
+
+/** The session id, from the first of the agent's session keys present; its other renames. */
+function takeSession(dialect: AgentDialect, fields: Fields): unknown {
+  const stdin = agentModule(dialect).stdin;
+  let sessionId: unknown;
+  for (const key of stdin?.sessionKeys ?? ['session_id']) {
+    sessionId = fields.take(key);
+    if (sessionId !== undefined) break;
+  }
+  for (const [from, to] of Object.entries(stdin?.renames ?? {})) fields.rename(from, to);
+  return sessionId;
+}
+
+/**
+ * Their hook stdin → our event and the kwargs a host would pass to `emit` (tool_name ours, `args`
+ * with our keys, `session_id`); every field we do not translate is kept as a kwarg under its own name.
+ * `opts.event` is the event named on the command line: used when stdin has none, checked when it has.
+ */
+export function parseDialectInput(
+  dialect: AgentDialect,
+  maps: DialectMaps,
+  stdinJson: unknown,
+  opts: { event?: string } = {},
+): ParsedDialectInput | { error: string } {
+  if (!isAgentDialect(dialect)) return { error: `unknown dialect '${String(dialect)}'` };
+  if (!isPlainObject(stdinJson)) return { error: `${dialect} hook input must be one JSON object` };
+  const stdinEvent = str(stdinJson['hook_event_name']);
+  if (stdinEvent !== null && opts.event !== undefined && stdinEvent !== opts.event) {
+    return { error: `stdin is a '${stdinEvent}' event but the command line says '${opts.event}'` };
+  }
+  const theirEvent = stdinEvent ?? opts.event;
+  if (theirEvent === undefined) return { error: `${dialect} hook input has no hook_event_name` };
+  const event = toOurEvent(maps, dialect, theirEvent);
+  if (event === null) {
+    const known = [...maps[dialect].events.keys()].join(', ');
+    return { error: `${dialect} event '${theirEvent}' has no Hermes counterpart (mapped: ${known})` };
+  }
+
+  const fields = new Fields(stdinJson);
+  fields.take('hook_event_name');
+  const head: Record<string, unknown> = event === 'pre_tool_call' || event === 'post_tool_call' ? toolCall(dialect, maps, theirEvent, stdinJson, fields) : {};
+  translateFields(dialect, event, theirEvent, fields);
+  const sessionId = takeSession(dialect, fields);
+  const kwargs: Record<string, unknown> = { ...head, session_id: typeof sessionId === 'string' ? sessionId : '', ...fields.rest };
+  return { event, kwargs, theirEvent };
+}
+
+/**
+ * Our resolved Decision → exactly what `dialect` expects back from a hook on `theirEvent`.
+ * `toolName` is OUR tool name of the call; `decision.args` (the full merged arguments) is rendered
+ * with the agent's keys. How each agent is answered is its record's (agents/<agent>.ts answer).
+ */
+export function renderDialectAnswer(
+  dialect: AgentDialect,
+  maps: DialectMaps,
+  theirEvent: string,
+  decision: Decision,
+  toolName: string | null,
+): DialectAnswer {
+  const theirTool = toolName === null ? null : toTheirTool(maps, dialect, toolName);
+  const theirArgs = decision.args === null ? null : argsToTheirs(maps, dialect, theirTool, decision.args);
+  // The message is what the agent shows a person (Claude's reason, Cursor's user_message, Codex's
+  // stderr as is): a command name or a hook's message must not repaint that terminal either.
+  if (decision.message !== null) decision = { ...decision, message: inert(decision.message, { keepNewlines: true }) };
+  return agentModule(dialect).answer({ theirEvent, decision, theirTool, theirArgs });
+}

@@ -1,0 +1,163 @@
+// `doctor --agent`: the checks of one hermes-hooks entry in an agent's config — the event and the
+// `run <event> --dialect <agent>` it calls, the program the agent's shell will start, the matcher
+// on tool events, the timeout against the profile's slowest hook, and the agent's own conditions
+// (Cursor's failClosed, Codex's trust), all from the agent's record.
+
+import { isAbsolute } from 'node:path';
+import { splitCommand } from '../spawn/argv.js';
+import { agentModule, AGENT_LABELS, isAgentDialect, type AgentDialect } from '../dialects/agents/index.js';
+import type { AgentCheck } from '../dialects/agents/module.js';
+import type { AgentDoctorInput, AgentEntry, AgentFile } from './agent-doctor.js';
+
+export interface RawEntry {
+  at: string;
+  event: string;
+  matcher: unknown;
+  handler: Record<string, unknown>;
+  group: number;
+  index: number;
+}
+
+const FIX_COMMAND = (agent: AgentDialect): string => `'hermes-hooks print-config ${agent}' prints the absolute command`;
+
+export function checkEntry(input: AgentDoctorInput, file: AgentFile, raw: RawEntry): AgentEntry {
+  const { dialect, maps } = input;
+  const agent = agentModule(dialect);
+  const command = raw.handler['command'] as string;
+  const checks: AgentCheck[] = [];
+
+  // The event and the `run <event> --dialect <agent>` it calls.
+  const ourEvent = maps[dialect].events.get(raw.event) ?? null;
+  if (ourEvent === null) checks.push({ ok: false, message: `${agentName(dialect)} event '${raw.event}' has no Hermes counterpart: 'run' answers it with an error (remove the entry)` });
+  const run = /\brun\s+(\S+)/.exec(command);
+  const dialectArg = /--dialect(?:\s+|=)(\S+)/.exec(command)?.[1];
+  if (!run) checks.push({ ok: false, message: `the command does not call 'run <event> --dialect ${dialect}' — ${FIX_COMMAND(dialect)}` });
+  else if (run[1] !== raw.event) checks.push({ ok: false, message: `wired on ${raw.event} but the command runs '${run[1]}': stdin and command line disagree, so every call errors or blocks — use 'run ${raw.event}'` });
+  if (dialectArg === undefined) checks.push({ ok: false, message: `no --dialect ${dialect}: 'run' would read ${agentName(dialect)}'s stdin as the Hermes wire — add '--dialect ${dialect}'` });
+  else if (dialectArg !== dialect) checks.push({ ok: false, message: `--dialect ${dialectArg} in ${agentName(dialect)}'s config: the answers are in ${isAgentDialect(dialectArg) ? agentName(dialectArg) : dialectArg}'s format, which ${agentName(dialect)} misreads — use '--dialect ${dialect}'` });
+  if (/(^|\s)--fail-open(\s|$)/.test(command)) checks.push({ ok: null, message: '--fail-open: when hermes-hooks cannot decide (broken config …) the call goes ahead unguarded' });
+
+  checks.push(programCheck(input, file, command));
+
+  // Matchers on the tool events: anything narrower than "every tool" lets calls past the guards.
+  if (agent.doctor.toolEvents.includes(raw.event)) {
+    const missed = missedTools(input, raw.matcher);
+    if (missed === null) checks.push({ ok: true, message: `matcher ${raw.matcher === undefined ? '(none)' : JSON.stringify(raw.matcher)} sends every tool to hermes-hooks` });
+    else checks.push({ ok: false, message: `matcher ${JSON.stringify(raw.matcher)} skips ${missed.join(', ')}: those calls never reach the profile's guards — use "*" (the profile's own matchers pick the tools)` });
+  }
+
+  // Timeout: the agent must wait for the slowest profile hook (+1 s to kill it, +1 s to start).
+  if (ourEvent !== null) {
+    const unit = agent.timeoutUnit === 'ms' ? 1000 : 1;
+    const given = typeof raw.handler['timeout'] === 'number' ? (raw.handler['timeout'] as number) / unit : null;
+    const seconds = given ?? agent.doctor.defaultTimeoutOn?.[raw.event] ?? agent.doctor.defaultTimeout;
+    const slowest = input.profileTimeouts[ourEvent];
+    const need = slowest === undefined ? null : slowest + 2;
+    if (seconds === null) {
+      checks.push({ ok: null, message: `no timeout set and ${agentName(dialect)}'s default is not documented: set "timeout": 310` });
+    } else if (need !== null && seconds < need) {
+      const hint = unit === 1000 && given !== null && raw.handler['timeout'] as number < 1000 ? ` (${agent.doctor.msTimeoutHint ?? `${agent.label} counts milliseconds`})` : '';
+      checks.push({
+        ok: false,
+        message: `${agentName(dialect)} stops the hook after ${fmt(seconds)} s${given === null ? ' (its default)' : ''}${hint}, but the profile's ${ourEvent} hooks may take up to ${slowest} s: a slow guard is cut off and the call goes ahead — set "timeout": ${310 * unit}`,
+      });
+    } else {
+      checks.push({ ok: true, message: `timeout ${fmt(seconds)} s${given === null ? ' (default)' : ''} outlasts the profile's ${ourEvent} hooks${slowest === undefined ? ' (none configured)' : ` (up to ${slowest} s)`}` });
+    }
+  }
+
+  const field = agent.failClosedField;
+  if (field !== undefined && raw.event === agent.doctor.gate && raw.handler[field] !== true) {
+    checks.push({ ok: null, message: `no "${field}": true — if the command cannot start or times out, ${agent.label} lets the call through` });
+  }
+  const trust = agent.doctor.trust;
+  if (trust) checks.push(trust.check(input.trustConfig, { filePath: file.path, realPath: file.realPath, event: raw.event, group: raw.group, index: raw.index }));
+
+  return { file: file.path, at: raw.at, event: raw.event, command, checks };
+}
+
+/** The program the agent's shell will start, and whether it will be there. */
+function programCheck(input: AgentDoctorInput, file: AgentFile, command: string): AgentCheck {
+  const { dialect, probes } = input;
+  const split = splitCommand(command, { homedir: input.home });
+  if (!split.ok) return { ok: false, message: `${split.error} — ${FIX_COMMAND(dialect)}` };
+  const argv = split.argv;
+  const program = argv[0] ?? '';
+  if (program === 'npx' || program.endsWith('/npx') || (program === 'npm' && argv[1] === 'exec')) {
+    return {
+      ok: false,
+      message: `runs through npx: ~1.2 s per call, and outside a project with hermes-hooks installed npx exits 1, which ${agentName(dialect)} reads as "go ahead" — every guard fails open. ${cap(FIX_COMMAND(dialect))}.`,
+    };
+  }
+  const where = agentModule(dialect).import.scriptsFromConfigDir ? 'the hooks.json folder' : "the agent's working directory";
+  const fileCheck = (path: string, mode: 'exec' | 'read', what: string): AgentCheck | null => {
+    if (!isAbsolute(path)) {
+      return { ok: false, message: `${what} '${path}' is a relative path, resolved against ${where}, which changes from project to project — use an absolute path (${FIX_COMMAND(dialect)})` };
+    }
+    const state = probes.runnable(path, mode);
+    if (state === 'missing') return { ok: false, message: `${what} ${path} does not exist: the agent's shell fails (exit 127) and ${agentName(dialect)} goes ahead — ${FIX_COMMAND(dialect)}` };
+    if (state === 'not_file') return { ok: false, message: `${what} ${path} is not a file — ${FIX_COMMAND(dialect)}` };
+    if (state === 'not_executable') return { ok: false, message: `${what} ${path} is not executable (chmod +x it, or run it with node)` };
+    return null;
+  };
+
+  let resolved = program;
+  if (!program.includes('/')) {
+    const found = probes.which(program);
+    if (found === null) {
+      return { ok: false, message: `'${program}' is not on PATH here: the agent's shell fails (exit 127) and ${agentName(dialect)} goes ahead — ${FIX_COMMAND(dialect)}` };
+    }
+    resolved = found;
+  } else {
+    const bad = fileCheck(program, 'exec', 'program');
+    if (bad) return bad;
+  }
+  // `node /abs/dist/cli/bin.js …`: the script must be there too.
+  if (/(^|\/)(node|nodejs)$/.test(program)) {
+    const script = argv.slice(1).find((a) => !a.startsWith('-'));
+    if (script === undefined) return { ok: false, message: `'${program}' is given no script — ${FIX_COMMAND(dialect)}` };
+    const bad = fileCheck(script, 'read', 'script');
+    if (bad) return bad;
+    return { ok: true, message: `runs ${resolved} ${script} (both exist)` };
+  }
+  if (!program.includes('/')) {
+    return { ok: null, message: `'${program}' is ${resolved} on this PATH; ${agentName(dialect)}'s PATH may differ (apps started from a desktop often lack ~/.nvm or ~/.local/bin) — an absolute path is safer (${FIX_COMMAND(dialect)})` };
+  }
+  return { ok: true, message: `runs ${program} (exists)` };
+}
+
+/** The agent's tool names (and an MCP tool) a matcher would not send to us; null = it sends them all. */
+function missedTools(input: AgentDoctorInput, matcher: unknown): string[] | null {
+  if (matcher === undefined || matcher === null || matcher === '' || matcher === '*') return null;
+  if (typeof matcher !== 'string') return ['every tool (the matcher is not a string)'];
+  // Codex matches its canonical names and their aliases (Edit|Write fire for apply_patch, §b2); the
+  // others match the tool names their maps list. Plus one MCP tool in the agent's spelling.
+  const agent = agentModule(input.dialect);
+  const groups: readonly (readonly string[])[] =
+    agent.doctor.matcherTools ?? [...new Set([...input.maps[input.dialect].tools.keys(), agent.mcpDoubleUnderscore ? 'mcp__server__tool' : 'mcp_server_tool'])].map((t) => [t]);
+  const tools = groups.map((g) => g[0]!);
+  let matches: (tool: string) => boolean;
+  if (agent.doctor.exactNameMatchers && /^[A-Za-z0-9_ ,|-]+$/.test(matcher)) {
+    // Claude: only names and separators → an exact name or list.
+    const names = new Set(matcher.split(/[|,]/).map((s) => s.trim()));
+    matches = (t) => names.has(t);
+  } else {
+    let re: RegExp;
+    try {
+      re = new RegExp(matcher);
+    } catch {
+      // Gemini falls back to an exact match; Codex skips the group with a warning.
+      return agent.doctor.invalidMatcher === 'exact' ? tools.filter((t) => t !== matcher) : tools;
+    }
+    matches = (t) => re.test(t);
+  }
+  const missed = groups.filter((g) => !g.some(matches)).map((g) => g[0]!);
+  return missed.length ? missed : null;
+}
+
+function agentName(dialect: AgentDialect): string {
+  return AGENT_LABELS[dialect];
+}
+
+const fmt = (n: number): string => (Number.isInteger(n) ? String(n) : n.toFixed(2).replace(/0+$/, ''));
+const cap = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);

@@ -1,0 +1,119 @@
+// Claude Code (reference §b1). Also the shape Qwen Code's settings use (Claude's names, ms timeouts).
+//
+// Names: Hermes tool names/keys are terminal{command, workdir, background, timeout},
+// read_file{path, offset, limit}, write_file{path, content}, patch{mode, path, old_string,
+// new_string, replace_all, patch}, search_files{pattern, target, path, file_glob}, web_search{query},
+// web_extract{urls}, delegate_task{goal, context}, todo{todos}, memory.
+// Only keys that mean the same thing are renamed; values are never converted (Claude's Bash
+// `timeout` is in ms, Hermes' terminal `timeout` in s: the key passes through unchanged).
+
+import { answerClaudeFamily, readClaudeFamily, renderClaudeFamily } from './_claude-family.js';
+import { defineAgent } from './module.js';
+
+const SETUP_NOTES = [
+  'Where: merge the "hooks" object into ~/.claude/settings.json (every project) or',
+  '  <project>/.claude/settings.json (that project; .claude/settings.local.json to keep it out of git).',
+  '  Keep the other keys of the file; if it already has "hooks", add these events to it.',
+  'Before it runs: interactive Claude Code holds back settings-file hooks until the folder\'s',
+  '  workspace-trust dialog is accepted (claude -p treats the folder as trusted). Start a new',
+  '  session after editing; /hooks in Claude Code lists what it loaded.',
+  'Optional (Claude Code 2.1.295+): add "onFailure": "block" to the PreToolUse handler, so a',
+  '  command that cannot start or times out blocks instead of letting the call through.',
+];
+
+export const claude = defineAgent({
+  name: 'claude',
+  label: 'Claude Code',
+  names: {
+    events: {
+      PreToolUse: 'pre_tool_call',
+      PostToolUse: 'post_tool_call',
+      PostToolUseFailure: 'post_tool_call',
+      UserPromptSubmit: 'pre_llm_call',
+      Stop: 'pre_verify',
+      SessionStart: 'on_session_start',
+      SessionEnd: 'on_session_end',
+      SubagentStart: 'subagent_start',
+      SubagentStop: 'subagent_stop',
+    },
+    tools: {
+      Bash: 'terminal',
+      Read: 'read_file',
+      Write: 'write_file',
+      Edit: 'patch',
+      MultiEdit: 'patch',
+      Grep: 'search_files',
+      Glob: 'search_files',
+      WebSearch: 'web_search',
+      WebFetch: 'web_extract',
+      Task: 'delegate_task',
+      TodoWrite: 'todo',
+    },
+    args: {
+      '*': { file_path: 'path' },
+      Bash: { run_in_background: 'background' },
+      // Grep and Glob name their folder `path`, as we do: pinned, or `*` would render it file_path.
+      Grep: { glob: 'file_glob', path: 'path' },
+      Glob: { path: 'path' },
+      Task: { prompt: 'goal' },
+    },
+  },
+  mcpDoubleUnderscore: true,
+  configShape: 'groups',
+  timeoutUnit: 's',
+  toolFailureEvents: ['PostToolUseFailure'],
+  renderStdin: (f) => renderClaudeFamily('claude', f),
+  readRun: (r) => readClaudeFamily('claude', r),
+  answer: (a) => answerClaudeFamily('claude', a),
+  // Keys no Hermes payload has at the top level (its extras live under `extra`); transcript_path
+  // alone tells (Gemini sends it too: see its stdinMark), or any two of them.
+  recognise: { stdinKeys: ['transcript_path', 'permission_mode', 'tool_use_id'] },
+  import: {
+    formats: [
+      { id: 'claude', writer: 'Claude Code', title: 'Claude Code settings', dir: '.claude', timeoutUnit: 's', defaultTimeout: 600, projectDirVar: 'CLAUDE_PROJECT_DIR', envPrefix: 'CLAUDE' },
+      {
+        id: 'qwen',
+        writer: 'Qwen Code',
+        title: 'Qwen Code settings',
+        dir: '.qwen',
+        timeoutUnit: 'ms',
+        defaultTimeout: 60,
+        projectDirVar: 'QWEN_PROJECT_DIR',
+        envPrefix: 'QWEN',
+        matcherStyle: 'regex',
+        invalidMatcher: 'exact',
+        note: `Qwen Code uses Claude's event names but its own tool names (run_shell_command …): matchers are kept as written; map its tools under dialects.claude.tools in config.yaml if they should match`,
+      },
+    ],
+    matcherStyle: 'names-or-regex',
+    invalidMatcher: 'exact',
+    shell: 'sh',
+  },
+  doctor: {
+    files: [
+      { under: 'home', path: '.claude/settings.json', role: 'reads' },
+      { under: 'project', path: '.claude/settings.json', role: 'reads' },
+      { under: 'project', path: '.claude/settings.local.json', role: 'reads' },
+      { under: 'home', path: '.claude/hooks.json', role: 'wrong', instead: '~/.claude/settings.json (under "hooks")' },
+      { under: 'project', path: '.claude/hooks.json', role: 'wrong', instead: '.claude/settings.json (under "hooks")' },
+    ],
+    gate: 'PreToolUse',
+    toolEvents: ['PreToolUse', 'PostToolUse', 'PostToolUseFailure'],
+    defaultTimeout: 600,
+    defaultTimeoutOn: { UserPromptSubmit: 30 },
+    exactNameMatchers: true,
+    invalidMatcher: 'skip',
+    notes: ['cannot verify workspace trust: interactive Claude Code runs settings-file hooks only after the folder\'s trust dialog is accepted (claude -p trusts it); /hooks in Claude Code lists what it loaded.'],
+  },
+  printConfig: {
+    httpHooks: true,
+    setupNotes: SETUP_NOTES,
+    // The --serve snippet already carries onFailure: say what it depends on instead of suggesting to add it.
+    serveNotes: (tokenFile, setupNotes) => [
+      `  and give Claude Code the token: export HERMES_HOOKS_TOKEN=$(cat ${tokenFile})`,
+      ...setupNotes.filter((l) => l !== SETUP_NOTES[6] && l !== SETUP_NOTES[7]),
+      'Needs Claude Code 2.1.295+ for "onFailure": "block": an older one lets every call through while the',
+      '  server is down or the token is wrong — wire it with print-config claude (no --serve) there.',
+    ],
+  },
+});
