@@ -2,7 +2,9 @@
 // command is split (no shell) and refused early when it cannot start (empty, no `#!` line); fd 0
 // is the hook's own copy of the payload; the environment marks the run (_leftovers.ts); then
 // `beforeLaunch` runs and the process starts with no await in between, so what the check saw is
-// what the spawn starts from.
+// what the spawn starts from. Nothing here awaits unless it must (a large payload, a failed
+// spawn): with a small payload, spawnHook returns with the hook started, registered as live and
+// watched — a host that cancels right after the call reaches it.
 
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -29,7 +31,7 @@ export interface Started {
 }
 
 /** The process started, or the run already ended (`run`) without one. */
-export type StartOutcome = { started: Started } | { run: HookRun };
+export type StartOutcome = { started: Started } | { run: HookRun | Promise<HookRun> };
 
 /**
  * Runs a launch check (beforeLaunch / afterLaunch): its reason not to go on, or null. A check
@@ -43,7 +45,8 @@ export function launchCheck(check: (() => string | null) | undefined): string | 
   }
 }
 
-export async function startHook(options: SpawnHookOptions, finish: Finish): Promise<StartOutcome> {
+/** The argv the command runs, or the run's end when it cannot start (or is cancelled already). */
+export function parseCommand(options: SpawnHookOptions, finish: Finish): { argv: string[] } | { run: HookRun } {
   const split = splitCommand(options.command, options.homedir === undefined ? undefined : { homedir: options.homedir });
   if (!split.ok) return { run: finish({ status: 'launch_failed', argv: [], error: split.error }) };
   const argv = split.argv;
@@ -54,25 +57,29 @@ export async function startHook(options: SpawnHookOptions, finish: Finish): Prom
     const path = options.cwd === undefined ? file : resolve(options.cwd, file);
     return { run: finish({ status: 'launch_failed', argv, error: execFormatErrorText(path) }) };
   }
+  return { argv };
+}
 
-  // fd 0 for the child: its own copy of the payload, unlinked before it starts. Small payloads
-  // are written synchronously (no await); large ones off the event loop.
-  let stdinFd: number;
-  try {
-    const bytes = toStdinBytes(options.stdin);
-    stdinFd = bytes.byteLength <= SYNC_WRITE_LIMIT ? openStdinCopySync(bytes) : await openStdinCopy(bytes);
-  } catch (err) {
-    return { run: finish({ status: 'launch_failed', argv, error: `cannot prepare stdin: ${errorText(err)}` }) };
-  }
+/**
+ * fd 0 for the child: its own copy of the payload, unlinked before it starts. Small payloads
+ * are written synchronously — a number, not a promise, so the caller need not await and the
+ * whole start stays in the caller's tick — large ones off the event loop. Throws when it cannot.
+ */
+export function stdinCopy(stdin: string | Uint8Array): number | Promise<number> {
+  const bytes = toStdinBytes(stdin);
+  return bytes.byteLength <= SYNC_WRITE_LIMIT ? openStdinCopySync(bytes) : openStdinCopy(bytes);
+}
+
+/**
+ * From the environment to the spawn, synchronously: beforeLaunch's verdict holds for the exec,
+ * and a caller that goes on in the same tick has the process registered before anyone else
+ * runs. Takes over `stdinFd` (closed in every case).
+ */
+export function launchNow(options: SpawnHookOptions, finish: Finish, argv: string[], stdinFd: number): StartOutcome {
   if (options.signal?.aborted) {
     closeQuietly(stdinFd);
     return { run: finish({ status: 'timeout', argv, error: 'cancelled' }) };
   }
-  return launchNow(options, finish, argv, stdinFd);
-}
-
-/** From the environment to the spawn, with no await: beforeLaunch's verdict holds for the exec. */
-async function launchNow(options: SpawnHookOptions, finish: Finish, argv: string[], stdinFd: number): Promise<StartOutcome> {
   const file = argv[0] as string;
   // Every run is marked, so what it leaves behind can be told from anything else (_leftovers.ts).
   const runId = nextRunId();
@@ -92,18 +99,20 @@ async function launchNow(options: SpawnHookOptions, finish: Finish, argv: string
     // The child has its own copy of fd 0 once spawn() returned (fork+exec is synchronous in libuv).
     closeQuietly(stdinFd);
   }
-
   const pid = sub.pid;
-  if (pid === undefined) {
-    const failed = await sub.exited;
-    // ENOENT also means a missing working directory; say which, rather than "command not found".
-    const error =
-      failed.code === 'ENOENT' && options.cwd !== undefined && !isDirectory(options.cwd)
-        ? `working directory not found: ${options.cwd}`
-        : launchErrorText(failed.code, failed.message, argv, { path: env.PATH, cwd: options.cwd ?? process.cwd() });
-    return { run: finish({ status: 'launch_failed', argv, error, started_at: spawnedAt }) };
-  }
+  if (pid === undefined) return { run: launchFailure(sub, options.cwd, argv, env, finish, spawnedAt) };
   return { started: { sub, pid, argv, file, env, runId, spawnedAt } };
+}
+
+/** A spawn that started no process: its error, said with what was looked up and where. */
+async function launchFailure(sub: Launched, cwd: string | undefined, argv: string[], env: NodeJS.ProcessEnv, finish: Finish, spawnedAt: number): Promise<HookRun> {
+  const failed = await sub.exited;
+  // ENOENT also means a missing working directory; say which, rather than "command not found".
+  const error =
+    failed.code === 'ENOENT' && cwd !== undefined && !isDirectory(cwd)
+      ? `working directory not found: ${cwd}`
+      : launchErrorText(failed.code, failed.message, argv, { path: env.PATH, cwd: cwd ?? process.cwd() });
+  return finish({ status: 'launch_failed', argv, error, started_at: spawnedAt });
 }
 
 function isDirectory(path: string): boolean {

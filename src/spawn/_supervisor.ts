@@ -48,13 +48,13 @@ export interface SupervisorTimings {
 export class RunSupervisor {
   /** Why the run was stopped; null while it runs (or ended on its own). The first reason counts. */
   stopReason: StopReason | null = null;
-  /** Both pipes closed. */
-  closed = false;
   /** Resolves once, with how the run ended. */
   readonly ended: Promise<RunEnd>;
-  /** Registered while the group may be running, so a host exit or engine close can kill it. */
-  readonly liveHook: LiveHook;
 
+  /** Registered while the group may be running, so a host exit or engine close can kill it. */
+  private readonly liveHook: LiveHook;
+  /** Both pipes closed. */
+  private closed = false;
   private settled = false;
   private escalating = false;
   private escalation: NodeJS.Timeout | undefined;

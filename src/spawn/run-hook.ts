@@ -29,7 +29,7 @@ import type { HookRun } from '../types.js';
 import { errorText } from '../errors.js';
 import { captureOutput } from './_output-capture.js';
 import { launchedRunResult, runFinisher } from './_run-result.js';
-import { launchCheck, startHook } from './_start.js';
+import { launchCheck, launchNow, parseCommand, stdinCopy } from './_start.js';
 import { RunSupervisor } from './_supervisor.js';
 import { DEFAULT_DRAIN_MS, DEFAULT_KILL_GRACE_MS, DEFAULT_MAX_OUTPUT_BYTES, type SpawnHookOptions } from './spawn-options.js';
 
@@ -62,7 +62,17 @@ export async function spawnHook(options: SpawnHookOptions): Promise<HookRun> {
 
 async function runHook(options: SpawnHookOptions): Promise<HookRun> {
   const finish = runFinisher(options.command, options.timeoutMs, performance.now());
-  const start = await startHook(options, finish);
+  const command = parseCommand(options, finish);
+  if ('run' in command) return command.run;
+  // No await unless the payload is large: the caller keeps its tick until the hook is watched.
+  let stdinFd: number;
+  try {
+    const copy = stdinCopy(options.stdin);
+    stdinFd = typeof copy === 'number' ? copy : await copy;
+  } catch (err) {
+    return finish({ status: 'launch_failed', argv: command.argv, error: `cannot prepare stdin: ${errorText(err)}` });
+  }
+  const start = launchNow(options, finish, command.argv, stdinFd);
   if ('run' in start) return start.run;
   const { sub, pid, argv, file, env, runId, spawnedAt } = start.started;
 
