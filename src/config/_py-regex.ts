@@ -15,40 +15,13 @@
 // What JS cannot express (scoped flags `(?i:…)`, atomic groups, conditionals, `\N{…}`) is an
 // error too; the caller then falls back to literal equality, as Hermes does for an invalid pattern.
 
-import { HooksError, errorText } from '../errors.js';
+import { errorText } from '../errors.js';
+import { translateCharClass } from './_py-regex-class.js';
+import { type Categories, codePoint, FLAG_LETTERS, type Flags, PatternReader, PythonRegexError } from './_py-regex-reader.js';
 
-export class PythonRegexError extends HooksError {
-  constructor(message: string) {
-    super('python_regex', message);
-  }
-}
+export { PythonRegexError } from './_py-regex-reader.js';
 
-const FLAG_LETTERS = 'aiLmsux';
 const VERBOSE_SPACE = new Set([' ', '\t', '\n', '\r', '\v', '\f']);
-const SIMPLE_ESCAPES: Record<string, string> = { a: '\\x07', f: '\\f', n: '\\n', r: '\\r', t: '\\t', v: '\\v' };
-
-/** Class contents (JS, for use inside `[…]`) of Python's \d \w \s. */
-interface Categories {
-  d: string;
-  w: string;
-  s: string;
-}
-const UNICODE_CATEGORIES: Categories = {
-  d: '\\p{Nd}',
-  w: '\\p{L}\\p{N}_',
-  s: ' \\t\\n\\r\\f\\v\\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000',
-};
-const ASCII_CATEGORIES: Categories = { d: '0-9', w: 'a-zA-Z0-9_', s: ' \\t\\n\\r\\f\\v' };
-
-interface Flags {
-  ignoreCase: boolean;
-  multiline: boolean;
-  dotAll: boolean;
-  verbose: boolean;
-  ascii: boolean;
-}
-
-type Fail = (message: string, at: number) => never;
 
 /** A RegExp that tests whether the whole string matches the Python pattern. Throws PythonRegexError. */
 export function compilePythonFullmatch(pattern: string): RegExp {
@@ -63,23 +36,9 @@ export function compilePythonFullmatch(pattern: string): RegExp {
   }
 }
 
-class Translator {
-  private i = 0;
-  private groups = 0;
-  private readonly names = new Set<string>();
+class Translator extends PatternReader {
   /** Positions of the `(` still open, so `)` can be checked like Python (our wrapper must not absorb it). */
   private readonly open: number[] = [];
-  private readonly flags: Flags = { ignoreCase: false, multiline: false, dotAll: false, verbose: false, ascii: false };
-
-  constructor(private readonly p: string) {}
-
-  private fail: Fail = (message, at) => {
-    throw new PythonRegexError(`${message} at position ${Array.from(this.p.slice(0, at)).length}`);
-  };
-
-  private get cat(): Categories {
-    return this.flags.ascii ? ASCII_CATEGORIES : UNICODE_CATEGORIES;
-  }
 
   run(): { source: string; flags: Flags } {
     this.leadingFlags();
@@ -101,7 +60,7 @@ class Translator {
           out += this.escape();
           break;
         case '[':
-          out += this.charClass();
+          out += translateCharClass(this);
           break;
         case '(': {
           const at = this.i;
@@ -231,117 +190,6 @@ class Translator {
     }
     return this.commonEscape(at, c);
   }
-
-  /** Escapes that mean the same character inside and outside a class; advances past them. */
-  private commonEscape(at: number, c: string): string {
-    const { p } = this;
-    const simple = SIMPLE_ESCAPES[c];
-    if (simple !== undefined) {
-      this.i = at + 2;
-      return simple;
-    }
-    if (c === '0') {
-      const oct = (/^0[0-7]{0,2}/.exec(p.slice(at + 1)) as RegExpExecArray)[0];
-      this.i = at + 1 + oct.length;
-      return this.octal(oct, at);
-    }
-    if (c === 'x' || c === 'u' || c === 'U') {
-      const width = c === 'x' ? 2 : c === 'u' ? 4 : 8;
-      const hex = (new RegExp(`^[0-9a-fA-F]{0,${width}}`).exec(p.slice(at + 2)) as RegExpExecArray)[0];
-      if (hex.length !== width) return this.fail(`incomplete escape \\${c}${hex}`, at);
-      const cp = parseInt(hex, 16);
-      if (cp > 0x10ffff) return this.fail(`bad escape \\${c}${hex}`, at);
-      this.i = at + 2 + width;
-      return codePoint(cp);
-    }
-    if (c === 'N') return this.fail('named Unicode escapes (\\N{...}) are not supported', at);
-    if (/^[a-zA-Z0-9]$/.test(c)) return this.fail(`bad escape \\${c}`, at);
-    // Any other character escapes to itself.
-    const cp = p.codePointAt(at + 1) as number;
-    this.i = at + 1 + (cp > 0xffff ? 2 : 1);
-    return codePoint(cp);
-  }
-
-  private octal(digits: string, at: number): string {
-    const cp = parseInt(digits, 8);
-    if (cp > 0o377) return this.fail(`octal escape value \\${digits} outside of range 0-0o377`, at);
-    return codePoint(cp);
-  }
-
-  /**
-   * `[…]`. Members are copied into a JS class; Python's complemented categories (\W \S \D) cannot
-   * be members of a JS `u` class, so a class with them becomes an equivalent alternation.
-   */
-  private charClass(): string {
-    const { p } = this;
-    const start = this.i;
-    this.i++;
-    let negated = false;
-    if (p[this.i] === '^') {
-      negated = true;
-      this.i++;
-    }
-    const bodyStart = this.i;
-    let members = '';
-    const complements: string[] = [];
-    // A '-' just emitted as a range operator (so a category after it would be a bad range).
-    let rangeDash = false;
-    for (;;) {
-      if (this.i >= p.length) return this.fail('unterminated character set', start);
-      const ch = p[this.i] as string;
-      // Python: a `]` right after `[` or `[^` is a literal.
-      if (ch === ']' && this.i > bodyStart) {
-        this.i++;
-        break;
-      }
-      if (ch === '\\') {
-        const at = this.i;
-        const c = p[at + 1];
-        if (c === undefined) return this.fail('bad escape (end of pattern)', at);
-        const category = 'dwsDWS'.includes(c) ? c : null;
-        if (category !== null) {
-          const next = p[at + 2];
-          if (rangeDash || (next === '-' && p[at + 3] !== undefined && p[at + 3] !== ']')) {
-            return this.fail(`bad character range ${p.slice(at, at + 4)}`, at);
-          }
-          const content = this.cat[category.toLowerCase() as keyof Categories];
-          if (category === category.toLowerCase()) members += content;
-          else complements.push(content);
-          this.i = at + 2;
-        } else if (c === 'b') {
-          members += '\\x08';
-          this.i = at + 2;
-        } else if (c >= '1' && c <= '7') {
-          const oct = (/^[0-7]{1,3}/.exec(p.slice(at + 1)) as RegExpExecArray)[0];
-          this.i = at + 1 + oct.length;
-          members += this.octal(oct, at);
-        } else {
-          members += this.commonEscape(at, c);
-        }
-        rangeDash = false;
-        continue;
-      }
-      if (ch === '-') {
-        const isRange = this.i > bodyStart && p[this.i + 1] !== ']' && p[this.i + 1] !== undefined;
-        members += '\\-'.slice(isRange ? 1 : 0);
-        rangeDash = isRange;
-        this.i++;
-        continue;
-      }
-      const cp = p.codePointAt(this.i) as number;
-      members += ch === '[' || ch === ']' || ch === '^' ? `\\${ch}` : String.fromCodePoint(cp);
-      this.i += cp > 0xffff ? 2 : 1;
-      rangeDash = false;
-    }
-    if (complements.length === 0) return `[${negated ? '^' : ''}${members}]`;
-    if (!negated) {
-      const alternatives = [...(members ? [`[${members}]`] : []), ...complements.map((c) => `[^${c}]`)];
-      return `(?:${alternatives.join('|')})`;
-    }
-    // [^…\W…]: a character in none of the members and in every complemented category.
-    return `(?:${members ? `(?![${members}])` : ''}${complements.map((c) => `(?=[${c}])`).join('')}[\\s\\S])`;
-  }
-
   /** A `(` and what follows it up to the group's body. */
   private group(): string {
     const { p } = this;
@@ -396,8 +244,4 @@ class Translator {
     if (rest.startsWith('(')) return this.fail('conditional groups (?(id)yes|no) are not supported in JavaScript', at);
     return this.fail(`unknown extension ?${rest[0] ?? ''}`, at + 1);
   }
-}
-
-function codePoint(cp: number): string {
-  return `\\u{${cp.toString(16)}}`;
 }

@@ -14,6 +14,7 @@ import type { Diagnostic, DiagnosticLevel, Dialect } from '../types.js';
 import { AGENT_DIALECTS, AGENT_LABELS, isAgentDialect, theirToolNames, toTheirTool, type AgentDialect, type DialectMaps } from '../dialects/names.js';
 import { didYouMean, getCloseMatches } from '../util/did-you-mean.js';
 import { compileMatcher } from './matcher.js';
+import { shellConstructs } from './_shell-constructs.js';
 
 export interface Finding {
   level: DiagnosticLevel;
@@ -141,130 +142,6 @@ export function commandFinding(command: string, opts: { failClosed: boolean; can
     level: 'warning',
     message: `runs without a shell, so ${named} ${constructs.length > 1 ? 'are' : 'is'} passed to ${program} as literal text — write: ${bashFix} — or move it into a script`,
   };
-}
-
-interface Construct {
-  kind: string;
-  text: string;
-  /** Index of the argv token it is in. */
-  token: number;
-}
-
-const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'fish']);
-
-/**
- * Shell syntax in a command, scanned with the same quoting rules as splitCommand: operators count
- * only unquoted; expansions (`$VAR`, `$(…)`, backticks) unquoted or inside double quotes, where a
- * shell would expand them too — except in the script of `bash -c "…"`, which a shell does run.
- */
-function shellConstructs(command: string, argv: readonly string[]): Construct[] {
-  const base = (argv[0] ?? '').split('/').pop() ?? '';
-  const shellScript = SHELLS.has(base) && /^-[a-z]*c[a-z]*$/.test(argv[1] ?? '');
-  const found: Construct[] = [];
-  const seen = new Set<string>();
-  let token = -1;
-  let inToken = false;
-  const add = (kind: string, text: string): void => {
-    if (seen.has(`${kind} ${text}`)) return;
-    seen.add(`${kind} ${text}`);
-    found.push({ kind, text, token: Math.max(token, 0) });
-  };
-  const start = (): void => {
-    if (!inToken) {
-      inToken = true;
-      token += 1;
-    }
-  };
-  // `$NAME`, `${…}`, `$(…)` or a backtick at i; returns the characters it spans (0 = none).
-  const expansion = (i: number): number => {
-    const c = command[i];
-    if (c === '`') {
-      const close = command.indexOf('`', i + 1);
-      add('command substitution', close === -1 ? command.slice(i) : command.slice(i, close + 1));
-      return close === -1 ? command.length - i : close + 1 - i;
-    }
-    if (c !== '$') return 0;
-    const next = command[i + 1] ?? '';
-    if (next === '(') {
-      add('command substitution', `$(…)`);
-      return 2;
-    }
-    if (next === '{') {
-      const close = command.indexOf('}', i + 2);
-      add('variable', close === -1 ? command.slice(i) : command.slice(i, close + 1));
-      return close === -1 ? command.length - i : close + 1 - i;
-    }
-    const name = /^[A-Za-z_][A-Za-z0-9_]*/.exec(command.slice(i + 1));
-    if (name) {
-      add('variable', `$${name[0]}`);
-      return 1 + name[0].length;
-    }
-    return 0;
-  };
-
-  let i = 0;
-  const n = command.length;
-  while (i < n) {
-    const c = command[i] as string;
-    if (c === ' ' || c === '\t' || c === '\n' || c === '\r') {
-      inToken = false;
-      i += 1;
-      continue;
-    }
-    start();
-    if (c === '\\') {
-      i += 2;
-    } else if (c === "'") {
-      const close = command.indexOf("'", i + 1);
-      i = close === -1 ? n : close + 1;
-    } else if (c === '"') {
-      i += 1;
-      while (i < n && command[i] !== '"') {
-        if (command[i] === '\\') {
-          i += 2;
-          continue;
-        }
-        const span = shellScript ? 0 : expansion(i);
-        i += span > 0 ? span : 1;
-      }
-      i += 1;
-    } else {
-      const two = command.slice(i, i + 2);
-      const op = ['||', '&&', '>>', '>&', '&>'].includes(two) ? two : '|&;><'.includes(c) ? c : null;
-      if (op !== null) {
-        add(OPERATOR_KINDS[op] as string, op);
-        i += op.length;
-        // An operator ends the word before it and starts a new one in a shell; here it is glued.
-        continue;
-      }
-      if (token === 0 && i === firstTokenStart(command) && /^[A-Za-z_][A-Za-z0-9_]*=/.test(command.slice(i))) {
-        const word = /^\S*/.exec(command.slice(i))?.[0] ?? '';
-        add('assignment', word);
-        i += word.length;
-        continue;
-      }
-      const span = expansion(i);
-      i += span > 0 ? span : 1;
-    }
-  }
-  return found;
-}
-
-const OPERATOR_KINDS: Readonly<Record<string, string>> = {
-  '|': 'pipe',
-  '||': 'or-list',
-  '&&': 'and-list',
-  '&': 'background operator',
-  ';': 'command separator',
-  '>': 'redirection',
-  '>>': 'redirection',
-  '>&': 'redirection',
-  '&>': 'redirection',
-  '<': 'redirection',
-};
-
-function firstTokenStart(command: string): number {
-  return command.length - command.trimStart().length;
 }
 
 /** A string as one single-quoted POSIX shell word (what splitCommand reads back unchanged). */

@@ -4,7 +4,6 @@
 // Beyond Hermes, hook-lint.ts names what would quietly stop a guard from guarding (misspelled
 // keys, shapes, commands that need a shell, matchers that name no tool); the specs are unchanged.
 
-import { isAlias, isMap, isScalar, type Node, type Pair } from 'yaml';
 import { EVENTS, EVENT_NAMES, isEventName, type EventName } from '../events.js';
 import type { Diagnostic, DiagnosticLevel, Dialect, HookSpec } from '../types.js';
 import { isTruthyString, pyRepr, pyStr, pyStrip, pythonInt, pyTypeName } from '../util/python.js';
@@ -16,6 +15,7 @@ import { commandFinding, HOOK_ENTRY_KEYS, matcherFindings, topLevelKeyFinding, u
 import { compileMatcher } from './matcher.js';
 import { diagnosticAt, formatPath, type ConfigPath, type ConfigSource } from './source.js';
 import { errorText } from '../errors.js';
+import { duplicateKeyDiagnostics, itemNode, keySegment, resolveNode, valueNode } from './_yaml-nodes.js';
 
 export const DEFAULT_HOOK_TIMEOUT = 60;
 export const MAX_HOOK_TIMEOUT = 300;
@@ -99,8 +99,8 @@ class HooksParser {
       }
       return this.result(false);
     }
-    const rootNode = this.resolve(source.doc?.contents);
-    this.duplicateKeys(rootNode, [], (k) => k === 'hooks' || k === 'hooks_auto_accept');
+    const rootNode = resolveNode(source, source.doc?.contents);
+    this.diagnostics.push(...duplicateKeyDiagnostics(source, rootNode, [], (k) => k === 'hooks' || k === 'hooks_auto_accept'));
     for (const key of root.keys()) {
       const found = typeof key === 'string' ? topLevelKeyFinding(key) : null;
       if (found) this.report([key as string], found, { key: true });
@@ -119,8 +119,8 @@ class HooksParser {
       }
       return this.result(autoAccept);
     }
-    const hooksNode = this.valueNode(rootNode, 'hooks');
-    this.duplicateKeys(hooksNode, ['hooks']);
+    const hooksNode = valueNode(source, rootNode, 'hooks');
+    this.diagnostics.push(...duplicateKeyDiagnostics(source, hooksNode, ['hooks']));
     // Another agent's block pasted in: named as such, with the import that converts it.
     this.foreign = recogniseAgentHooks(hooks as Map<unknown, unknown>, root, this.dialectMaps);
     const foreignByKey = new Map(this.foreign.map((f) => [f.key, f]));
@@ -152,7 +152,7 @@ class HooksParser {
         this.push('error', evPath, `hooks.${key} must be a list of hook definitions; got ${pyTypeName(value)}${hint}`);
         continue;
       }
-      const listNode = this.valueNode(hooksNode, key);
+      const listNode = valueNode(this.source, hooksNode, key);
       value.forEach((raw, index) => this.entry(key, index, raw, listNode));
     }
     return this.result(autoAccept);
@@ -180,7 +180,7 @@ class HooksParser {
       this.push('error', path, `${prefix} must be a mapping with a 'command' key; got ${pyTypeName(raw)}`);
       return;
     }
-    this.duplicateKeys(this.itemNode(listNode, index), path);
+    this.diagnostics.push(...duplicateKeyDiagnostics(this.source, itemNode(this.source, listNode, index), path));
     const field = (name: string): unknown => raw.get(name);
     // Hermes ignores keys it does not read; say so, and what a misspelling costs.
     for (const key of raw.keys()) {
@@ -195,23 +195,53 @@ class HooksParser {
       return;
     }
 
-    let dialect: Dialect = 'hermes';
-    const rawDialect = field('dialect');
-    if (rawDialect !== null && rawDialect !== undefined) {
-      const d = typeof rawDialect === 'string' ? pyStrip(rawDialect).toLowerCase() : null;
-      if (d === null || !(DIALECTS as readonly string[]).includes(d)) {
-        this.push(
-          'error',
-          [...path, 'dialect'],
-          `${prefix}.dialect must be one of ${DIALECTS.join(', ')} (got ${pyRepr(rawDialect)}); skipping this hook — ` +
-            'reading its output in the wrong dialect could silently allow what it means to block',
-        );
-        return;
-      }
-      dialect = d as Dialect;
-    }
+    const dialect = this.entryDialect(field('dialect'), path, prefix);
+    if (dialect === null) return;
+    const matcher = this.entryMatcher(event, field('matcher') ?? null, path, prefix);
+    const timeout = this.entryTimeout(raw.has('timeout') ? field('timeout') : DEFAULT_HOOK_TIMEOUT, path, prefix);
+    const failClosed = this.entryFailClosed(event, raw, path, prefix);
+    if (matcher !== null) this.checkMatcher(matcher, dialect, path);
+    const commandProblem = commandFinding(pyStrip(command), { failClosed, canBlock: EVENTS[event].canBlock });
+    if (commandProblem) this.report([...path, 'command'], commandProblem);
 
-    let matcher: unknown = field('matcher') ?? null;
+    const where = this.position(path);
+    const spec: HookSpec = {
+      event,
+      command: pyStrip(command),
+      matcher,
+      timeout,
+      fail_closed: failClosed,
+      dialect,
+      index,
+      path: formatPath(path),
+      line: where.line,
+      column: where.column,
+    };
+    this.keep(spec, path);
+  }
+
+  /** `dialect`, default hermes; null when it names none (the hook is skipped: its output would be misread). */
+  private entryDialect(rawDialect: unknown, path: ConfigPath, prefix: string): Dialect | null {
+    if (rawDialect === null || rawDialect === undefined) return 'hermes';
+    const d = typeof rawDialect === 'string' ? pyStrip(rawDialect).toLowerCase() : null;
+    if (d === null || !(DIALECTS as readonly string[]).includes(d)) {
+      this.push(
+        'error',
+        [...path, 'dialect'],
+        `${prefix}.dialect must be one of ${DIALECTS.join(', ')} (got ${pyRepr(rawDialect)}); skipping this hook — ` +
+          'reading its output in the wrong dialect could silently allow what it means to block',
+      );
+      return null;
+    }
+    return d as Dialect;
+  }
+
+  /**
+   * The spec's matcher: a string on a tool-scoped event, trimmed, empty meaning none; anything
+   * else is warned about and ignored, as Hermes does.
+   */
+  private entryMatcher(event: EventName, raw: unknown, path: ConfigPath, prefix: string): string | null {
+    let matcher = raw;
     if (matcher !== null && typeof matcher !== 'string') {
       this.warn([...path, 'matcher'], `${prefix}.matcher must be a string regex; ignoring`);
       matcher = null;
@@ -224,8 +254,13 @@ class HooksParser {
       );
       matcher = null;
     }
+    if (typeof matcher !== 'string') return null;
+    const trimmed = pyStrip(matcher);
+    return trimmed === '' ? null : trimmed;
+  }
 
-    const rawTimeout = raw.has('timeout') ? field('timeout') : DEFAULT_HOOK_TIMEOUT;
+  /** `timeout` as a Python int in 1..MAX_HOOK_TIMEOUT: the default when it is not one, clamped above. */
+  private entryTimeout(rawTimeout: unknown, path: ConfigPath, prefix: string): number {
     let timeout = pythonInt(rawTimeout);
     if (timeout === null) {
       this.warn([...path, 'timeout'], `${prefix}.timeout must be an int (got ${pyRepr(rawTimeout)}); using default ${DEFAULT_HOOK_TIMEOUT}s`);
@@ -239,10 +274,14 @@ class HooksParser {
       this.warn([...path, 'timeout'], `${prefix}.timeout=${BigInt(timeout)}s exceeds max ${MAX_HOOK_TIMEOUT}s; clamping`);
       timeout = MAX_HOOK_TIMEOUT;
     }
+    return timeout;
+  }
 
+  /** `fail_closed` (or `failClosed`): a boolean, honoured only where a hook can block. */
+  private entryFailClosed(event: EventName, raw: Map<unknown, unknown>, path: ConfigPath, prefix: string): boolean {
     // The canonical key wins whenever it is present, even with a null value (reference §10.7).
     const fcKey = raw.has('fail_closed') ? 'fail_closed' : raw.has('failClosed') ? 'failClosed' : null;
-    const rawFailClosed = fcKey === null ? false : field(fcKey);
+    const rawFailClosed = fcKey === null ? false : raw.get(fcKey);
     let failClosed = false;
     if (typeof rawFailClosed === 'boolean') {
       failClosed = rawFailClosed;
@@ -260,38 +299,16 @@ class HooksParser {
       );
       failClosed = false;
     }
+    return failClosed;
+  }
 
-    // Spec construction: the matcher is trimmed, empty means none, and a pattern that does not
-    // compile is matched literally (compileMatcher remembers that for the engine).
-    let specMatcher: string | null = null;
-    if (typeof matcher === 'string') {
-      const trimmed = pyStrip(matcher);
-      specMatcher = trimmed === '' ? null : trimmed;
+  /** A pattern that does not compile is matched literally (compileMatcher remembers that for the engine). */
+  private checkMatcher(matcher: string, dialect: Dialect, path: ConfigPath): void {
+    const compiled = compileMatcher(matcher);
+    if (compiled.error !== null) {
+      this.warn([...path, 'matcher'], `shell hook matcher ${pyRepr(matcher)} is invalid (${compiled.error}) — treating as literal equality`);
     }
-    if (specMatcher !== null) {
-      const compiled = compileMatcher(specMatcher);
-      if (compiled.error !== null) {
-        this.warn([...path, 'matcher'], `shell hook matcher ${pyRepr(specMatcher)} is invalid (${compiled.error}) — treating as literal equality`);
-      }
-      for (const f of matcherFindings(specMatcher, dialect, this.dialectMaps)) this.report([...path, 'matcher'], f);
-    }
-    const commandProblem = commandFinding(pyStrip(command), { failClosed, canBlock: EVENTS[event].canBlock });
-    if (commandProblem) this.report([...path, 'command'], commandProblem);
-
-    const where = this.position(path);
-    const spec: HookSpec = {
-      event,
-      command: pyStrip(command),
-      matcher: specMatcher,
-      timeout,
-      fail_closed: failClosed,
-      dialect,
-      index,
-      path: formatPath(path),
-      line: where.line,
-      column: where.column,
-    };
-    this.keep(spec, path);
+    for (const f of matcherFindings(matcher, dialect, this.dialectMaps)) this.report([...path, 'matcher'], f);
   }
 
   /** Identical (event, matcher, command, dialect) entries register once; the first one's settings hold. */
@@ -316,57 +333,6 @@ class HooksParser {
     }
   }
 
-  // ---- YAML AST helpers (positions and duplicate keys; values come from the Map tree) ----
-
-  private resolve(node: unknown): unknown {
-    const doc = this.source.doc;
-    return isAlias(node) && doc ? (node.resolve(doc) ?? null) : node;
-  }
-
-  /** The (alias-resolved) value node of the last `key` pair in a map node. */
-  private valueNode(mapNode: unknown, key: string): unknown {
-    if (!isMap(mapNode)) return null;
-    const pair = mapNode.items.findLast((p) => isScalar(p.key) && p.key.value === key);
-    return pair ? this.resolve(pair.value) : null;
-  }
-
-  private itemNode(seqNode: unknown, index: number): unknown {
-    const items = (seqNode as { items?: unknown[] } | null)?.items;
-    return Array.isArray(items) ? this.resolve(items[index]) : null;
-  }
-
-  /** Warn about keys that appear twice in one mapping: YAML keeps the last, silently dropping the rest. */
-  private duplicateKeys(mapNode: unknown, path: ConfigPath, only?: (key: unknown) => boolean): void {
-    if (!isMap(mapNode)) return;
-    const previous = new Map<unknown, Pair>();
-    for (const pair of mapNode.items) {
-      if (!isScalar(pair.key)) continue;
-      const key = pair.key.value;
-      if (key === '<<' || (only && !only(key))) continue;
-      const earlier = previous.get(key);
-      previous.set(key, pair);
-      if (!earlier) continue;
-      const at = this.nodePosition(pair.key as Node);
-      const earlierLine = this.nodePosition(earlier.key as Node).line;
-      const where = path.length === 0 ? 'at the top level' : `in ${formatPath(path)}`;
-      this.diagnostics.push({
-        level: 'warning',
-        path: formatPath([...path, keySegment(key)]),
-        line: at.line,
-        column: at.column,
-        message: `duplicate key ${pyRepr(key)} ${where}: the earlier one${earlierLine === null ? '' : ` on line ${earlierLine}`} is ignored (the last one wins)`,
-        file: this.source.file,
-      });
-    }
-  }
-
-  private nodePosition(node: Node | null | undefined): { line: number | null; column: number | null } {
-    const offset = node?.range?.[0];
-    if (offset === undefined) return { line: null, column: null };
-    const pos = this.source.lineCounter.linePos(offset);
-    return { line: pos.line, column: pos.col };
-  }
-
   private position(path: ConfigPath): { line: number | null; column: number | null } {
     const d = diagnosticAt(this.source, 'info', path, '');
     return { line: d.line, column: d.column };
@@ -383,10 +349,4 @@ class HooksParser {
   private push(level: DiagnosticLevel, path: ConfigPath, message: string, opts: { key?: boolean } = {}): void {
     this.diagnostics.push(diagnosticAt(this.source, level, path, message, opts));
   }
-}
-
-/** A mapping key as a path segment (and as source.ts matches keys: by their string form). */
-function keySegment(key: unknown): string {
-  if (key === null || key === undefined) return 'null';
-  return typeof key === 'object' ? pyRepr(key) : String(key);
 }

@@ -8,15 +8,12 @@
 // cheap and approvals or revocations from other processes take effect at once. An approval
 // whose script cannot be pinned is refused; one that cannot be persisted still holds for this run.
 
-import { statSync, type BigIntStats } from 'node:fs';
-import { lstat, mkdir, open, stat } from 'node:fs/promises';
+import { lstat, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import {
   ALLOWLIST_FILENAME,
-  describeProblem,
   emptyAllowlist,
   pairKey,
-  parseAllowlist,
   serializeAllowlist,
   withApprovals,
   withoutCommand,
@@ -31,13 +28,13 @@ import { withFileLock, type FileLockOptions } from './_file-lock.js';
 import { inspectScript, type InspectOptions, type ScriptInfo } from './script-info.js';
 import { splitPathFix } from '../spawn/launch-problems.js';
 import { identityOf, settledAt } from '../_file-identity.js';
-import { checkTrust, describeFindings, describeFixes, readTrustedFile, type TrustVerdict } from './trust.js';
+import { checkTrust } from './trust.js';
+import { FILE_MODE, fileIdentity, fileIdentitySync, isDirectory, readAllowlistFile, statWithIdentitySync, writeBackup } from './_allowlist-file.js';
 import { isoFromDate } from './_timestamps.js';
 import { HooksError, errorText } from '../errors.js';
 
 /** Our lock, deliberately not Hermes' `shell-hooks-allowlist.json.lock` (see _file-lock.ts). */
 export const LOCK_SUFFIX = '.hermes-hooks.lock';
-const FILE_MODE = 0o600;
 
 export interface ConsentStoreOptions extends InspectOptions {
   /** Problems reading the file (invalid JSON, unreadable). Default: a line on stderr. */
@@ -117,7 +114,7 @@ export class ConsentStore {
     // them would have a just-changed file's bytes counted as settled.
     const statAt = Date.now();
     const { identity, stats } = statWithIdentitySync(this.path);
-    const read = await this.readDisk();
+    const read = readAllowlistFile(this.path);
     this.identity = identity;
     this.readSettled = stats === null || settledAt(identityOf(stats), statAt);
     this.refusal = read.refused === null ? null : `shell hook allowlist ${read.refused}`;
@@ -253,7 +250,7 @@ export class ConsentStore {
     await withFileLock(
       this.lockPath,
       async () => {
-        const read = await this.readDisk();
+        const read = readAllowlistFile(this.path);
         // Never write through (or over) a file we refuse: the user must look at it first.
         if (read.refused !== null) {
           this.refusal = `shell hook allowlist ${read.refused}`;
@@ -262,7 +259,7 @@ export class ConsentStore {
         // Never overwrite a file we could not even read: that would silently drop its approvals.
         if (read.error !== null) throw new Error(`cannot read the existing file: ${read.error}`);
         if (read.brokenRoot && read.text !== null && read.text.trim() !== '') {
-          const backup = await this.writeBackup(read.text);
+          const backup = await writeBackup(this.path, read.text);
           this.warn(`Shell hook allowlist ${this.path} ${read.problem}; its old content was saved to ${backup} before rewriting it`);
         }
         const next = change(read.doc);
@@ -279,9 +276,9 @@ export class ConsentStore {
 
   /**
    * Where a write goes: the file itself, or — when it is a symlink — its final target, which
-   * readDisk has just judged with the directories on its way. A link to nothing is refused: the
-   * user pointed it somewhere on purpose, and creating a file there (or replacing the link) would
-   * second-guess that in silence.
+   * readAllowlistFile has just judged with the directories on its way. A link to nothing is
+   * refused: the user pointed it somewhere on purpose, and creating a file there (or replacing
+   * the link) would second-guess that in silence.
    */
   private async writeDestination(): Promise<string> {
     let isLink = false;
@@ -296,86 +293,6 @@ export class ConsentStore {
     this.refusal = `shell hook allowlist ${this.path} is a symlink to nothing (a missing file or directory on its way), so it is not written through — create its target, or remove the link, then approve again`;
     throw new AllowlistRefusedError(this.refusal);
   }
-
-  /** `<file>.invalid`, else `.invalid.1`, `.invalid.2` …: each corruption keeps its own copy. */
-  private async writeBackup(text: string): Promise<string> {
-    for (let n = 0; ; n++) {
-      const backup = n === 0 ? `${this.path}.invalid` : `${this.path}.invalid.${n}`;
-      let fh;
-      try {
-        fh = await open(backup, 'wx', FILE_MODE);
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === 'EEXIST' && n < 10_000) continue;
-        throw err;
-      }
-      try {
-        await fh.writeFile(text, 'utf8');
-        await fh.sync();
-      } finally {
-        await fh.close();
-      }
-      return backup;
-    }
-  }
-
-  private async readDisk(): Promise<{
-    doc: AllowlistDoc;
-    text: string | null;
-    problem: string | null;
-    /** The whole file was unusable (invalid JSON or not an object). */
-    brokenRoot: boolean;
-    refused: string | null;
-    error: string | null;
-  }> {
-    const read = readTrustedFile(this.path);
-    if (read.text === null) {
-      const refused = read.refused === null ? null : refusalOf(read.refused);
-      return { doc: emptyAllowlist(), text: null, problem: null, brokenRoot: false, refused, error: read.error };
-    }
-    const text = read.text;
-    const parsed = parseAllowlist(text);
-    const brokenRoot = parsed.problem === 'invalid_json' || parsed.problem === 'not_an_object';
-    let problem = parsed.problem === null ? null : describeProblem(parsed.problem);
-    if (problem === null && parsed.ignoredEntries > 0) problem = `has ${parsed.ignoredEntries} approval(s) that are not objects; ignoring them`;
-    return { doc: parsed.doc, text, problem, brokenRoot, refused: null, error: null };
-  }
-}
-
-/** `X (a symlink to T) is refused: <why>, so no approval in it counts — <fix>`. */
-function refusalOf(v: TrustVerdict): string {
-  const what = v.target !== null && v.target !== v.path ? `${v.path} (a symlink to ${v.target})` : v.path;
-  return `${what} is refused: ${describeFindings(v)}, so no approval in it counts — ${describeFixes(v)}`;
-}
-
-/**
- * The file's identity: device, inode, size, mtime, ctime (chmod/chown move it), mode and owner of
- * the final target; `missing` when absent; null when it cannot be stat'ed (then always re-read).
- */
-async function fileIdentity(file: string): Promise<string | null> {
-  try {
-    return identityKey(await stat(file, { bigint: true }));
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : null;
-  }
-}
-
-/** fileIdentity, synchronously: for the last check right before a hook starts. */
-function fileIdentitySync(file: string): string | null {
-  return statWithIdentitySync(file).identity;
-}
-
-/** One stat: the file's identity key and the stats it came from (null when absent or not stat'able). */
-function statWithIdentitySync(file: string): { identity: string | null; stats: BigIntStats | null } {
-  try {
-    const stats = statSync(file, { bigint: true });
-    return { identity: identityKey(stats), stats };
-  } catch (err) {
-    return { identity: (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : null, stats: null };
-  }
-}
-
-function identityKey(st: BigIntStats): string {
-  return `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}:${st.mode}:${st.uid}`;
 }
 
 function dedupe(subjects: readonly ConsentSubject[]): ConsentSubject[] {
@@ -405,12 +322,3 @@ function unpinnableWhy(script: ScriptInfo, command: string, opts: ConsentStoreOp
   if (script.path === null) return `the command has no file to pin (${script.error ?? 'unknown'})`;
   return `${where} cannot be read (${script.error ?? 'unknown'})`;
 }
-
-async function isDirectory(dir: string): Promise<boolean> {
-  try {
-    return (await stat(dir)).isDirectory();
-  } catch {
-    return false;
-  }
-}
-

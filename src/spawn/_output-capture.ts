@@ -2,6 +2,8 @@
 // hook prints: past the cap, chunks are counted and dropped (the stream keeps flowing so the
 // writer is not wedged on a full pipe while we kill its group).
 
+import type { Readable } from 'node:stream';
+
 export class OutputCapture {
   private readonly chunks: Buffer[] = [];
   private kept = 0;
@@ -36,4 +38,20 @@ export class OutputCapture {
     const first = this.chunks[0] as Buffer;
     return (this.chunks.length === 1 ? first : Buffer.concat(this.chunks, this.kept)).toString('utf8');
   }
+}
+
+/** Captures a child's stdout and stderr, each up to `limit` bytes; `onOverflow` on the first byte past either. */
+export function captureOutput(
+  streams: { stdout: Readable | null; stderr: Readable | null },
+  limit: number,
+  onOverflow: () => void,
+): { stdout: OutputCapture; stderr: OutputCapture } {
+  const stdout = new OutputCapture(limit, onOverflow);
+  const stderr = new OutputCapture(limit, onOverflow);
+  streams.stdout?.on('data', stdout.push);
+  streams.stderr?.on('data', stderr.push);
+  // An abandoned or broken pipe is not a hook outcome.
+  streams.stdout?.on('error', () => {});
+  streams.stderr?.on('error', () => {});
+  return { stdout, stderr };
 }

@@ -70,27 +70,12 @@ export function splitCommand(command: string, opts: SplitOptions = {}): SplitRes
       inToken = true;
       i = close + 1;
     } else if (c === '"') {
+      const quoted = readDoubleQuoted(command, i + 1);
+      if (quoted === null) return parseError('No closing quotation');
       settleTilde(false);
+      token += quoted.text;
       inToken = true;
-      i += 1;
-      let closed = false;
-      while (i < n) {
-        const d = command[i] as string;
-        if (d === '"') {
-          closed = true;
-          i += 1;
-          break;
-        }
-        if (d === '\\' && i + 1 < n && DQUOTE_ESCAPABLE.has(command[i + 1] as string)) {
-          const e = command[i + 1] as string;
-          if (e !== '\n') token += e;
-          i += 2;
-          continue;
-        }
-        token += d;
-        i += 1;
-      }
-      if (!closed) return parseError('No closing quotation');
+      i = quoted.end;
     } else {
       if (!inToken && c === '~') tilde = 'pending';
       else settleTilde(c === '/');
@@ -102,6 +87,30 @@ export function splitCommand(command: string, opts: SplitOptions = {}): SplitRes
   endToken();
   if (argv.length === 0) return { ok: false, error: 'empty command' };
   return { ok: true, argv };
+}
+
+/**
+ * The text of a double-quoted string whose body starts at `start`, and the index just past its
+ * closing quote; null when it is never closed. A backslash escapes only DQUOTE_ESCAPABLE (an
+ * escaped newline vanishes); before any other character it stays literal.
+ */
+function readDoubleQuoted(command: string, start: number): { text: string; end: number } | null {
+  const n = command.length;
+  let text = '';
+  let i = start;
+  while (i < n) {
+    const d = command[i] as string;
+    if (d === '"') return { text, end: i + 1 };
+    if (d === '\\' && i + 1 < n && DQUOTE_ESCAPABLE.has(command[i + 1] as string)) {
+      const e = command[i + 1] as string;
+      if (e !== '\n') text += e;
+      i += 2;
+      continue;
+    }
+    text += d;
+    i += 1;
+  }
+  return null;
 }
 
 /**
