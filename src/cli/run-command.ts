@@ -22,10 +22,19 @@ export async function runAsAgentCommand(dialect: string, args: string[], io: Cli
   return runDialect(dialect, args, io);
 }
 
+const UNPAIRED_RESOLVE =
+  'run: on_human_input_resolved cannot be run on its own: it pairs with its on_human_input_request inside one engine ' +
+  '(exactly one resolved per request), and each `hermes-hooks run` is a new engine. Send both events to one ' +
+  '`hermes-hooks serve` (POST /v1/emit/<event> on its socket, or stdio emit), or emit them from one library engine; ' +
+  '`hermes-hooks test on_human_input_resolved` dry-runs its hooks alone.';
+
 export async function runCommand({ values, positionals }: ParsedArgs, io: CliIO): Promise<number> {
   const event = positionals[0];
   if (!event) throw new CliError(`run: missing <event>\n${RUN_HELP}`);
   if (!isEventName(event)) throw unknownEventError(event, 'run');
+  // Each `run` is a new engine: the request this resolves went through another one, so exactly-once
+  // pairing cannot hold here. Refused, not dropped in silence.
+  if (event === 'on_human_input_resolved') throw new CliError(UNPAIRED_RESOLVE);
   const text = await readAllStdin(io);
   const input = payloadFromStdin(event, text ?? '', { synthetic: false });
 
@@ -34,6 +43,9 @@ export async function runCommand({ values, positionals }: ParsedArgs, io: CliIO)
     const emission = await engine.emit(event, input.body);
     // How the payload was read (a kwarg the event does not take, another agent's stdin) is said, never dropped.
     for (const line of payloadDiagnosticLines(emission.diagnostics)) writeLine(io.stderr, line);
+    if (event === 'on_human_input_request' && engine.specs.some((s) => s.event === 'on_human_input_resolved')) {
+      writeLine(io.stderr, 'hermes-hooks: note: the on_human_input_resolved hooks of this request cannot run through `run` (they pair inside one engine): send both events to one `hermes-hooks serve`');
+    }
     writeLine(io.stdout, JSON.stringify(emission.decision));
     return emission.decision.action === 'block' ? 2 : 0;
   }, { events: [event] });

@@ -57,7 +57,8 @@ export async function testCommand({ values, positionals }: ParsedArgs, io: CliIO
   // As in Hermes' `hooks test --for-tool T`: the hooks are told the tool is T, and matchers test T.
   if (forTool !== undefined) input.body.tool_name = forTool;
   try {
-    const emission = await engine.emit(event, input.body, forTool !== undefined ? { forTool } : {});
+    // The dry run tests the resolved hooks alone: there is no request in this engine to pair with.
+    const emission = await engine.emit(event, input.body, { ...(forTool !== undefined ? { forTool } : {}), unpairedResolve: 'run' });
     const diagnostics = [...engine.diagnostics, ...emission.diagnostics.map((d) => ({ ...d, file: d.file ?? '<stdin>' }))];
     const registered = engine.hooksFor(event);
     const production = productionView({

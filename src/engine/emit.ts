@@ -56,6 +56,12 @@ export interface EmitOptions {
    * blocks). A server aborts it when its client goes away or the request's deadline passes.
    */
   signal?: AbortSignal;
+  /**
+   * An on_human_input_resolved whose request this engine never saw: 'drop' (the default: exactly
+   * one resolved per request the engine saw, said in a diagnostic) or 'run' its hooks on the
+   * kwargs given (the dry run, which tests the resolved hooks alone).
+   */
+  unpairedResolve?: 'drop' | 'run';
 }
 
 export async function runEmit(

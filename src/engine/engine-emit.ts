@@ -36,7 +36,7 @@ export async function emitEvent(st: EngineState, event: EventName, payload: Kwar
   // One message that says it all, instead of one per key of theirs that is not ours.
   if (foreignMessage !== null) reading.diagnostics.splice(0, Infinity, { level: 'error', path: 'hook_event_name', line: null, column: null, message: foreignMessage });
   const empty = (kwargs: Kwargs): Emission => emptyEmission(event, kwargs, st.location.profile, st.opts.cwd);
-  const prepared: Prepared = EVENT_STEPS[event]?.before?.(reading.kwargs, { tracker: st.tracker, sessions: st.sessions, empty }) ?? { run: reading.kwargs };
+  const prepared: Prepared = EVENT_STEPS[event]?.before?.(reading.kwargs, { tracker: st.tracker, sessions: st.sessions, empty, unpairedResolve: options.unpairedResolve ?? 'drop' }) ?? { run: reading.kwargs };
   const emission = 'skip' in prepared ? prepared.skip : await emitPrepared(st, event, prepared.run, options);
   // A tool gate with a guard configured never lets such a call through unchecked.
   if (foreignMessage !== null && EVENTS[event].canBlock && emission.decision.action !== 'block' && emission.hooks.some((h) => h.kind !== 'builtin')) {

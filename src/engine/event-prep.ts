@@ -4,14 +4,16 @@
 
 import { TTS_UNSTABLE } from '../directives/transforms.js';
 import type { ToolLoopGuardrails } from '../guardrails/guardrails.js';
-import { prepareAuxiliaryKwargs, redactHumanInputKwargs, type HumanInputTracker } from '../lifecycle/index.js';
-import type { Emission, EventName, FinalizeNotice } from '../types.js';
+import { prepareAuxiliaryKwargs, redactHumanInputKwargs, requestIdOf, type HumanInputTracker } from '../lifecycle/index.js';
+import type { Diagnostic, Emission, EventName, FinalizeNotice } from '../types.js';
 import type { SessionBook } from './_sessions.js';
 
 type Kwargs = Record<string, unknown>;
 
 export interface BeforeContext {
   tracker: HumanInputTracker;
+  /** What a resolve of a request this engine never saw does (EmitOptions.unpairedResolve). */
+  unpairedResolve: 'drop' | 'run';
   sessions: SessionBook;
   /** What an emit that runs nothing returns. */
   empty(kwargs: Kwargs): Emission;
@@ -38,9 +40,12 @@ export const EVENT_STEPS: Partial<Record<EventName, EventSteps>> = {
   },
   on_human_input_resolved: {
     // A second (or unknown) resolve for a request is dropped: exactly one resolved per request.
-    before: (kwargs, { tracker, empty }) => {
-      const resolved = tracker.resolve(kwargs);
-      return resolved ? { run: resolved } : { skip: empty(redactHumanInputKwargs(kwargs)) };
+    before: (kwargs, { tracker, empty, unpairedResolve }) => {
+      const resolved = unpairedResolve === 'run' ? tracker.resolveUnpaired(kwargs) : tracker.resolve(kwargs);
+      if (resolved) return { run: resolved };
+      const skipped = empty(redactHumanInputKwargs(kwargs));
+      skipped.diagnostics.push(unpairedNote(requestIdOf(kwargs), tracker));
+      return { skip: skipped };
     },
   },
   pre_auxiliary_call: {
@@ -58,6 +63,20 @@ export const EVENT_STEPS: Partial<Record<EventName, EventSteps>> = {
     after: (emission, kwargs, { once }) => recheckTtsScript(emission, kwargs, once),
   },
 };
+
+/** Why a resolve ran no hook: a duplicate (info), or a request this engine never saw (a warning). */
+function unpairedNote(requestId: string, tracker: HumanInputTracker): Diagnostic {
+  const at = { path: 'request_id', line: null, column: null };
+  if (requestId !== '' && tracker.isResolved(requestId)) {
+    return { level: 'info', ...at, message: `request '${requestId}' was resolved already; exactly one on_human_input_resolved runs per request, so its hooks did not run again` };
+  }
+  const named = requestId === '' ? 'no request_id' : `request_id '${requestId}'`;
+  return {
+    level: 'warning',
+    ...at,
+    message: `no on_human_input_request with ${named} is pending in this engine, so the on_human_input_resolved hooks did not run: a request and its resolution pair inside one engine — emit both to the same serve or library engine`,
+  };
+}
 
 /** Each notification of a finalize paired with the session it belongs to. */
 function noticesOf(e: Emission, session_id: string | null, session_key: string | null): FinalizeNotice[] {

@@ -104,8 +104,7 @@ export class HumanInputTracker {
       outcome = normaliseOutcome(outcomeArg);
       extra = extraArg;
     } else {
-      const rid = idOrKwargs.request_id;
-      requestId = typeof rid === 'number' ? String(rid) : typeof rid === 'string' ? rid : '';
+      requestId = requestIdOf(idOrKwargs);
       outcome = normaliseOutcome(idOrKwargs.outcome);
       extra = idOrKwargs;
     }
@@ -117,6 +116,22 @@ export class HumanInputTracker {
     const { outcome: _ignored, ...rest } = redactHumanInputKwargs(extra);
     void _ignored;
     return { ...request, ...rest, request_id: requestId, outcome };
+  }
+
+  /** True once `requestId` was resolved (a later resolve of it is a duplicate). */
+  isResolved(requestId: string): boolean {
+    return this.closed.has(requestId);
+  }
+
+  /**
+   * A resolve whose request this tracker never saw (a dry run tests the resolved hooks alone): the
+   * kwargs to emit, redacted, marked resolved so a second one is dropped; null if it was resolved already.
+   */
+  resolveUnpaired(kwargs: Record<string, unknown>): Record<string, unknown> | null {
+    const requestId = requestIdOf(kwargs);
+    if (requestId === '' || this.open.has(requestId) || this.closed.has(requestId)) return this.resolve(kwargs);
+    this.remember(requestId);
+    return { ...redactHumanInputKwargs(kwargs), request_id: requestId, outcome: normaliseOutcome(kwargs.outcome) };
   }
 
   pending(): PendingHumanInput[] {
@@ -136,4 +151,10 @@ export class HumanInputTracker {
     if (this.closed.size >= 10_000) this.closed.delete(this.closed.values().next().value as string);
     this.closed.add(id);
   }
+}
+
+/** The request id a resolve names ('' when it names none). */
+export function requestIdOf(kwargs: Record<string, unknown>): string {
+  const rid = kwargs.request_id;
+  return typeof rid === 'number' ? String(rid) : typeof rid === 'string' ? rid : '';
 }

@@ -5,6 +5,7 @@ export {
   HumanInputTracker,
   normaliseOutcome,
   redactHumanInputKwargs,
+  requestIdOf,
   type HumanInputOutcome,
   type PendingHumanInput,
 } from './human-input.js';
