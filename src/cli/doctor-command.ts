@@ -8,7 +8,7 @@
 import { isTruthyEnv } from '../config/hooks.js';
 import { shellQuote } from '../consent/policy.js';
 import { inert } from '../_display.js';
-import type { ConsentInfo } from '../consent/state.js';
+import { formatDrift, type ConsentInfo } from '../consent/state.js';
 import { whatRunDoes } from '../consent/run-rule.js';
 import { exitCodeAdvice, failClosedMessage, failsClosed, isFailClosedBlock, KEEP_A_HELPER, leftProcessesText } from '../directives/messages.js';
 import { honoursText } from '../directives/answer-problem.js';
@@ -236,7 +236,11 @@ function consentCheck(spec: HookSpec, consent: ConsentInfo, runnable: Runnable):
     return { ok: true, message: `approved (${consent.approved_at ?? '?'})` };
   }
   if (consent.state === 'unpinned') {
-    return { ok: null, message: `unpinned (approved ${consent.approved_at ?? '?'} without a script hash, by Hermes or by hand: it runs whatever the file holds) — re-approve to pin it` };
+    const unpinned = `unpinned (approved ${consent.approved_at ?? '?'} without a script hash, by Hermes or by hand: it runs whatever the file holds)`;
+    // Hermes' own rule for such an approval: a script whose mtime is later than at approval is modified.
+    const drift = formatDrift(consent);
+    if (drift !== null) return { ok: false, message: `${unpinned}, and the ${drift} — review the changes, then re-approve to pin it` };
+    return { ok: null, message: `${unpinned}${consent.mtime_drift === false ? ', script unchanged since approval (mtime)' : ''} — re-approve to pin it` };
   }
   if (consent.allowlist_error !== null) {
     return { ok: false, message: `not approved — ${consent.allowlist_error}${fc ? '; until then, being fail_closed, it blocks every call it matches' : ''}` };

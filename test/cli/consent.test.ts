@@ -4,7 +4,7 @@
 // engine's TTY prompt, driven through a tiny host under a real pseudo-terminal.
 
 import { createHash } from 'node:crypto';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FIX, baseEnv, cleanupTemps, hooksYaml, makeHome, readJson, runMain, runUnderPty, sh, writeScript } from './_helpers.js';
@@ -251,8 +251,17 @@ describe("an allowlist written by Hermes", () => {
     expect(listed.hooks[0].consent).toMatchObject({ state: 'unpinned', pinned: false, approved_at: '2025-05-01T12:00:00.123456Z', approved_sha256: null });
     const human = (await runMain(['list'], { env: f.env })).stdout;
     expect(human).toContain(`    - ${f.guard} (timeout=60s, unpinned)\n      approved_at: 2025-05-01T12:00:00.123456Z  (no hash: approved by Hermes or by hand — re-approve to pin)\n`);
+    // The script was written after the approval's script_mtime_at_approval: Hermes' rule calls it modified.
+    const doctored = (await runMain(['doctor'], { env: f.env })).stdout;
+    expect(doctored).toContain(
+      '✗ unpinned (approved 2025-05-01T12:00:00.123456Z without a script hash, by Hermes or by hand: it runs whatever the file holds), and the script modified since approval (was 2025-04-30T09:00:00Z, now ',
+    );
+    expect(doctored).toContain(') — review the changes, then re-approve to pin it');
+    expect(doctored).not.toContain('All hooks look healthy');
+    // The same approval of an untouched script (its mtime is the one recorded): unpinned, unchanged.
+    utimesSync(f.guard, new Date('2025-04-30T09:00:00Z'), new Date('2025-04-30T09:00:00Z'));
     expect((await runMain(['doctor'], { env: f.env })).stdout).toContain(
-      'ℹ unpinned (approved 2025-05-01T12:00:00.123456Z without a script hash, by Hermes or by hand: it runs whatever the file holds) — re-approve to pin it',
+      'ℹ unpinned (approved 2025-05-01T12:00:00.123456Z without a script hash, by Hermes or by hand: it runs whatever the file holds), script unchanged since approval (mtime) — re-approve to pin it',
     );
     const tested = JSON.parse((await runMain(['test', 'pre_tool_call', '--json'], { stdin: PAYLOAD, env: f.env })).stdout);
     expect(tested.hooks[0].consent).toBe('unpinned');
