@@ -23,6 +23,7 @@ import {
   openFileLimit,
   OVERFLOW,
 } from '../serve/connection-budget.js';
+import { deadlineChainText, SERVE_REQUEST_TIMEOUT_S } from '../serve/deadlines.js';
 import { startServer, type RunningServer } from '../serve/lifecycle.js';
 import { SOCKET_FILE_NAME } from '../serve/socket-file.js';
 import { discoveryOf, type ParsedArgs } from './_args.js';
@@ -52,7 +53,10 @@ Options:
   --token-env VAR         take the bearer token from $VAR instead of the token file
   --allow-remote          allow --http on a non-loopback address (the token is still required)
   --idle-timeout SEC      finalize a session idle this long (default 1800; 0 = only at shutdown)
-  --request-timeout SEC   per-request deadline; its hooks are then cancelled (default 330)
+  --request-timeout SEC   per-request deadline (default ${SERVE_REQUEST_TIMEOUT_S}): its hooks are then cancelled and a tool
+                          gate is answered with a block saying why, so a slow or overloaded serve
+                          never lets a call through. The deadlines, each inside the next:
+                          ${deadlineChainText()}
   --drain-timeout SEC     on SIGTERM/SIGINT/SIGHUP, wait this long for requests in flight (default 10)
   --max-body BYTES        request size limit (default 8388608)
   --max-connections N     HTTP connections held at once, socket and --http together; default
@@ -111,7 +115,7 @@ function serveOptions(values: ServeValues): ServeOptions {
   const surface = values.surface ?? 'cli';
   if (surface !== 'cli' && surface !== 'gateway') throw new CliError(`serve: --surface must be cli or gateway, not '${String(surface)}'`);
   const idleS = seconds(values['idle-timeout'], '--idle-timeout', 1800, true);
-  const requestS = seconds(values['request-timeout'], '--request-timeout', 330, false);
+  const requestS = seconds(values['request-timeout'], '--request-timeout', SERVE_REQUEST_TIMEOUT_S, false);
   const drainS = seconds(values['drain-timeout'], '--drain-timeout', 10, true);
   const maxBody = integer(values['max-body'], '--max-body', 8 * 1024 * 1024, 1024);
   const concurrency = integer(values.concurrency, '--concurrency', DEFAULT_CONCURRENCY, 1);

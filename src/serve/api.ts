@@ -10,7 +10,8 @@ import { agentEventName } from '../dialects/recognise.js';
 import type { GatewayCommandContext, GatewayCommandVerdict } from '../gateway/command-decision.js';
 import type { HookEngine, ReloadResult } from '../engine/create-engine.js';
 import type { EmitOptions } from '../engine/emit.js';
-import { EVENT_NAMES, isEventName, SORTED_EVENT_NAMES } from '../events.js';
+import { EVENT_NAMES, EVENTS, isEventName, SORTED_EVENT_NAMES } from '../events.js';
+import { allowDecision } from '../resolve/resolve.js';
 import type { DialectAnswer } from '../dialects/answer.js';
 import type { Emission, EventName, FinalizeNotice } from '../types.js';
 import { isPlainObject } from '../_json.js';
@@ -61,7 +62,8 @@ export function createServeApi(engine: HookEngine, opts: { surface: 'cli' | 'gat
   return {
     async emit(event, kwargs, options, signal) {
       const name = eventName(event);
-      return engine.emit(name, kwargsOf(kwargs, 'kwargs'), { ...emitOptions(options), signal });
+      const emission = await engine.emit(name, kwargsOf(kwargs, 'kwargs'), { ...emitOptions(options), signal });
+      return signal.aborted ? cutShort(emission, signal) : emission;
     },
     async finalize(kwargs, signal) {
       const emission = await engine.finalizeSession(kwargsOf(kwargs, 'kwargs'), { signal });
@@ -90,8 +92,12 @@ export function createServeApi(engine: HookEngine, opts: { surface: 'cli' | 'gat
     async agent(agent, theirEvent, body, signal) {
       const dialect = agentOf(agent);
       const call = await answerAgentCall(engine, dialect, theirEvent || null, body, { signal });
-      if (!('error' in call)) return call.answer;
       const named = isPlainObject(body) && typeof body.hook_event_name === 'string' ? body.hook_event_name : undefined;
+      // Hooks cancelled by serve's deadline or a shutdown decided nothing: a tool gate blocks.
+      if (signal.aborted && toolGateAmong(dialect, engine.config.dialects.maps, [theirEvent, named]) !== undefined) {
+        return cannotDecide(dialect, [theirEvent, named], cutShortProblem(signal));
+      }
+      if (!('error' in call)) return call.answer;
       return cannotDecide(dialect, [theirEvent, named], call.error);
     },
     agentCannotDecide(agent, theirEvent, problem) {
@@ -124,6 +130,22 @@ export function createServeApi(engine: HookEngine, opts: { surface: 'cli' | 'gat
       };
     },
   };
+}
+
+/** Why serve stopped checking a call before its hooks decided it. */
+function cutShortProblem(signal: AbortSignal): string {
+  const reason = signal.reason instanceof Error ? signal.reason.message : String(signal.reason ?? 'cancelled');
+  return `hermes-hooks serve stopped checking this call before its hooks decided it (${reason})`;
+}
+
+/**
+ * An emit whose hooks were cancelled (serve's deadline, a shutdown): on a tool gate a block saying
+ * why, unless a hook already blocked — a slow or overloaded serve must never let a call through.
+ */
+function cutShort(emission: Emission, signal: AbortSignal): Emission {
+  if (!EVENTS[emission.event].canBlock || emission.decision.action === 'block') return emission;
+  const message = `${cutShortProblem(signal)}, so it blocks it`;
+  return { ...emission, decision: { ...allowDecision(emission.event), action: 'block', message } };
 }
 
 function agentOf(agent: string): AgentDialect {

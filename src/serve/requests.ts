@@ -29,7 +29,7 @@ export function createRequestTracker(opts: { deadlineMs: number }): RequestTrack
     async run(fn, client) {
       if (draining) throw new ShuttingDown();
       const ac = new AbortController();
-      const timer = setTimeout(() => ac.abort(new Error(`request deadline of ${opts.deadlineMs / 1000}s passed`)), opts.deadlineMs);
+      const timer = setTimeout(() => ac.abort(new Error(`its per-call deadline of ${opts.deadlineMs / 1000}s, --request-timeout, passed`)), opts.deadlineMs);
       timer.unref();
       const onClient = (): void => ac.abort(new Error('client went away'));
       client?.addEventListener('abort', onClient, { once: true });

@@ -8,9 +8,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { baseEnv, cleanupTemps, makeHome, ROOT, startServe, stopServe, tempDir, waitFor } from './_helpers.js';
+import { baseEnv, cleanupTemps, runClient as client, makeHome, startServe, stopServe, tempDir, waitFor } from './_helpers.js';
 
-const CLIENT = join(ROOT, 'scripts-examples/hosts/hermes-hooks-client');
 const OTHER_UID = 4242;
 const GATE = JSON.stringify({ session_id: 's', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'rm -rf /' }, cwd: '/tmp' });
 
@@ -19,19 +18,6 @@ afterAll(() => {
   for (const c of impostors) c.kill('SIGKILL');
   cleanupTemps();
 });
-
-function client(args: string[], stdin: string, env: NodeJS.ProcessEnv = baseEnv()): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const c = spawn(CLIENT, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    c.stdout.on('data', (d: Buffer) => (out += d));
-    c.stderr.on('data', (d: Buffer) => (err += d));
-    c.once('close', (code) => resolve({ code, stdout: out, stderr: err }));
-    c.stdin.on('error', () => {});
-    c.stdin.end(stdin);
-  });
-}
 
 /** An HTTP server on `path` run as another user, answering every call "allow"; counts what it was sent. */
 async function impostor(path: string): Promise<{ calls: () => number }> {
