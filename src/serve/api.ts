@@ -140,11 +140,13 @@ function cutShortProblem(signal: AbortSignal): string {
 
 /**
  * An emit whose hooks were cancelled (serve's deadline, a shutdown): on a tool gate a block saying
- * why, unless a hook already blocked — a slow or overloaded serve must never let a call through.
+ * why — a slow, overloaded or stopping serve must never let a call through.
  */
 function cutShort(emission: Emission, signal: AbortSignal): Emission {
-  if (!EVENTS[emission.event].canBlock || emission.decision.action === 'block') return emission;
-  const message = `${cutShortProblem(signal)}, so it blocks it`;
+  if (!EVENTS[emission.event].canBlock) return emission;
+  // A cancelled fail_closed guard blocks already, but its message says "timed out": say why.
+  const before = emission.decision.action === 'block' && emission.decision.message ? ` (a hook had blocked it: ${emission.decision.message})` : '';
+  const message = `${cutShortProblem(signal)}, so it blocks it${before}`;
   return { ...emission, decision: { ...allowDecision(emission.event), action: 'block', message } };
 }
 

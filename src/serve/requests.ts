@@ -3,12 +3,16 @@
 // for them and nothing outlives the server. Aborting an emit kills its hooks' process groups.
 
 import { HooksError } from '../errors.js';
+import { DEFAULT_KILL_GRACE_MS } from '../spawn/run-hook.js';
 
 export class ShuttingDown extends HooksError {
   constructor() {
     super('shutting_down', 'the server is shutting down; no new requests are taken');
   }
 }
+
+/** How long calls cancelled by a drain get to answer: their hooks' kill grace, and then some. */
+const SETTLE_AFTER_ABORT_MS = DEFAULT_KILL_GRACE_MS + 2000;
 
 export interface RequestTracker {
   /** Runs `fn` as one tracked request. `client` aborts it when the client is gone. */
@@ -63,7 +67,12 @@ export function createRequestTracker(opts: { deadlineMs: number }): RequestTrack
         });
       }
       const aborted = live.size;
-      for (const ac of live) ac.abort(new Error('server shutting down'));
+      if (aborted === 0) return { aborted };
+      const settled = new Promise<void>((resolve) => (idle = resolve));
+      for (const ac of live) ac.abort(new Error(`serve is shutting down and its drain of ${ms / 1000}s, --drain-timeout, ran out`));
+      // Cancelled hooks are killed (TERM, then KILL after the grace): wait for their calls to be
+      // answered — a tool gate with a block — before the connections are closed. Bounded.
+      await Promise.race([settled, new Promise<void>((resolve) => setTimeout(resolve, SETTLE_AFTER_ABORT_MS).unref())]);
       return { aborted };
     },
   };
