@@ -3,7 +3,7 @@
 // options as `run`, never prompts; the engine keeps every session's state between calls.
 
 import { mkdirSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { configLoadError, loadConfig } from '../config/load.js';
 import { locatedMessage } from '../config/source.js';
@@ -25,7 +25,7 @@ import {
 } from '../serve/connection-budget.js';
 import { deadlineChainText, SERVE_REQUEST_TIMEOUT_S } from '../serve/deadlines.js';
 import { startServer, type RunningServer } from '../serve/lifecycle.js';
-import { SOCKET_FILE_NAME } from '../serve/socket-file.js';
+import { defaultSocketPath, ensureSocketDir, shortSocketDir, SOCKET_FILE_NAME, SOCKET_PATH_MAX_BYTES } from '../serve/socket-path.js';
 import { discoveryOf, type ParsedArgs } from './_args.js';
 import { CliError, type CliIO } from './_io.js';
 import { locateProfile, missingConfigNote } from './_profile.js';
@@ -36,7 +36,9 @@ export const serveHelp = (): string => `Usage: hermes-hooks serve [--stdio] [--s
 One engine that lives as long as its host and keeps per-session state (tool-loop guardrails,
 plugin suppression, human-input pairing, on_session_finalize once per session).
 
-Transports (default: --socket <profile home>/${SOCKET_FILE_NAME}):
+Transports (default: --socket <profile home>/${SOCKET_FILE_NAME}; when that is over ${SOCKET_PATH_MAX_BYTES} bytes, too
+long for a Unix socket, ${shortSocketDir({ XDG_RUNTIME_DIR: '$XDG_RUNTIME_DIR' })}/<16 hex of sha256(home's real path)>.sock,
+else ${shortSocketDir({}, 0).replace(/0$/, '<uid>')}/<same>.sock, the directory made 0700; hermes-hooks-client finds it alike):
   --stdio             JSON-RPC 2.0, one object per line on stdin/stdout; stdin closing shuts down.
                       Methods: emit {event, kwargs, options?}, finalize_session {kwargs},
                       emit_gateway {event, context}, gateway_collect {event, context, timeout_ms?},
@@ -164,14 +166,17 @@ async function openEngine(values: ServeValues, io: CliIO, opts: ServeOptions, lo
 async function startTransports(engine: HookEngine, values: ServeValues, io: CliIO, opts: ServeOptions, logger: Logger): Promise<RunningServer> {
   const { http, surface, maxBody, maxConnections, headersS, requestS, drainS } = opts;
   const wantSocket = typeof values.socket === 'string' || (!values.stdio && !http);
-  const socket = wantSocket ? resolveIn(io.cwd, typeof values.socket === 'string' ? values.socket : join(engine.home, SOCKET_FILE_NAME)) : null;
-  if (socket && Buffer.byteLength(socket) > 100) {
+  const asked = typeof values.socket === 'string' ? resolveIn(io.cwd, values.socket) : null;
+  if (asked && Buffer.byteLength(asked) > SOCKET_PATH_MAX_BYTES) {
     await engine.close({ finalize: false });
-    throw new CliError(`serve: socket path ${socket} is too long for a Unix socket (over 100 bytes); pass --socket a shorter path`);
+    throw new CliError(`serve: socket path ${asked} is too long for a Unix socket (over ${SOCKET_PATH_MAX_BYTES} bytes); pass --socket a shorter path`);
   }
   let token: string | null = null;
   try {
-    if (socket || http) mkdirSync(engine.home, { recursive: true, mode: 0o700 });
+    if (wantSocket || http) mkdirSync(engine.home, { recursive: true, mode: 0o700 });
+    // A home too long for <home>/hermes-hooks.sock gets a short path named after it (socket-path.ts).
+    const socket = wantSocket ? (asked ?? defaultSocketPath(engine.home, io.env)) : null;
+    if (socket && asked === null && socket !== join(engine.home, SOCKET_FILE_NAME)) ensureSocketDir(dirname(socket));
     if (http) {
       token = loadToken({
         file: join(engine.home, TOKEN_FILE_NAME),
