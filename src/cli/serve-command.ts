@@ -37,8 +37,9 @@ One engine that lives as long as its host and keeps per-session state (tool-loop
 plugin suppression, human-input pairing, on_session_finalize once per session).
 
 Transports (default: --socket <profile home>/${SOCKET_FILE_NAME}; when that is over ${SOCKET_PATH_MAX_BYTES} bytes, too
-long for a Unix socket, ${shortSocketDir({ XDG_RUNTIME_DIR: '$XDG_RUNTIME_DIR' })}/<16 hex of sha256(home's real path)>.sock,
-else ${shortSocketDir({}, 0).replace(/0$/, '<uid>')}/<same>.sock, the directory made 0700; hermes-hooks-client finds it alike):
+long for a Unix socket, $XDG_RUNTIME_DIR/hermes-hooks/<16 hex of sha256(home's real path)>.sock,
+else /tmp/hermes-hooks-<uid>/<same>.sock, the directory made 0700 (here: ${shortSocketDir()}); the
+bundled hermes-hooks-client finds it alike):
   --stdio             JSON-RPC 2.0, one object per line on stdin/stdout; stdin closing shuts down.
                       Methods: emit {event, kwargs, options?}, finalize_session {kwargs},
                       emit_gateway {event, context}, gateway_collect {event, context, timeout_ms?},
