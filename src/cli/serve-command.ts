@@ -56,6 +56,8 @@ Options:
   --token-env VAR         take the bearer token from $VAR instead of the token file
   --allow-remote          allow --http on a non-loopback address (the token is still required)
   --idle-timeout SEC      finalize a session idle this long (default 1800; 0 = only at shutdown)
+  --idle-exit SEC         exit (0, socket removed) after SEC with no request in flight and no open
+                          session; the bundled client starts serve this way on first use (default off)
   --request-timeout SEC   per-request deadline (default ${SERVE_REQUEST_TIMEOUT_S}): its hooks are then cancelled and a tool
                           gate is answered with a block saying why, so a slow or overloaded serve
                           never lets a call through. The deadlines, each inside the next:
@@ -104,6 +106,7 @@ type ServeValues = ParsedArgs['values'];
 interface ServeOptions {
   surface: 'cli' | 'gateway';
   idleS: number;
+  idleExitS: number;
   requestS: number;
   drainS: number;
   maxBody: number;
@@ -118,6 +121,7 @@ function serveOptions(values: ServeValues): ServeOptions {
   const surface = values.surface ?? 'cli';
   if (surface !== 'cli' && surface !== 'gateway') throw new CliError(`serve: --surface must be cli or gateway, not '${String(surface)}'`);
   const idleS = seconds(values['idle-timeout'], '--idle-timeout', 1800, true);
+  const idleExitS = seconds(values['idle-exit'], '--idle-exit', 0, true);
   const requestS = seconds(values['request-timeout'], '--request-timeout', SERVE_REQUEST_TIMEOUT_S, false);
   const drainS = seconds(values['drain-timeout'], '--drain-timeout', 10, true);
   const maxBody = integer(values['max-body'], '--max-body', 8 * 1024 * 1024, 1024);
@@ -129,7 +133,7 @@ function serveOptions(values: ServeValues): ServeOptions {
     throw new CliError(`serve: refusing to listen on ${http.host}: it is not a loopback address; pass --allow-remote if other machines must reach this server (every request still needs the token)`);
   }
   if (values['token-env'] !== undefined && !http) throw new CliError('serve: --token-env only applies with --http (the Unix socket is guarded by its file mode)');
-  return { surface, idleS, requestS, drainS, maxBody, concurrency, headersS, maxConnections, http };
+  return { surface, idleS, idleExitS, requestS, drainS, maxBody, concurrency, headersS, maxConnections, http };
 }
 
 async function openEngine(values: ServeValues, io: CliIO, opts: ServeOptions, logger: Logger, onSessionFinalized: (event: SessionFinalized) => void): Promise<HookEngine> {
@@ -165,7 +169,7 @@ async function openEngine(values: ServeValues, io: CliIO, opts: ServeOptions, lo
 
 /** The socket, --http and --stdio as asked, over the engine; the engine is closed when they cannot start. */
 async function startTransports(engine: HookEngine, values: ServeValues, io: CliIO, opts: ServeOptions, logger: Logger): Promise<RunningServer> {
-  const { http, surface, maxBody, maxConnections, headersS, requestS, drainS } = opts;
+  const { http, surface, maxBody, maxConnections, headersS, requestS, drainS, idleExitS } = opts;
   const wantSocket = typeof values.socket === 'string' || (!values.stdio && !http);
   const asked = typeof values.socket === 'string' ? resolveIn(io.cwd, values.socket) : null;
   if (asked && Buffer.byteLength(asked) > SOCKET_PATH_MAX_BYTES) {
@@ -197,6 +201,7 @@ async function startTransports(engine: HookEngine, values: ServeValues, io: CliI
         headersTimeoutMs: headersS * 1000,
         requestTimeoutMs: requestS * 1000,
         drainTimeoutMs: drainS * 1000,
+        idleExitMs: idleExitS === 0 ? null : idleExitS * 1000,
         announce: (line) => io.stderr.write(`hermes-hooks: ${line}\n`),
         logger,
         signals: true,

@@ -19,6 +19,8 @@ export interface RequestTracker {
   run<T>(fn: (signal: AbortSignal) => Promise<T>, client?: AbortSignal): Promise<T>;
   readonly inFlight: number;
   readonly served: number;
+  /** When a request last started or ended (Date.now() ms); 0 before the first. */
+  readonly lastActive: number;
   /** Refuse new requests from now on; resolve when none is in flight or after `ms` (then abort the rest). */
   drain(ms: number): Promise<{ aborted: number }>;
 }
@@ -26,6 +28,7 @@ export interface RequestTracker {
 export function createRequestTracker(opts: { deadlineMs: number }): RequestTracker {
   const live = new Set<AbortController>();
   let served = 0;
+  let lastActive = 0;
   let draining = false;
   let idle: (() => void) | null = null;
 
@@ -39,6 +42,7 @@ export function createRequestTracker(opts: { deadlineMs: number }): RequestTrack
       client?.addEventListener('abort', onClient, { once: true });
       if (client?.aborted) onClient();
       live.add(ac);
+      lastActive = Date.now();
       try {
         return await fn(ac.signal);
       } finally {
@@ -46,6 +50,7 @@ export function createRequestTracker(opts: { deadlineMs: number }): RequestTrack
         client?.removeEventListener('abort', onClient);
         live.delete(ac);
         served += 1;
+        lastActive = Date.now();
         if (live.size === 0) idle?.();
       }
     },
@@ -54,6 +59,9 @@ export function createRequestTracker(opts: { deadlineMs: number }): RequestTrack
     },
     get served() {
       return served;
+    },
+    get lastActive() {
+      return lastActive;
     },
     async drain(ms) {
       draining = true;
