@@ -2,6 +2,7 @@
 // its user's (or root's), in a directory no other user can swap it in: an impostor listening under
 // another user's name is never sent the call, and a tool gate then blocks, saying why. When serve
 // is not there, the error names the socket and how to start serve (not curl's "localhost port 80").
+// (With HERMES_HOOKS_AUTOSTART=0 where serve is absent: autostart.test.ts covers starting one.)
 // Another user is played with `setpriv` (CI runs as root).
 
 import { afterAll, describe, expect, it } from 'vitest';
@@ -106,7 +107,7 @@ describe('hermes-hooks-client: whom it talks to', () => {
   it('no server: the error names the socket and how to start serve, never curl\'s "localhost port 80"', async () => {
     const dir = tempDir();
     // Nothing at the path; at the default path plain `serve` is the way to start it.
-    const none = await client(['claude', 'PreToolUse'], GATE, baseEnv({ HERMES_HOME: dir }));
+    const none = await client(['claude', 'PreToolUse'], GATE, baseEnv({ HERMES_HOME: dir, HERMES_HOOKS_AUTOSTART: '0' }));
     expect([none.code, none.stdout, none.stderr]).toEqual([
       2,
       '',
@@ -117,7 +118,7 @@ describe('hermes-hooks-client: whom it talks to', () => {
     const made = spawn('python3', ['-c', 'import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])', stale]);
     await new Promise((r) => made.once('close', r));
     expect(existsSync(stale)).toBe(true);
-    const refused = await client(['gemini', 'BeforeTool', stale], GATE);
+    const refused = await client(['gemini', 'BeforeTool', stale], GATE, baseEnv({ HERMES_HOOKS_AUTOSTART: '0' }));
     expect([refused.code, refused.stderr]).toEqual([
       2,
       `hermes-hooks-client: nothing answers on ${stale} (connection refused: the server that made it has stopped); start it with: hermes-hooks serve --socket ${stale}; blocking this call (exit 2) rather than letting it through unguarded\n`,
