@@ -52,13 +52,6 @@ export function createServeApi(engine: HookEngine, opts: { surface: 'cli' | 'gat
     if (opts.surface !== 'gateway') throw new RequestError(`${method} needs a server started with --surface gateway`);
   };
   const started = Date.now();
-  // As `run --dialect`: what cannot be decided on a tool gate is answered as that agent's block.
-  const cannotDecide = (dialect: AgentDialect, events: (string | undefined)[], problem: string): DialectAnswer => {
-    const maps = engine.config.dialects.maps;
-    const gate = toolGateAmong(dialect, maps, events);
-    if (gate === undefined) throw new RequestError(problem);
-    return cannotDecideAnswer(dialect, maps, gate, oneLineProblem(problem));
-  };
   return {
     async emit(event, kwargs, options, signal) {
       const name = eventName(event);
@@ -89,20 +82,8 @@ export function createServeApi(engine: HookEngine, opts: { surface: 'cli' | 'gat
       }
       return engine.decideGatewayCommand(ctx as GatewayCommandContext, collectOptions(timeoutMs));
     },
-    async agent(agent, theirEvent, body, signal) {
-      const dialect = agentOf(agent);
-      const call = await answerAgentCall(engine, dialect, theirEvent || null, body, { signal });
-      const named = isPlainObject(body) && typeof body.hook_event_name === 'string' ? body.hook_event_name : undefined;
-      // Hooks cancelled by serve's deadline or a shutdown decided nothing: a tool gate blocks.
-      if (signal.aborted && toolGateAmong(dialect, engine.config.dialects.maps, [theirEvent, named]) !== undefined) {
-        return cannotDecide(dialect, [theirEvent, named], cutShortProblem(signal));
-      }
-      if (!('error' in call)) return call.answer;
-      return cannotDecide(dialect, [theirEvent, named], call.error);
-    },
-    agentCannotDecide(agent, theirEvent, problem) {
-      return cannotDecide(agentOf(agent), [theirEvent], problem);
-    },
+    agent: (agent, theirEvent, body, signal) => answerAgent(engine, agentOf(agent), theirEvent, body, signal),
+    agentCannotDecide: (agent, theirEvent, problem) => cannotDecide(engine, agentOf(agent), [theirEvent], problem),
     reload: () => engine.reload(),
     health(extra) {
       const stats = engine.stats();
@@ -130,6 +111,26 @@ export function createServeApi(engine: HookEngine, opts: { surface: 'cli' | 'gat
       };
     },
   };
+}
+
+/** Another agent's hook call, answered as `run --dialect` answers it. */
+async function answerAgent(engine: HookEngine, dialect: AgentDialect, theirEvent: string, body: unknown, signal: AbortSignal): Promise<DialectAnswer> {
+  const call = await answerAgentCall(engine, dialect, theirEvent || null, body, { signal });
+  const named = isPlainObject(body) && typeof body.hook_event_name === 'string' ? body.hook_event_name : undefined;
+  // Hooks cancelled by serve's deadline or a shutdown decided nothing: a tool gate blocks.
+  if (signal.aborted && toolGateAmong(dialect, engine.config.dialects.maps, [theirEvent, named]) !== undefined) {
+    return cannotDecide(engine, dialect, [theirEvent, named], cutShortProblem(signal));
+  }
+  if (!('error' in call)) return call.answer;
+  return cannotDecide(engine, dialect, [theirEvent, named], call.error);
+}
+
+/** As `run --dialect`: what cannot be decided on a tool gate is answered as that agent's block; elsewhere an error. */
+function cannotDecide(engine: HookEngine, dialect: AgentDialect, events: (string | undefined)[], problem: string): DialectAnswer {
+  const maps = engine.config.dialects.maps;
+  const gate = toolGateAmong(dialect, maps, events);
+  if (gate === undefined) throw new RequestError(problem);
+  return cannotDecideAnswer(dialect, maps, gate, oneLineProblem(problem));
 }
 
 /** Why serve stopped checking a call before its hooks decided it. */
