@@ -134,7 +134,7 @@ describe('serve --stdio', () => {
       [null, -32600, 'invalid request: expected one JSON-RPC 2.0 object per line, got an array (batches are not supported)'],
       ['x', -32602, expect.stringMatching(/^unknown hook event 'pre_tool_cal' \(did you mean 'pre_tool_call'\?\); valid: /)],
       ['y', -32602, '"kwargs" must be a JSON object, not an array'],
-      ['z', -32601, "unknown method 'frobnicate' (methods: emit, finalize_session, emit_gateway, health, reload, shutdown)"],
+      ['z', -32601, "unknown method 'frobnicate' (methods: emit, finalize_session, emit_gateway, gateway_collect, gateway_command, health, reload, shutdown)"],
       ['v', -32600, 'invalid request: "jsonrpc" must be "2.0"'],
       ['big', -32600, 'request line longer than the 2048-byte limit (--max-body); skipped'],
     ]));
