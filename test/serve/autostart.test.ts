@@ -4,7 +4,8 @@
 // again by the next call; HERMES_HOOKS_AUTOSTART=0 keeps the old block. Real serve, real client.
 
 import { afterAll, describe, expect, it } from 'vitest';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, realpathSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { approvedHome, baseEnv, BIN, cleanupTemps, runClient, startServe, tempDir, waitFor, writeScript } from './_helpers.js';
 
@@ -98,6 +99,18 @@ describe('the client starts serve on first use', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('nope from the guard');
     expect(servesOf(home)).toHaveLength(1);
+  }, 60_000);
+
+  it('a home too long for a socket: the client starts serve, both find the short socket under $XDG_RUNTIME_DIR', async () => {
+    const { home, env } = await blockingHome();
+    const runtime = tempDir();
+    const long = join(tempDir(), 'a-long-profile-home-name'.repeat(5));
+    symlinkSync(home, long);
+    const r = await runClient(['codex', 'PreToolUse'], GATE, { ...env, HERMES_HOME: long, XDG_RUNTIME_DIR: runtime });
+    servePids.push(...servesOf(long));
+    expect([r.code, r.stderr]).toEqual([2, 'nope from the guard\n']);
+    expect(servesOf(long)).toHaveLength(1);
+    expect(readdirSync(join(runtime, 'hermes-hooks')).filter((f) => f.endsWith('.sock'))).toEqual([`${createHash('sha256').update(realpathSync(home)).digest('hex').slice(0, 16)}.sock`]);
   }, 60_000);
 
   it('HERMES_HOOKS_AUTOSTART=0: no serve is started, the tool gate blocks saying why; a serve that cannot start blocks too', async () => {
