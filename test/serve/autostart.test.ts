@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, realpathSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { approvedHome, baseEnv, BIN, cleanupTemps, runClient, startServe, tempDir, waitFor, writeScript } from './_helpers.js';
+import { approvedHome, baseEnv, BIN, cleanupTemps, postJson, runClient, startServe, tempDir, waitFor, writeScript } from './_helpers.js';
 
 const servePids: number[] = [];
 afterAll(() => {
@@ -123,5 +123,21 @@ describe('the client starts serve on first use', () => {
     expect(broken.code).toBe(2);
     expect(broken.stderr).toContain('starting one failed: /nonexistent/hermes-hooks is not installed');
     expect(broken.stderr).toContain('blocking this call');
+  }, 30_000);
+});
+
+describe('serve --idle-exit', () => {
+  it('an open session keeps serve up; once it is finalized (--idle-timeout) and SEC pass, serve exits 0 and removes its socket', async () => {
+    const { home, env } = await blockingHome();
+    const served = await startServe(home, ['--idle-exit', '1', '--idle-timeout', '3'], { env });
+    const t0 = Date.now();
+    const r = await postJson(served, '/v1/emit/pre_tool_call', { tool_name: 'terminal', args: { command: 'ls' }, session_id: 's1' });
+    expect(r.status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    expect(served.child.exitCode).toBeNull(); // the session is still open
+    expect(await served.exited).toBe(0);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(3000);
+    expect(served.stderr()).toContain('idle for 1s with no request in flight and no open session (--idle-exit): shutting down');
+    expect(existsSync(join(home, 'hermes-hooks.sock'))).toBe(false);
   }, 30_000);
 });
