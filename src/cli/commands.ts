@@ -140,6 +140,7 @@ export const COMMANDS: readonly CliCommand[] = [
       'allow-remote': { type: 'boolean' },
       'token-env': { type: 'string' },
       'idle-timeout': { type: 'string' },
+      'idle-exit': { type: 'string' },
       'request-timeout': { type: 'string' },
       'drain-timeout': { type: 'string' },
       'max-body': { type: 'string' },

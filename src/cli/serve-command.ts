@@ -3,7 +3,7 @@
 // options as `run`, never prompts; the engine keeps every session's state between calls.
 
 import { mkdirSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { configLoadError, loadConfig } from '../config/load.js';
 import { locatedMessage } from '../config/source.js';
@@ -23,8 +23,9 @@ import {
   openFileLimit,
   OVERFLOW,
 } from '../serve/connection-budget.js';
+import { deadlineChainText, SERVE_REQUEST_TIMEOUT_S } from '../serve/deadlines.js';
 import { startServer, type RunningServer } from '../serve/lifecycle.js';
-import { SOCKET_FILE_NAME } from '../serve/socket-file.js';
+import { defaultSocketPath, ensureSocketDir, shortSocketDir, SOCKET_FILE_NAME, SOCKET_PATH_MAX_BYTES } from '../serve/socket-path.js';
 import { discoveryOf, type ParsedArgs } from './_args.js';
 import { CliError, type CliIO } from './_io.js';
 import { locateProfile, missingConfigNote } from './_profile.js';
@@ -35,7 +36,10 @@ export const serveHelp = (): string => `Usage: hermes-hooks serve [--stdio] [--s
 One engine that lives as long as its host and keeps per-session state (tool-loop guardrails,
 plugin suppression, human-input pairing, on_session_finalize once per session).
 
-Transports (default: --socket <profile home>/${SOCKET_FILE_NAME}):
+Transports (default: --socket <profile home>/${SOCKET_FILE_NAME}; when that is over ${SOCKET_PATH_MAX_BYTES} bytes, too
+long for a Unix socket, $XDG_RUNTIME_DIR/hermes-hooks/<16 hex of sha256(home's real path)>.sock,
+else /tmp/hermes-hooks-<uid>/<same>.sock, the directory made 0700 (here: ${shortSocketDir()}); the
+bundled hermes-hooks-client finds it alike):
   --stdio             JSON-RPC 2.0, one object per line on stdin/stdout; stdin closing shuts down.
                       Methods: emit {event, kwargs, options?}, finalize_session {kwargs},
                       emit_gateway {event, context}, gateway_collect {event, context, timeout_ms?},
@@ -52,7 +56,12 @@ Options:
   --token-env VAR         take the bearer token from $VAR instead of the token file
   --allow-remote          allow --http on a non-loopback address (the token is still required)
   --idle-timeout SEC      finalize a session idle this long (default 1800; 0 = only at shutdown)
-  --request-timeout SEC   per-request deadline; its hooks are then cancelled (default 330)
+  --idle-exit SEC         exit (0, socket removed) after SEC with no request in flight and no open
+                          session; the bundled client starts serve this way on first use (default off)
+  --request-timeout SEC   per-request deadline (default ${SERVE_REQUEST_TIMEOUT_S}): its hooks are then cancelled and a tool
+                          gate is answered with a block saying why, so a slow or overloaded serve
+                          never lets a call through. The deadlines, each inside the next:
+                          ${deadlineChainText()}
   --drain-timeout SEC     on SIGTERM/SIGINT/SIGHUP, wait this long for requests in flight (default 10)
   --max-body BYTES        request size limit (default 8388608)
   --max-connections N     HTTP connections held at once, socket and --http together; default
@@ -97,6 +106,7 @@ type ServeValues = ParsedArgs['values'];
 interface ServeOptions {
   surface: 'cli' | 'gateway';
   idleS: number;
+  idleExitS: number;
   requestS: number;
   drainS: number;
   maxBody: number;
@@ -111,7 +121,8 @@ function serveOptions(values: ServeValues): ServeOptions {
   const surface = values.surface ?? 'cli';
   if (surface !== 'cli' && surface !== 'gateway') throw new CliError(`serve: --surface must be cli or gateway, not '${String(surface)}'`);
   const idleS = seconds(values['idle-timeout'], '--idle-timeout', 1800, true);
-  const requestS = seconds(values['request-timeout'], '--request-timeout', 330, false);
+  const idleExitS = seconds(values['idle-exit'], '--idle-exit', 0, true);
+  const requestS = seconds(values['request-timeout'], '--request-timeout', SERVE_REQUEST_TIMEOUT_S, false);
   const drainS = seconds(values['drain-timeout'], '--drain-timeout', 10, true);
   const maxBody = integer(values['max-body'], '--max-body', 8 * 1024 * 1024, 1024);
   const concurrency = integer(values.concurrency, '--concurrency', DEFAULT_CONCURRENCY, 1);
@@ -122,7 +133,7 @@ function serveOptions(values: ServeValues): ServeOptions {
     throw new CliError(`serve: refusing to listen on ${http.host}: it is not a loopback address; pass --allow-remote if other machines must reach this server (every request still needs the token)`);
   }
   if (values['token-env'] !== undefined && !http) throw new CliError('serve: --token-env only applies with --http (the Unix socket is guarded by its file mode)');
-  return { surface, idleS, requestS, drainS, maxBody, concurrency, headersS, maxConnections, http };
+  return { surface, idleS, idleExitS, requestS, drainS, maxBody, concurrency, headersS, maxConnections, http };
 }
 
 async function openEngine(values: ServeValues, io: CliIO, opts: ServeOptions, logger: Logger, onSessionFinalized: (event: SessionFinalized) => void): Promise<HookEngine> {
@@ -158,16 +169,19 @@ async function openEngine(values: ServeValues, io: CliIO, opts: ServeOptions, lo
 
 /** The socket, --http and --stdio as asked, over the engine; the engine is closed when they cannot start. */
 async function startTransports(engine: HookEngine, values: ServeValues, io: CliIO, opts: ServeOptions, logger: Logger): Promise<RunningServer> {
-  const { http, surface, maxBody, maxConnections, headersS, requestS, drainS } = opts;
+  const { http, surface, maxBody, maxConnections, headersS, requestS, drainS, idleExitS } = opts;
   const wantSocket = typeof values.socket === 'string' || (!values.stdio && !http);
-  const socket = wantSocket ? resolveIn(io.cwd, typeof values.socket === 'string' ? values.socket : join(engine.home, SOCKET_FILE_NAME)) : null;
-  if (socket && Buffer.byteLength(socket) > 100) {
+  const asked = typeof values.socket === 'string' ? resolveIn(io.cwd, values.socket) : null;
+  if (asked && Buffer.byteLength(asked) > SOCKET_PATH_MAX_BYTES) {
     await engine.close({ finalize: false });
-    throw new CliError(`serve: socket path ${socket} is too long for a Unix socket (over 100 bytes); pass --socket a shorter path`);
+    throw new CliError(`serve: socket path ${asked} is too long for a Unix socket (over ${SOCKET_PATH_MAX_BYTES} bytes); pass --socket a shorter path`);
   }
   let token: string | null = null;
   try {
-    if (socket || http) mkdirSync(engine.home, { recursive: true, mode: 0o700 });
+    if (wantSocket || http) mkdirSync(engine.home, { recursive: true, mode: 0o700 });
+    // A home too long for <home>/hermes-hooks.sock gets a short path named after it (socket-path.ts).
+    const socket = wantSocket ? (asked ?? defaultSocketPath(engine.home, io.env)) : null;
+    if (socket && asked === null && socket !== join(engine.home, SOCKET_FILE_NAME)) ensureSocketDir(dirname(socket));
     if (http) {
       token = loadToken({
         file: join(engine.home, TOKEN_FILE_NAME),
@@ -187,6 +201,7 @@ async function startTransports(engine: HookEngine, values: ServeValues, io: CliI
         headersTimeoutMs: headersS * 1000,
         requestTimeoutMs: requestS * 1000,
         drainTimeoutMs: drainS * 1000,
+        idleExitMs: idleExitS === 0 ? null : idleExitS * 1000,
         announce: (line) => io.stderr.write(`hermes-hooks: ${line}\n`),
         logger,
         signals: true,

@@ -132,7 +132,7 @@ export async function runEmit(
   }
   for (const h of hooks) {
     noteStdoutProblem(event, h);
-    reportProblems(ctx, event, h);
+    reportProblems(ctx, event, h, signal.aborted ? abortReasonText(signal.reason) : null);
   }
 
   const originalArgs = isPlainObject(kwargs.args) ? (kwargs.args as JsonObject) : null;
@@ -162,8 +162,9 @@ export function noteStdoutProblem(event: EventName, h: HookOutcome): void {
 function emitSignal(engine: AbortSignal, caller: AbortSignal | undefined): { signal: AbortSignal; release: () => void } {
   if (!caller) return { signal: engine, release: () => {} };
   const ac = new AbortController();
-  const abort = (): void => ac.abort();
-  if (engine.aborted || caller.aborted) ac.abort();
+  // The reason travels on: a hook cancelled because a server shuts down says so, not "timed out".
+  const abort = (): void => ac.abort(caller.aborted ? caller.reason : engine.reason);
+  if (engine.aborted || caller.aborted) abort();
   engine.addEventListener('abort', abort, { once: true });
   caller.addEventListener('abort', abort, { once: true });
   return {
@@ -297,7 +298,13 @@ function applyGuardrailNotes(decision: Decision, notes: (GuardrailVerdict | null
   }
 }
 
-function reportProblems(ctx: EmitContext, event: EventName, h: HookOutcome): void {
+/** Why an emit's signal was aborted, as words (a host aborts with an Error or a string). */
+function abortReasonText(reason: unknown): string | null {
+  if (reason instanceof Error && !(reason.name === 'AbortError' && reason.message.startsWith('This operation was aborted'))) return reason.message;
+  return typeof reason === 'string' && reason !== '' ? reason : null;
+}
+
+function reportProblems(ctx: EmitContext, event: EventName, h: HookOutcome, cancelledBecause: string | null): void {
   if (h.kind !== 'shell') return;
   const { logger } = ctx;
   const who = `shell hook (event=${event} command=${h.command})`;
@@ -315,7 +322,10 @@ function reportProblems(ctx: EmitContext, event: EventName, h: HookOutcome): voi
       break;
     case 'timeout':
       if (h.error?.startsWith(DISPATCHER_BOUND)) logger.warn(`${who}: ${h.error}`);
-      else logger.warn(`${who} timed out after ${h.timeout}s${h.error === 'cancelled' ? ' (cancelled)' : ''}`);
+      else if (h.error === 'cancelled') {
+        const after = Math.round(h.duration_ms / 100) / 10;
+        logger.warn(`${who} was cancelled after ${after}s${cancelledBecause ? `: ${cancelledBecause}` : ''}`);
+      } else logger.warn(`${who} timed out after ${h.timeout}s`);
       break;
     case 'suppressed':
       logger.debug?.(`${who}: ${h.error}`);

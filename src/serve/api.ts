@@ -10,7 +10,8 @@ import { agentEventName } from '../dialects/recognise.js';
 import type { GatewayCommandContext, GatewayCommandVerdict } from '../gateway/command-decision.js';
 import type { HookEngine, ReloadResult } from '../engine/create-engine.js';
 import type { EmitOptions } from '../engine/emit.js';
-import { EVENT_NAMES, isEventName, SORTED_EVENT_NAMES } from '../events.js';
+import { EVENT_NAMES, EVENTS, isEventName, SORTED_EVENT_NAMES } from '../events.js';
+import { allowDecision } from '../resolve/resolve.js';
 import type { DialectAnswer } from '../agent-wiring/answer.js';
 import type { Emission, EventName, FinalizeNotice } from '../types.js';
 import { isPlainObject } from '../_json.js';
@@ -51,17 +52,11 @@ export function createServeApi(engine: HookEngine, opts: { surface: 'cli' | 'gat
     if (opts.surface !== 'gateway') throw new RequestError(`${method} needs a server started with --surface gateway`);
   };
   const started = Date.now();
-  // As `run --dialect`: what cannot be decided on a tool gate is answered as that agent's block.
-  const cannotDecide = (dialect: AgentDialect, events: (string | undefined)[], problem: string): DialectAnswer => {
-    const maps = engine.config.dialects.maps;
-    const gate = toolGateAmong(dialect, maps, events);
-    if (gate === undefined) throw new RequestError(problem);
-    return cannotDecideAnswer(dialect, maps, gate, oneLineProblem(problem));
-  };
   return {
     async emit(event, kwargs, options, signal) {
       const name = eventName(event);
-      return engine.emit(name, kwargsOf(kwargs, 'kwargs'), { ...emitOptions(options), signal });
+      const emission = await engine.emit(name, kwargsOf(kwargs, 'kwargs'), { ...emitOptions(options), signal });
+      return signal.aborted ? cutShort(emission, signal) : emission;
     },
     async finalize(kwargs, signal) {
       const emission = await engine.finalizeSession(kwargsOf(kwargs, 'kwargs'), { signal });
@@ -87,16 +82,8 @@ export function createServeApi(engine: HookEngine, opts: { surface: 'cli' | 'gat
       }
       return engine.decideGatewayCommand(ctx as GatewayCommandContext, collectOptions(timeoutMs));
     },
-    async agent(agent, theirEvent, body, signal) {
-      const dialect = agentOf(agent);
-      const call = await answerAgentCall(engine, dialect, theirEvent || null, body, { signal });
-      if (!('error' in call)) return call.answer;
-      const named = isPlainObject(body) && typeof body.hook_event_name === 'string' ? body.hook_event_name : undefined;
-      return cannotDecide(dialect, [theirEvent, named], call.error);
-    },
-    agentCannotDecide(agent, theirEvent, problem) {
-      return cannotDecide(agentOf(agent), [theirEvent], problem);
-    },
+    agent: (agent, theirEvent, body, signal) => answerAgent(engine, agentOf(agent), theirEvent, body, signal),
+    agentCannotDecide: (agent, theirEvent, problem) => cannotDecide(engine, agentOf(agent), [theirEvent], problem),
     reload: () => engine.reload(),
     health(extra) {
       const stats = engine.stats();
@@ -124,6 +111,44 @@ export function createServeApi(engine: HookEngine, opts: { surface: 'cli' | 'gat
       };
     },
   };
+}
+
+/** Another agent's hook call, answered as `run --dialect` answers it. */
+async function answerAgent(engine: HookEngine, dialect: AgentDialect, theirEvent: string, body: unknown, signal: AbortSignal): Promise<DialectAnswer> {
+  const call = await answerAgentCall(engine, dialect, theirEvent || null, body, { signal });
+  const named = isPlainObject(body) && typeof body.hook_event_name === 'string' ? body.hook_event_name : undefined;
+  // Hooks cancelled by serve's deadline or a shutdown decided nothing: a tool gate blocks.
+  if (signal.aborted && toolGateAmong(dialect, engine.config.dialects.maps, [theirEvent, named]) !== undefined) {
+    return cannotDecide(engine, dialect, [theirEvent, named], cutShortProblem(signal));
+  }
+  if (!('error' in call)) return call.answer;
+  return cannotDecide(engine, dialect, [theirEvent, named], call.error);
+}
+
+/** As `run --dialect`: what cannot be decided on a tool gate is answered as that agent's block; elsewhere an error. */
+function cannotDecide(engine: HookEngine, dialect: AgentDialect, events: (string | undefined)[], problem: string): DialectAnswer {
+  const maps = engine.config.dialects.maps;
+  const gate = toolGateAmong(dialect, maps, events);
+  if (gate === undefined) throw new RequestError(problem);
+  return cannotDecideAnswer(dialect, maps, gate, oneLineProblem(problem));
+}
+
+/** Why serve stopped checking a call before its hooks decided it. */
+function cutShortProblem(signal: AbortSignal): string {
+  const reason = signal.reason instanceof Error ? signal.reason.message : String(signal.reason ?? 'cancelled');
+  return `hermes-hooks serve stopped checking this call before its hooks decided it (${reason})`;
+}
+
+/**
+ * An emit whose hooks were cancelled (serve's deadline, a shutdown): on a tool gate a block saying
+ * why — a slow, overloaded or stopping serve must never let a call through.
+ */
+function cutShort(emission: Emission, signal: AbortSignal): Emission {
+  if (!EVENTS[emission.event].canBlock) return emission;
+  // A cancelled fail_closed guard blocks already, but its message says "timed out": say why.
+  const before = emission.decision.action === 'block' && emission.decision.message ? ` (a hook had blocked it: ${emission.decision.message})` : '';
+  const message = `${cutShortProblem(signal)}, so it blocks it${before}`;
+  return { ...emission, decision: { ...allowDecision(emission.event), action: 'block', message } };
 }
 
 function agentOf(agent: string): AgentDialect {

@@ -21,6 +21,7 @@ import { createNoticeQueue } from './notices.js';
 import { createRequestTracker, type RequestTracker } from './requests.js';
 import { listenOnSocket, removeSocket } from './socket-file.js';
 import { watchFiles, type FileWatch } from './watch.js';
+import { watchIdleExit, type IdleExitWatch } from './idle-exit.js';
 import { errorText } from '../errors.js';
 
 export interface ServeConfig {
@@ -35,6 +36,8 @@ export interface ServeConfig {
   headersTimeoutMs: number;
   requestTimeoutMs: number;
   drainTimeoutMs: number;
+  /** Exit after this long with no request in flight and no open session (null: never). */
+  idleExitMs?: number | null;
   /** Say where we listen (stderr). */
   announce: (line: string) => void;
   logger: Logger;
@@ -69,6 +72,7 @@ interface ServerState {
   resolveDone: (code: number) => void;
   /** Undo what this server hooked into the process (once stopped, or when it failed to start). */
   detach: () => void;
+  idleExit: IdleExitWatch | null;
 }
 
 /**
@@ -98,7 +102,7 @@ export async function startServer(engine: HookEngine, cfg: ServeConfig): Promise
     { warn: (m) => log.warn(m) },
   );
   // Filled in as the transports start.
-  const started = { servers: [], socketIno: null, rpc: null, httpAddress: null, transports: [], shuttingDown: null, detach: () => {} };
+  const started = { servers: [], socketIno: null, rpc: null, httpAddress: null, transports: [], shuttingDown: null, detach: () => {}, idleExit: null };
   const st: ServerState = { engine, cfg, log, tracker, connections, watcher, resolveDone, ...started };
   const ctx: HttpContext = {
     api,
@@ -135,6 +139,8 @@ export async function startServer(engine: HookEngine, cfg: ServeConfig): Promise
     cfg.announce('serving JSON-RPC 2.0 on stdin/stdout, one object per line');
   }
 
+  if (cfg.idleExitMs) st.idleExit = startIdleExit(st, cfg.idleExitMs);
+
   return {
     get httpAddress() {
       return st.httpAddress;
@@ -147,6 +153,19 @@ export async function startServer(engine: HookEngine, cfg: ServeConfig): Promise
       st.rpc?.notify('session_finalized', event);
     },
   };
+}
+
+/** --idle-exit: say so on stderr, then shut down as for a signal (socket removed, exit 0). */
+function startIdleExit(st: ServerState, idleMs: number): IdleExitWatch {
+  return watchIdleExit({
+    idleMs,
+    busy: () => st.tracker.inFlight > 0 || st.engine.stats().open_sessions > 0,
+    lastActive: () => st.tracker.lastActive,
+    exit: (reason) => {
+      st.cfg.announce(`${reason}: shutting down`);
+      void shutdown(st, reason);
+    },
+  });
 }
 
 function health(st: ServerState, api: ServeApi): Record<string, unknown> {
@@ -195,6 +214,7 @@ function shutdown(st: ServerState, reason: string): Promise<number> {
   const { cfg, log } = st;
   st.shuttingDown = (async () => {
     log.info?.(`shutting down (${reason})`);
+    st.idleExit?.stop();
     st.watcher.close();
     st.rpc?.stop();
     for (const s of st.servers) {

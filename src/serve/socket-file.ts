@@ -5,7 +5,7 @@ import { chmodSync, lstatSync, unlinkSync } from 'node:fs';
 import { connect } from 'node:net';
 import type { Server } from 'node:http';
 
-export const SOCKET_FILE_NAME = 'hermes-hooks.sock';
+export { SOCKET_FILE_NAME } from './socket-path.js';
 
 /** Removes a stale socket at `path`; throws when a server answers there or the path is not a socket. */
 async function clearStaleSocket(path: string): Promise<void> {

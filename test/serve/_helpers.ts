@@ -5,7 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { request, type Agent } from 'node:http';
 import { join } from 'node:path';
-import { BIN, baseEnv, cleanupTemps as cleanupCliTemps, hooksYaml, makeHome, tempDir, waitFor, writeScript } from '../cli/_helpers.js';
+import { BIN, baseEnv, cleanupTemps as cleanupCliTemps, hooksYaml, makeHome, ROOT, tempDir, waitFor, writeScript } from '../cli/_helpers.js';
 
 export { baseEnv, hooksYaml, makeHome, tempDir, waitFor, writeScript, ROOT, BIN } from '../cli/_helpers.js';
 
@@ -190,3 +190,20 @@ export async function stopServe(served: Served, signal: NodeJS.Signals = 'SIGTER
 }
 
 export { tempDir as scratch };
+
+/** The bundled bash client. */
+export const CLIENT = join(ROOT, 'scripts-examples/hosts/hermes-hooks-client');
+
+/** Runs the bundled client as an agent would: `args`, `stdin` → exit code, stdout, stderr. */
+export function runClient(args: string[], stdin: string, env: NodeJS.ProcessEnv = baseEnv()): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const c = spawn(CLIENT, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    c.stdout.on('data', (d: Buffer) => (out += d));
+    c.stderr.on('data', (d: Buffer) => (err += d));
+    c.once('close', (code) => resolve({ code, stdout: out, stderr: err }));
+    c.stdin.on('error', () => {});
+    c.stdin.end(stdin);
+  });
+}

@@ -2,15 +2,15 @@
 // its user's (or root's), in a directory no other user can swap it in: an impostor listening under
 // another user's name is never sent the call, and a tool gate then blocks, saying why. When serve
 // is not there, the error names the socket and how to start serve (not curl's "localhost port 80").
+// (With HERMES_HOOKS_AUTOSTART=0 where serve is absent: autostart.test.ts covers starting one.)
 // Another user is played with `setpriv` (CI runs as root).
 
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { baseEnv, cleanupTemps, makeHome, ROOT, startServe, stopServe, tempDir, waitFor } from './_helpers.js';
+import { baseEnv, cleanupTemps, runClient as client, makeHome, startServe, stopServe, tempDir, waitFor } from './_helpers.js';
 
-const CLIENT = join(ROOT, 'scripts-examples/hosts/hermes-hooks-client');
 const OTHER_UID = 4242;
 const GATE = JSON.stringify({ session_id: 's', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'rm -rf /' }, cwd: '/tmp' });
 
@@ -19,19 +19,6 @@ afterAll(() => {
   for (const c of impostors) c.kill('SIGKILL');
   cleanupTemps();
 });
-
-function client(args: string[], stdin: string, env: NodeJS.ProcessEnv = baseEnv()): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const c = spawn(CLIENT, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    c.stdout.on('data', (d: Buffer) => (out += d));
-    c.stderr.on('data', (d: Buffer) => (err += d));
-    c.once('close', (code) => resolve({ code, stdout: out, stderr: err }));
-    c.stdin.on('error', () => {});
-    c.stdin.end(stdin);
-  });
-}
 
 /** An HTTP server on `path` run as another user, answering every call "allow"; counts what it was sent. */
 async function impostor(path: string): Promise<{ calls: () => number }> {
@@ -120,7 +107,7 @@ describe('hermes-hooks-client: whom it talks to', () => {
   it('no server: the error names the socket and how to start serve, never curl\'s "localhost port 80"', async () => {
     const dir = tempDir();
     // Nothing at the path; at the default path plain `serve` is the way to start it.
-    const none = await client(['claude', 'PreToolUse'], GATE, baseEnv({ HERMES_HOME: dir }));
+    const none = await client(['claude', 'PreToolUse'], GATE, baseEnv({ HERMES_HOME: dir, HERMES_HOOKS_AUTOSTART: '0' }));
     expect([none.code, none.stdout, none.stderr]).toEqual([
       2,
       '',
@@ -131,7 +118,7 @@ describe('hermes-hooks-client: whom it talks to', () => {
     const made = spawn('python3', ['-c', 'import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])', stale]);
     await new Promise((r) => made.once('close', r));
     expect(existsSync(stale)).toBe(true);
-    const refused = await client(['gemini', 'BeforeTool', stale], GATE);
+    const refused = await client(['gemini', 'BeforeTool', stale], GATE, baseEnv({ HERMES_HOOKS_AUTOSTART: '0' }));
     expect([refused.code, refused.stderr]).toEqual([
       2,
       `hermes-hooks-client: nothing answers on ${stale} (connection refused: the server that made it has stopped); start it with: hermes-hooks serve --socket ${stale}; blocking this call (exit 2) rather than letting it through unguarded\n`,

@@ -93,7 +93,7 @@ describe('print-config --serve', () => {
     ];
     // Down: every wired call blocks with the reason.
     for (const [agent, command, stdin] of cases) {
-      const down = await sh(command, stdin, baseEnv());
+      const down = await sh(command, stdin, baseEnv({ HERMES_HOOKS_AUTOSTART: '0' }));
       expect([agent, down.code, down.stdout]).toEqual([agent, 2, '']);
       expect(down.stderr).toBe(
         `hermes-hooks-client: no hermes-hooks serve is running for ${socket} (there is no socket there); start it with: hermes-hooks serve --home ${home}; blocking this call (exit 2) rather than letting it through unguarded\n`,
@@ -128,7 +128,7 @@ describe('print-config --serve', () => {
     const geminiAfter = (await cfg('gemini')).hooks.AfterAgent[0].hooks[0].command as string;
     const stdin = JSON.stringify({ session_id: 'x', hook_event_name: 'Stop', stop_hook_active: false, cwd: '/tmp' });
     for (const [event, command] of [['Stop', codexStop], ['AfterAgent', geminiAfter]] as const) {
-      const down = await sh(command, stdin, baseEnv());
+      const down = await sh(command, stdin, baseEnv({ HERMES_HOOKS_AUTOSTART: '0' }));
       expect([event, down.code, down.stdout]).toEqual([event, 1, '']);
       expect(down.stderr).toBe(
         `hermes-hooks-client: no hermes-hooks serve is running for ${socket} (there is no socket there); start it with: hermes-hooks serve --home ${home}; ${event} is not a tool gate, so the agent goes on without hermes-hooks (exit 1, a non-blocking error)\n`,
