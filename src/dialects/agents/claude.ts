@@ -62,6 +62,12 @@ export const claude = defineAgent({
   configShape: 'groups',
   timeoutUnit: 's',
   toolFailureEvents: ['PostToolUseFailure'],
+  // Claude sets it in every command hook's env: "1" for an attended session (interactive, or an
+  // IDE/desktop entrypoint), "0" for -p/--print, SDK and background runs.
+  attendedFromEnv: (env) => {
+    const attended = env['CLAUDE_CODE_SESSION_ATTENDED'];
+    return attended === '0' ? false : attended === '1' ? true : undefined;
+  },
   renderStdin: (f) => renderClaudeFamily('claude', f),
   readRun: (r) => readClaudeFamily('claude', r),
   answer: (a) => answerClaudeFamily('claude', a),

@@ -213,6 +213,11 @@ export interface AgentModule<N extends string = string> {
   readonly toolFailureEvents?: readonly string[];
   /** Their stdin: which key holds the session (first present wins), and other keys we rename. */
   readonly stdin?: { sessionKeys?: readonly string[]; renames?: Readonly<Record<string, string>> };
+  /**
+   * Whether the session calling its hook is attended, from the env the agent gives its hook
+   * commands (Claude's CLAUDE_CODE_SESSION_ATTENDED); undefined (or no method): no indicator.
+   */
+  attendedFromEnv?(env: Readonly<Record<string, string | undefined>>): boolean | undefined;
   renderStdin(f: StdinFields): Record<string, unknown>;
   readRun(r: ReadInput): Reading;
   answer(a: AnswerInput): DialectAnswer;
