@@ -113,6 +113,8 @@ export const claude = defineAgent({
   },
   printConfig: {
     httpHooks: true,
+    // "HTTP hooks are not supported for SessionStart" (and Setup): Claude skips them with a log line.
+    noHttpOn: ['SessionStart', 'Setup'],
     setupNotes: SETUP_NOTES,
     // The --serve snippet already carries onFailure: say what it depends on instead of suggesting to add it.
     serveNotes: (tokenFile, setupNotes) => [

@@ -169,6 +169,8 @@ export interface PrintConfigFacts {
   handlerName?: string;
   /** Claude Code can call a URL itself (`type: "http"`), so `--serve` wires it without the client. */
   httpHooks?: boolean;
+  /** Their events the agent never runs an http hook on: `--serve` wires them through the client. */
+  noHttpOn?: readonly string[];
   /** Where the snippet goes and what the agent needs before it runs it (the doctor line is added). */
   setupNotes: readonly string[];
   /** print-config --serve's notes, when they differ: given the token file (quoted) and setupNotes. */
