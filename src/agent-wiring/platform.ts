@@ -26,7 +26,20 @@ export function agentPlatform(
   env: Readonly<Record<string, string | undefined>>,
 ): AgentPlatform {
   if (configured !== undefined) return { platform: configured, source: 'config' };
-  const attended = agentModule(dialect).attendedFromEnv?.(env);
-  if (attended === undefined) return { platform: ATTENDED_PLATFORM, source: 'default' };
-  return { platform: attended ? ATTENDED_PLATFORM : UNATTENDED_PLATFORM, source: 'agent env' };
+  const indicator = agentModule(dialect).attendedEnv;
+  const value = indicator === undefined ? undefined : env[indicator.variable];
+  if (indicator === undefined || (value !== indicator.attended && value !== indicator.unattended)) return { platform: ATTENDED_PLATFORM, source: 'default' };
+  return { platform: value === indicator.unattended ? UNATTENDED_PLATFORM : ATTENDED_PLATFORM, source: 'agent env' };
+}
+
+/** The rule for one agent in words (doctor --agent says it), given the config's platform if any. */
+export function platformRule(dialect: AgentDialect, configured: string | undefined): string {
+  const agent = agentModule(dialect);
+  const setting = `dialects.${dialect}.platform`;
+  if (configured !== undefined) return `guardrails count ${agent.label} sessions as platform '${configured}' (${setting} in config.yaml)`;
+  const indicator = agent.attendedEnv;
+  if (indicator === undefined) {
+    return `guardrails count ${agent.label} sessions as platform '${ATTENDED_PLATFORM}' (interactive: a loop is warned, not stopped, unless hard_stop_enabled): ${agent.label} tells its hooks nothing about who is watching — set ${setting} in config.yaml to choose`;
+  }
+  return `guardrails count ${agent.label} sessions as platform '${UNATTENDED_PLATFORM}' (hard stops on) when ${indicator.variable}=${indicator.unattended} in the hook's env, else '${ATTENDED_PLATFORM}' (interactive) — set ${setting} in config.yaml to choose (behind serve's http hooks the variable does not arrive)`;
 }

@@ -7,6 +7,7 @@ import { homedir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import { configLoadError } from '../config/load.js';
 import { agentFiles, agentTrustFile, checkAgentConfig, type AgentCheck, type AgentProbes } from '../agent-wiring/agent-doctor.js';
+import { platformRule } from '../agent-wiring/platform.js';
 import { AGENTS, AGENT_DIALECTS, isAgentDialect } from '../dialects/agents/index.js';
 import type { EventName } from '../events.js';
 import { discoveryOf, parseCommandArgs } from './_args.js';
@@ -83,8 +84,10 @@ export async function doctorAgentCommand(args: string[], io: CliIO): Promise<num
     report.general.unshift({ ok: null, message: `the profile's config cannot be used (${broken}): every tool call the agent sends is blocked until it is fixed` });
   }
 
+  // Said apart from the checks: it is neither right nor wrong, only easy to miss.
+  const platform = platformRule(agent, profile.config.dialects.platforms?.[agent]);
   if (values.json) {
-    writeLine(io.stdout, JSON.stringify({ ...report, config: profile.configFile, healthy: report.problems === 0 }));
+    writeLine(io.stdout, JSON.stringify({ ...report, platform, config: profile.configFile, healthy: report.problems === 0 }));
     return report.problems === 0 ? 0 : 1;
   }
   const paint = painter(io);
@@ -96,7 +99,8 @@ export async function doctorAgentCommand(args: string[], io: CliIO): Promise<num
   }
   writeLine(io.stdout);
   for (const c of report.general) writeLine(io.stdout, `  ${mark(c, paint)} ${c.message}`);
-  if (report.general.length) writeLine(io.stdout);
+  writeLine(io.stdout, `  ${mark({ ok: null, message: platform }, paint)} ${platform}`);
+  writeLine(io.stdout);
   for (const e of report.entries) {
     writeLine(io.stdout, `  [${e.event}] ${e.command}`);
     writeLine(io.stdout, `      ${paint('dim', `${e.file} ${e.at}`)}`);

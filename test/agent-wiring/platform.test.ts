@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { agentPlatform } from '../../src/agent-wiring/platform.js';
+import { agentPlatform, platformRule } from '../../src/agent-wiring/platform.js';
 import { answerAgentCall } from '../../src/agent-wiring/call.js';
 import { parseDialectsConfig } from '../../src/config/dialects.js';
 import { parseConfigText } from '../../src/config/source.js';
@@ -23,6 +23,7 @@ describe('agentPlatform', () => {
     expect(agentPlatform('claude', undefined, { CLAUDE_CODE_SESSION_ATTENDED: '0' })).toEqual({ platform: 'headless', source: 'agent env' });
     expect(agentPlatform('claude', undefined, { CLAUDE_CODE_SESSION_ATTENDED: '1' })).toEqual({ platform: 'cli', source: 'agent env' });
     expect(agentPlatform('claude', undefined, {})).toEqual({ platform: 'cli', source: 'default' });
+    expect(agentPlatform('claude', undefined, { CLAUDE_CODE_SESSION_ATTENDED: 'yes' })).toEqual({ platform: 'cli', source: 'default' });
   });
 
   it('Codex, Gemini, Cursor: no indicator → cli, whatever the env says', () => {
@@ -100,5 +101,15 @@ describe('a failing loop through a real engine, answered as Claude', () => {
   it('the config says otherwise: dialects.claude.platform: telegram stops an attended session', async () => {
     const answers = (await loop(guardHome('dialects:\n  claude:\n    platform: telegram\n'), { CLAUDE_CODE_SESSION_ATTENDED: '1' })) as Record<string, any>[];
     expect(answers[2]!['continue']).toBe(false);
+  });
+});
+
+describe('platformRule (doctor --agent says it)', () => {
+  it('names the source and the setting that changes it', () => {
+    expect(platformRule('claude', undefined)).toBe(
+      "guardrails count Claude Code sessions as platform 'headless' (hard stops on) when CLAUDE_CODE_SESSION_ATTENDED=0 in the hook's env, else 'cli' (interactive) — set dialects.claude.platform in config.yaml to choose (behind serve's http hooks the variable does not arrive)",
+    );
+    expect(platformRule('codex', undefined)).toMatch(/^guardrails count Codex sessions as platform 'cli' \(interactive: .*set dialects\.codex\.platform in config\.yaml to choose$/);
+    expect(platformRule('gemini', 'cron')).toBe("guardrails count Gemini CLI sessions as platform 'cron' (dialects.gemini.platform in config.yaml)");
   });
 });

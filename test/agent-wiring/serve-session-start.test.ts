@@ -38,7 +38,7 @@ describe('print-config claude --serve against a real serve', () => {
     try {
       const start = await sh(hooks.SessionStart[0].hooks[0].command, JSON.stringify({ session_id: 'c1', transcript_path: null, cwd: '/tmp', hook_event_name: 'SessionStart', source: 'startup' }));
       expect([start.code, start.stderr]).toEqual([0, '']);
-      await waitFor(() => existsSync(seen));
+      expect(await waitFor(() => existsSync(seen), 10_000)).toBe(true);
       expect(JSON.parse(readFileSync(seen, 'utf8'))).toMatchObject({ hook_event_name: 'on_session_start', session_id: 'c1' });
 
       const url = new URL(hooks.PreToolUse[0].hooks[0].url);

@@ -53,3 +53,15 @@ describe('doctor --agent claude: http entries Claude skips', () => {
     expect((await problems(s)).filter((m) => m.includes('skips HTTP hooks'))).toEqual([]);
   });
 });
+
+describe('doctor --agent: the platform rule', () => {
+  it('is said (JSON `platform`, and an ℹ line), with the config\'s platform when it sets one', async () => {
+    const s = setup();
+    const env = { PATH: process.env.PATH, HOME: s.home, LANG: 'C.UTF-8' };
+    const json = await runMain(['doctor', '--agent', 'codex', '--home', s.hh, '--project', s.project, '--json'], { env });
+    expect(JSON.parse(json.stdout).platform).toMatch(/^guardrails count Codex sessions as platform 'cli'/);
+    writeFileSync(join(s.hh, 'config.yaml'), 'hooks:\n  pre_tool_call:\n    - command: /bin/true\ndialects:\n  claude:\n    platform: telegram\n');
+    const text = await runMain(['doctor', '--agent', 'claude', '--home', s.hh, '--project', s.project], { env });
+    expect(text.stdout).toContain("  ℹ guardrails count Claude Code sessions as platform 'telegram' (dialects.claude.platform in config.yaml)\n");
+  });
+});

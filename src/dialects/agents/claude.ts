@@ -64,10 +64,7 @@ export const claude = defineAgent({
   toolFailureEvents: ['PostToolUseFailure'],
   // Claude sets it in every command hook's env: "1" for an attended session (interactive, or an
   // IDE/desktop entrypoint), "0" for -p/--print, SDK and background runs.
-  attendedFromEnv: (env) => {
-    const attended = env['CLAUDE_CODE_SESSION_ATTENDED'];
-    return attended === '0' ? false : attended === '1' ? true : undefined;
-  },
+  attendedEnv: { variable: 'CLAUDE_CODE_SESSION_ATTENDED', attended: '1', unattended: '0' },
   renderStdin: (f) => renderClaudeFamily('claude', f),
   readRun: (r) => readClaudeFamily('claude', r),
   answer: (a) => answerClaudeFamily('claude', a),

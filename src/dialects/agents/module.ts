@@ -216,10 +216,10 @@ export interface AgentModule<N extends string = string> {
   /** Their stdin: which key holds the session (first present wins), and other keys we rename. */
   readonly stdin?: { sessionKeys?: readonly string[]; renames?: Readonly<Record<string, string>> };
   /**
-   * Whether the session calling its hook is attended, from the env the agent gives its hook
-   * commands (Claude's CLAUDE_CODE_SESSION_ATTENDED); undefined (or no method): no indicator.
+   * The variable the agent sets in its command hooks' env to say whether the session is attended
+   * (a person watching), and its two values; absent: the agent gives no indicator.
    */
-  attendedFromEnv?(env: Readonly<Record<string, string | undefined>>): boolean | undefined;
+  readonly attendedEnv?: { variable: string; attended: string; unattended: string };
   renderStdin(f: StdinFields): Record<string, unknown>;
   readRun(r: ReadInput): Reading;
   answer(a: AnswerInput): DialectAnswer;
