@@ -154,3 +154,17 @@ EOF
   run jq -r '.diagnostics[] | select(.level != "info") | select((.path | endswith(".command")) and (.message | test("^(file|command) not found: ")) | not) | .message' <<<"$output"
   assert_output ''
 }
+
+@test "the platform an agent session counts as reaches the hooks: Claude's CLAUDE_CODE_SESSION_ATTENDED, else cli, else the config's" {
+  printf 'hooks:\n  pre_tool_call:\n    - command: %s\n' "$CLI_DIALECTS/hooks/hermes-platform.sh" >"$HERMES_HOME/config.yaml"
+  $HERMES_HOOKS_CLI approve --all >/dev/null
+  CLAUDE_CODE_SESSION_ATTENDED=0 as_agent claude PreToolUse "$(sample claude-PreToolUse-Bash)"
+  assert_equal "$(json_value hookSpecificOutput.permissionDecisionReason)" 'platform=headless'
+  CLAUDE_CODE_SESSION_ATTENDED=1 as_agent claude PreToolUse "$(sample claude-PreToolUse-Bash)"
+  assert_equal "$(json_value hookSpecificOutput.permissionDecisionReason)" 'platform=cli'
+  CLAUDE_CODE_SESSION_ATTENDED=0 as_agent gemini BeforeTool "$(sample gemini-BeforeTool)"
+  assert_equal "$(json_value reason)" 'platform=cli'
+  printf 'dialects:\n  gemini:\n    platform: cron\n' >>"$HERMES_HOME/config.yaml"
+  as_agent gemini BeforeTool "$(sample gemini-BeforeTool)"
+  assert_equal "$(json_value reason)" 'platform=cron'
+}

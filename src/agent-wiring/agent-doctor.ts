@@ -107,6 +107,29 @@ function entriesOf(dialect: AgentDialect, json: Record<string, unknown>): RawEnt
   return out;
 }
 
+/**
+ * hermes-hooks http entries on events the agent runs no http hook on (Claude's SessionStart, Setup):
+ * the agent skips them, so that event never reaches serve.
+ */
+function skippedHttpEntries(dialect: AgentDialect, json: Record<string, unknown>, file: string): AgentCheck[] {
+  const hooks = json['hooks'];
+  if (!isPlainObject(hooks)) return [];
+  const out: AgentCheck[] = [];
+  for (const event of agentModule(dialect).printConfig.noHttpOn ?? []) {
+    const list = hooks[event];
+    if (!Array.isArray(list)) continue;
+    const handlers = list.flatMap((g) => (isPlainObject(g) && Array.isArray(g['hooks']) ? g['hooks'] : []));
+    const ours = handlers.some((h) => isPlainObject(h) && h['type'] === 'http' && typeof h['url'] === 'string' && h['url'].includes('/v1/agent/'));
+    if (ours) {
+      out.push({
+        ok: false,
+        message: `${file}: ${agentName(dialect)} skips HTTP hooks on ${event}: this event never reaches hermes-hooks — use the command hook 'hermes-hooks print-config ${dialect} --serve' prints`,
+      });
+    }
+  }
+  return out;
+}
+
 function parseAgentJson(text: string, dialect: AgentDialect): Record<string, unknown> | string {
   try {
     const v = JSON.parse(agentModule(dialect).configComments ? blankJsonComments(text) : text) as unknown;
@@ -139,6 +162,7 @@ export function checkAgentConfig(input: AgentDoctorInput): AgentDoctorReport {
     }
     const ours = entriesOf(dialect, json).filter((e) => isHermesHooksCommand(e.handler['command'] as string));
     report.files.push({ path: file.path, role: file.role, state: 'read', entries: ours.length });
+    if (file.role === 'reads') report.general.push(...skippedHttpEntries(dialect, json, file.path));
     if (file.role === 'wrong') {
       if (ours.length) {
         report.general.push({ ok: false, message: `${file.path} has ${ours.length} hermes-hooks entr${ours.length === 1 ? 'y' : 'ies'}, but ${agentName(dialect)} never reads that file: move them to ${file.instead}.` });

@@ -8,13 +8,19 @@ import type { EmitOptions } from '../engine/emit.js';
 import type { Decision, EventName } from '../types.js';
 import { parseDialectInput, renderDialectAnswer, type DialectAnswer } from './answer.js';
 import { DEFAULT_DIALECT_MAPS, toOurEvent, type AgentDialect, type DialectMaps } from '../dialects/names.js';
+import { agentPlatform } from './platform.js';
+
+export interface AgentCallOptions extends Pick<EmitOptions, 'signal'> {
+  /** The env the agent gave its hook command (run --dialect: ours); absent: no indicator (serve). */
+  env?: Readonly<Record<string, string | undefined>>;
+}
 
 export async function answerAgentCall(
   engine: Pick<HookEngine, 'emit' | 'config'>,
   dialect: AgentDialect,
   theirEvent: string | null,
   stdin: unknown,
-  opts: Pick<EmitOptions, 'signal'> = {},
+  opts: AgentCallOptions = {},
 ): Promise<{ answer: DialectAnswer; event: EventName } | { error: string }> {
   const maps = engine.config.dialects.maps;
   const parsed = parseDialectInput(dialect, maps, stdin, theirEvent ? { event: theirEvent } : {});
@@ -25,6 +31,8 @@ export async function answerAgentCall(
   const roots = kwargs['workspace_roots'];
   const agentCwd = typeof cwd === 'string' ? cwd : Array.isArray(roots) && typeof roots[0] === 'string' ? roots[0] : undefined;
   if (cwd !== undefined && agentCwd !== cwd) kwargs['cwd'] = cwd;
+  // The guardrails' hard stops depend on the platform: decided here, by one visible rule, when the payload names none.
+  if (kwargs['platform'] === undefined) kwargs['platform'] = agentPlatform(dialect, engine.config.dialects.platforms?.[dialect], opts.env ?? {}).platform;
   const emission = await engine.emit(parsed.event, kwargs, {
     ...(agentCwd !== undefined ? { payloadCwd: agentCwd } : {}),
     ...(opts.signal ? { signal: opts.signal } : {}),

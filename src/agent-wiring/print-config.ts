@@ -77,7 +77,8 @@ const clientGuard = (gate: boolean): string =>
 /**
  * `print-config <agent> --serve`: the same events wired to a running `hermes-hooks serve`.
  * Claude Code gets `type: "http"` hooks to the loopback URL with the bearer token taken from
- * $HERMES_HOOKS_TOKEN and, on the tool gate, `onFailure: "block"` (a server that is down blocks the call rather than fails open).
+ * $HERMES_HOOKS_TOKEN and, on the tool gate, `onFailure: "block"` (a server that is down blocks the call rather than fails open),
+ * except on the events it runs no http hook on (SessionStart, Setup): those get the client's command hook.
  * The others have command hooks only: they run `client AGENT EVENT SOCKET`, a bash script doing one
  * curl per call to the Unix socket, which exits 2 (block) when the server cannot be reached.
  */
@@ -90,7 +91,9 @@ export function printServeConfig(dialect: AgentDialect, opts: { maps?: DialectMa
     // would force the agent into another turn, again and again while the server is down.
     const gate = ours === 'pre_tool_call';
     const command = ['sh', '-c', clientGuard(gate), opts.client, dialect, theirEvent, opts.socket].map(shellQuote).join(' ');
-    if (!agentModule(dialect).printConfig.httpHooks) return { command };
+    const facts = agentModule(dialect).printConfig;
+    // An event the agent runs no http hook on (Claude's SessionStart) goes through the client too.
+    if (!facts.httpHooks || facts.noHttpOn?.includes(theirEvent)) return { command };
     return {
       command,
       handler: {

@@ -6,8 +6,9 @@ import { accessSync, constants, readFileSync, realpathSync, statSync } from 'nod
 import { homedir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import { configLoadError } from '../config/load.js';
-import { agentFiles, agentTrustFile, checkAgentConfig, type AgentCheck, type AgentProbes } from '../agent-wiring/agent-doctor.js';
-import { AGENTS, AGENT_DIALECTS, isAgentDialect } from '../dialects/agents/index.js';
+import { agentFiles, agentTrustFile, checkAgentConfig, type AgentCheck, type AgentFile, type AgentProbes } from '../agent-wiring/agent-doctor.js';
+import { platformRule } from '../agent-wiring/platform.js';
+import { AGENTS, AGENT_DIALECTS, isAgentDialect, type AgentDialect } from '../dialects/agents/index.js';
 import type { EventName } from '../events.js';
 import { discoveryOf, parseCommandArgs } from './_args.js';
 import { painter, type Paint } from './_color.js';
@@ -54,21 +55,7 @@ export async function doctorAgentCommand(args: string[], io: CliIO): Promise<num
   const profileTimeouts: Partial<Record<EventName, number>> = {};
   for (const spec of profile.config.specs) profileTimeouts[spec.event] = Math.max(profileTimeouts[spec.event] ?? 0, spec.timeout);
 
-  // Run from $HOME, the project's files are the user's (~/.claude/settings.json twice): each file
-  // once, by its real path.
-  const seen = new Set<string>();
-  const files = agentFiles(agent, home, project)
-    .map((f) => {
-      const text = readText(f.path);
-      const real = text === null ? undefined : realPath(f.path);
-      return { ...f, text, ...(real !== undefined && real !== f.path ? { realPath: real } : {}) };
-    })
-    .filter((f) => {
-      const key = f.realPath ?? resolve(f.path);
-      if (seen.has(key)) return false;
-      seen.add(key);
-      return true;
-    });
+  const files = readAgentFiles(agent, home, project);
   const trustFile = agentTrustFile(agent, home);
   const report = checkAgentConfig({
     dialect: agent,
@@ -83,8 +70,10 @@ export async function doctorAgentCommand(args: string[], io: CliIO): Promise<num
     report.general.unshift({ ok: null, message: `the profile's config cannot be used (${broken}): every tool call the agent sends is blocked until it is fixed` });
   }
 
+  // Said apart from the checks: it is neither right nor wrong, only easy to miss.
+  const platform = platformRule(agent, profile.config.dialects.platforms?.[agent]);
   if (values.json) {
-    writeLine(io.stdout, JSON.stringify({ ...report, config: profile.configFile, healthy: report.problems === 0 }));
+    writeLine(io.stdout, JSON.stringify({ ...report, platform, config: profile.configFile, healthy: report.problems === 0 }));
     return report.problems === 0 ? 0 : 1;
   }
   const paint = painter(io);
@@ -96,7 +85,8 @@ export async function doctorAgentCommand(args: string[], io: CliIO): Promise<num
   }
   writeLine(io.stdout);
   for (const c of report.general) writeLine(io.stdout, `  ${mark(c, paint)} ${c.message}`);
-  if (report.general.length) writeLine(io.stdout);
+  writeLine(io.stdout, `  ${mark({ ok: null, message: platform }, paint)} ${platform}`);
+  writeLine(io.stdout);
   for (const e of report.entries) {
     writeLine(io.stdout, `  [${e.event}] ${e.command}`);
     writeLine(io.stdout, `      ${paint('dim', `${e.file} ${e.at}`)}`);
@@ -110,6 +100,26 @@ export async function doctorAgentCommand(args: string[], io: CliIO): Promise<num
       : paint('red', `${report.problems} problem(s) found: ${agent} will skip hermes-hooks or let calls through unguarded. Fix them, then re-run this check.`),
   );
   return report.problems === 0 ? 0 : 1;
+}
+
+/**
+ * The agent's files, read. Run from $HOME, the project's files are the user's
+ * (~/.claude/settings.json twice): each file once, by its real path.
+ */
+function readAgentFiles(agent: AgentDialect, home: string, project: string): AgentFile[] {
+  const seen = new Set<string>();
+  return agentFiles(agent, home, project)
+    .map((f) => {
+      const text = readText(f.path);
+      const real = text === null ? undefined : realPath(f.path);
+      return { ...f, text, ...(real !== undefined && real !== f.path ? { realPath: real } : {}) };
+    })
+    .filter((f) => {
+      const key = f.realPath ?? resolve(f.path);
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
 }
 
 function realPath(path: string): string | undefined {

@@ -219,7 +219,9 @@ function printServe(agent: AgentDialect, values: Record<string, unknown>, home: 
   const config = typeof values.config === 'string' ? ` --config ${shellQuote(resolve(io.cwd, values.config))}` : '';
   // An agent with http hooks (Claude Code) calls serve's HTTP listener; the others its socket.
   const facts = agentModule(agent).printConfig;
-  const start = `hermes-hooks serve --home ${shellQuote(home)}${config}${facts.httpHooks ? ` --http ${new URL(url).host}` : ''}`;
+  // With --http, serve listens on the socket only when asked: the client-wired events (Claude's SessionStart) need it.
+  const viaClient = facts.httpHooks && facts.noHttpOn?.length ? ` --socket ${shellQuote(socket)}` : '';
+  const start = `hermes-hooks serve --home ${shellQuote(home)}${config}${facts.httpHooks ? `${viaClient} --http ${new URL(url).host}` : ''}`;
   const notes = [`hermes-hooks print-config ${agent} --serve: these hooks need a running server; start it with: ${start}`];
   notes.push(...(facts.serveNotes?.(shellQuote(join(home, TOKEN_FILE_NAME)), setupNotes(agent)) ?? setupNotes(agent)));
   for (const line of notes) writeLine(io.stderr, line);

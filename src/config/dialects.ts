@@ -2,7 +2,8 @@
 // agents' name maps. Lives in config/ because it reports positioned diagnostics like every other
 // block; the maps themselves and how overrides merge into them are dialects/names.ts (pure, below config).
 //
-// `dialects: {claude: {events: {Theirs: our_event}, tools: {Theirs: ours}, args: {<their tool>|'*': {theirs: ours}}}}`.
+// `dialects: {claude: {events: {Theirs: our_event}, tools: {Theirs: ours}, args: {<their tool>|'*': {theirs: ours}}, platform: telegram}}`.
+// `platform`: the Hermes platform that agent's sessions count as for the guardrails (agent-wiring/platform.ts).
 // A null value removes a default entry. Every problem is a warning and the offending entry is skipped.
 
 import { EVENTS, isEventName, type EventName } from '../events.js';
@@ -22,6 +23,16 @@ import { diagnosticAt, type ConfigPath, type ConfigSource } from './source.js';
 
 type Section = 'events' | 'tools' | 'args';
 const SECTIONS: readonly Section[] = ['events', 'tools', 'args'];
+const AGENT_KEYS: readonly string[] = [...SECTIONS, 'platform'];
+
+/** `dialects.<agent>.platform` of each agent that sets one. */
+export type AgentPlatforms = Partial<Record<AgentDialect, string>>;
+
+export interface DialectsConfig {
+  maps: DialectMaps;
+  diagnostics: Diagnostic[];
+  platforms?: AgentPlatforms;
+}
 
 type Warn = (path: ConfigPath, message: string, key?: boolean) => void;
 type Overrides = { events?: Map<string, EventName | null>; tools?: Map<string, string | null>; args?: Map<string, Map<string, string | null> | null> };
@@ -36,7 +47,7 @@ function describe(value: unknown): string {
 }
 
 /** Read and validate the `dialects:` key of a config (see the top of this file). */
-export function parseDialectsConfig(source: ConfigSource): { maps: DialectMaps; diagnostics: Diagnostic[] } {
+export function parseDialectsConfig(source: ConfigSource): DialectsConfig {
   const diagnostics: Diagnostic[] = [];
   const warn: Warn = (path, message, key = false) => {
     diagnostics.push(diagnosticAt(source, 'warning', path, message, { key }));
@@ -50,6 +61,7 @@ export function parseDialectsConfig(source: ConfigSource): { maps: DialectMaps; 
   }
 
   const overrides: Partial<Record<AgentDialect, DialectOverrides>> = {};
+  const platforms: AgentPlatforms = {};
   for (const [dialect, body] of Object.entries(block)) {
     const at: ConfigPath = ['dialects', dialect];
     if (!isAgentDialect(dialect)) {
@@ -64,12 +76,23 @@ export function parseDialectsConfig(source: ConfigSource): { maps: DialectMaps; 
     }
     if (body === null) continue;
     if (!isPlainObject(body)) {
-      warn(at, `must be a mapping with events, tools and/or args; got ${describe(body)}`);
+      warn(at, `must be a mapping with events, tools, args and/or platform; got ${describe(body)}`);
       continue;
     }
+    const platform = parsePlatform(body, at, warn);
+    if (platform !== undefined) platforms[dialect] = platform;
     overrides[dialect] = parseAgentBlock(body, at, dialect, warn);
   }
-  return { maps: mergeDialectOverrides(DEFAULT_DIALECT_MAPS, overrides), diagnostics };
+  return { maps: mergeDialectOverrides(DEFAULT_DIALECT_MAPS, overrides), diagnostics, platforms };
+}
+
+/** `platform:` of one agent: a non-empty string (lower-cased, as the guardrails compare it), or null for none. */
+function parsePlatform(body: Record<string, unknown>, at: ConfigPath, warn: Warn): string | undefined {
+  const value = body['platform'];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'string' && value.trim() !== '') return value.trim().toLowerCase();
+  warn([...at, 'platform'], `must be a platform name (a non-empty string, e.g. cli or telegram); got ${describe(value)}; ignoring`);
+  return undefined;
 }
 
 /** One agent's `events` / `tools` / `args` sections. */
@@ -77,11 +100,11 @@ function parseAgentBlock(body: Record<string, unknown>, at: ConfigPath, dialect:
   const o: Overrides = {};
   for (const [section, value] of Object.entries(body)) {
     const sAt: ConfigPath = [...at, section];
-    if (!(SECTIONS as readonly string[]).includes(section)) {
-      warn(sAt, `unknown key '${section}' under dialects.${dialect} (valid: ${SECTIONS.join(', ')}); ignoring`, true);
+    if (!AGENT_KEYS.includes(section)) {
+      warn(sAt, `unknown key '${section}' under dialects.${dialect} (valid: ${AGENT_KEYS.join(', ')}); ignoring`, true);
       continue;
     }
-    if (value === null) continue;
+    if (value === null || section === 'platform') continue;
     if (!isPlainObject(value)) {
       warn(sAt, `must be a mapping; got ${describe(value)}`);
       continue;

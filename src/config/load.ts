@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { Diagnostic, HookSpec } from '../types.js';
 import { defaultDialectMaps, type DialectMaps } from '../dialects/names.js';
-import { parseDialectsConfig } from './dialects.js';
+import { parseDialectsConfig, type AgentPlatforms } from './dialects.js';
 import { parseHooksConfig } from './hooks.js';
 import type { ForeignHooksKey } from '../dialects/recognise.js';
 import { diagnosticAt, locatedMessage, parseConfigText, type ConfigSource } from './source.js';
@@ -24,7 +24,7 @@ export interface LoadedConfig {
   /** The config root as plain JS; `{}` when it is not a mapping. */
   data: Record<string, unknown>;
   /** The `dialects:` name maps (the defaults when the file says nothing) and their diagnostics. */
-  dialects: { maps: DialectMaps; diagnostics: Diagnostic[] };
+  dialects: { maps: DialectMaps; diagnostics: Diagnostic[]; platforms?: AgentPlatforms };
   /** Keys under `hooks:` written in another agent's format (each is also an error diagnostic). */
   foreign: ForeignHooksKey[];
 }

@@ -137,33 +137,46 @@ function approvalText(a: AnswerInput): string {
 }
 
 export function answerClaudeFamily(variant: Variant, a: AnswerInput): DialectAnswer {
-  const { decision, theirArgs } = a;
+  const { decision } = a;
   const specific = (fields: JsonObject): DialectAnswer => json({ hookSpecificOutput: { hookEventName: a.theirEvent, ...fields } });
-  if (decision.event === 'pre_tool_call') {
-    if (decision.action === 'block') {
-      const reason = decision.message ?? BLOCKED;
-      if (variant === 'codex') return { exitCode: 2, stdout: '', stderr: `${reason}\n` };
-      return specific({ permissionDecision: 'deny', permissionDecisionReason: reason });
-    }
-    if (decision.action === 'approve') {
-      if (variant === 'codex') {
-        return { exitCode: 2, stdout: '', stderr: `${approvalText(a)} (Codex hooks cannot ask for approval, so hermes-hooks blocks the call)\n` };
-      }
-      // Claude pairs updatedInput with ask too, so the user sees and approves the rewritten call.
-      return specific({
-        permissionDecision: 'ask',
-        permissionDecisionReason: approvalText(a),
-        ...(theirArgs ? { updatedInput: theirArgs } : {}),
-      });
-    }
-    // updatedInput replaces the whole input, so it carries the full merged arguments. Claude: no
-    // permissionDecision, so its own permission check still runs; Codex needs allow.
-    if (theirArgs) return specific(variant === 'codex' ? { permissionDecision: 'allow', updatedInput: theirArgs } : { updatedInput: theirArgs });
-    return OK_EMPTY;
-  }
+  if (decision.event === 'pre_tool_call') return answerToolGate(variant, a, specific);
   if (decision.event === 'pre_verify' && decision.action === 'continue') {
     return json({ decision: 'block', reason: decision.message ?? 'Continue.' });
   }
+  // PostToolUse (and Claude's PostToolUseFailure) take additionalContext as well.
   if (decision.context !== null) return specific({ additionalContext: decision.context });
+  return OK_EMPTY;
+}
+
+// The tool gate. A guardrail warning (decision.context, never on a block) is additionalContext, a
+// field both agents read on PreToolUse. A hard stop (stop_turn) ends Claude's turn with
+// `continue:false` + `stopReason` beside the deny; Codex makes a PreToolUse answer carrying
+// `continue`/`stopReason` INVALID and then runs the tool, so there it stays a plain block (exit 2 +
+// reason) and the guardrails block each later call of the loop.
+function answerToolGate(variant: Variant, a: AnswerInput, specific: (fields: JsonObject) => DialectAnswer): DialectAnswer {
+  const { decision, theirArgs } = a;
+  const context = decision.context !== null ? { additionalContext: decision.context } : {};
+  if (decision.action === 'block') {
+    const reason = decision.message ?? BLOCKED;
+    if (variant === 'codex') return { exitCode: 2, stdout: '', stderr: `${reason}\n` };
+    const stop = decision.stop_turn === true ? { continue: false, stopReason: reason } : {};
+    return json({ ...stop, hookSpecificOutput: { hookEventName: a.theirEvent, permissionDecision: 'deny', permissionDecisionReason: reason } });
+  }
+  if (decision.action === 'approve') {
+    if (variant === 'codex') {
+      return { exitCode: 2, stdout: '', stderr: `${approvalText(a)} (Codex hooks cannot ask for approval, so hermes-hooks blocks the call)\n` };
+    }
+    // Claude pairs updatedInput with ask too, so the user sees and approves the rewritten call.
+    return specific({
+      permissionDecision: 'ask',
+      permissionDecisionReason: approvalText(a),
+      ...(theirArgs ? { updatedInput: theirArgs } : {}),
+      ...context,
+    });
+  }
+  // updatedInput replaces the whole input, so it carries the full merged arguments. Claude: no
+  // permissionDecision, so its own permission check still runs; Codex needs allow.
+  if (theirArgs) return specific(variant === 'codex' ? { permissionDecision: 'allow', updatedInput: theirArgs, ...context } : { updatedInput: theirArgs, ...context });
+  if (decision.context !== null) return specific(context);
   return OK_EMPTY;
 }

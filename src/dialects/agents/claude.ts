@@ -62,6 +62,9 @@ export const claude = defineAgent({
   configShape: 'groups',
   timeoutUnit: 's',
   toolFailureEvents: ['PostToolUseFailure'],
+  // Claude sets it in every command hook's env: "1" for an attended session (interactive, or an
+  // IDE/desktop entrypoint), "0" for -p/--print, SDK and background runs.
+  attendedEnv: { variable: 'CLAUDE_CODE_SESSION_ATTENDED', attended: '1', unattended: '0' },
   renderStdin: (f) => renderClaudeFamily('claude', f),
   readRun: (r) => readClaudeFamily('claude', r),
   answer: (a) => answerClaudeFamily('claude', a),
@@ -107,6 +110,8 @@ export const claude = defineAgent({
   },
   printConfig: {
     httpHooks: true,
+    // "HTTP hooks are not supported for SessionStart" (and Setup): Claude skips them with a log line.
+    noHttpOn: ['SessionStart', 'Setup'],
     setupNotes: SETUP_NOTES,
     // The --serve snippet already carries onFailure: say what it depends on instead of suggesting to add it.
     serveNotes: (tokenFile, setupNotes) => [

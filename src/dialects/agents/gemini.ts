@@ -98,13 +98,19 @@ function readRun(r: ReadInput): Reading {
   return none(garbled);
 }
 
+// A guardrail warning (decision.context) on BeforeTool is not sent: Gemini drops additionalContext
+// there (it reads it on AfterTool only), and the next AfterTool is another process's answer.
 // Exit 0 + `decision` JSON: Gemini ignores the exit code when JSON is present and does not block on
 // exit 2 without text (§b3). A rewrite is `hookSpecificOutput.tool_input` alone: Gemini reads it
 // whatever the decision, so no `decision:"allow"` is sent with it.
 function answer({ theirEvent, decision, theirArgs }: AnswerInput): DialectAnswer {
   if (decision.event === 'pre_tool_call') {
     const rewrite = theirArgs ? { hookSpecificOutput: { hookEventName: theirEvent, tool_input: theirArgs } } : {};
-    if (decision.action === 'block') return json({ decision: 'deny', reason: decision.message ?? BLOCKED });
+    if (decision.action === 'block') {
+      const reason = decision.message ?? BLOCKED;
+      // A hard stop (stop_turn) also ends the agent loop: Gemini honours `continue:false` on BeforeTool.
+      return json({ decision: 'deny', reason, ...(decision.stop_turn === true ? { continue: false, stopReason: reason } : {}) });
+    }
     if (decision.action === 'approve') return json({ decision: 'ask', ...(decision.message ? { reason: decision.message } : {}), ...rewrite });
     // No `decision`: the rewrite alone, whatever Gemini would have decided on its own.
     if (theirArgs) return json(rewrite);

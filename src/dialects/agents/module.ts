@@ -169,6 +169,8 @@ export interface PrintConfigFacts {
   handlerName?: string;
   /** Claude Code can call a URL itself (`type: "http"`), so `--serve` wires it without the client. */
   httpHooks?: boolean;
+  /** Their events the agent never runs an http hook on: `--serve` wires them through the client. */
+  noHttpOn?: readonly string[];
   /** Where the snippet goes and what the agent needs before it runs it (the doctor line is added). */
   setupNotes: readonly string[];
   /** print-config --serve's notes, when they differ: given the token file (quoted) and setupNotes. */
@@ -213,6 +215,11 @@ export interface AgentModule<N extends string = string> {
   readonly toolFailureEvents?: readonly string[];
   /** Their stdin: which key holds the session (first present wins), and other keys we rename. */
   readonly stdin?: { sessionKeys?: readonly string[]; renames?: Readonly<Record<string, string>> };
+  /**
+   * The variable the agent sets in its command hooks' env to say whether the session is attended
+   * (a person watching), and its two values; absent: the agent gives no indicator.
+   */
+  readonly attendedEnv?: { variable: string; attended: string; unattended: string };
   renderStdin(f: StdinFields): Record<string, unknown>;
   readRun(r: ReadInput): Reading;
   answer(a: AnswerInput): DialectAnswer;

@@ -1,0 +1,52 @@
+// Claude Code wired by `print-config claude --serve` (issue 23): SessionStart, which Claude never
+// sends over HTTP, reaches a real serve through the client's command hook on the socket, and the
+// tool gate over http still answers; serve started the way print-config says (--socket + --http).
+
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runMain } from '../cli/_helpers.js';
+import { approvedHome, baseEnv, cleanupTemps, http, startServe, stopServe, tempDir, waitFor, writeScript } from '../serve/_helpers.js';
+
+afterAll(cleanupTemps);
+
+function sh(command: string, stdin: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const c = spawn('/bin/sh', ['-c', command], { env: baseEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    c.stdout.on('data', (d: Buffer) => (out += d));
+    c.stderr.on('data', (d: Buffer) => (err += d));
+    c.once('close', (code) => resolve({ code, stdout: out, stderr: err }));
+    c.stdin.on('error', () => {});
+    c.stdin.end(stdin);
+  });
+}
+
+describe('print-config claude --serve against a real serve', () => {
+  it('SessionStart goes through the client on the socket and reaches the profile hook; PreToolUse over http still blocks', async () => {
+    const dir = tempDir();
+    const seen = join(dir, 'session-started');
+    const started = writeScript(join(dir, 'start.sh'), `#!/bin/bash\ncat > ${JSON.stringify(seen)}\necho '{}'\n`);
+    const guard = writeScript(join(dir, 'guard.sh'), `#!/bin/bash\necho '{"action":"block","message":"no"}'\n`);
+    const home = await approvedHome({ on_session_start: [started], pre_tool_call: [guard] });
+    const printed = await runMain(['print-config', 'claude', '--serve', '--home', home]);
+    const hooks = JSON.parse(printed.stdout).hooks;
+    const socket = join(home, 'hermes-hooks.sock');
+    const served = await startServe(home, ['--socket', socket, '--http', '127.0.0.1:0']);
+    try {
+      const start = await sh(hooks.SessionStart[0].hooks[0].command, JSON.stringify({ session_id: 'c1', transcript_path: null, cwd: '/tmp', hook_event_name: 'SessionStart', source: 'startup' }));
+      expect([start.code, start.stderr]).toEqual([0, '']);
+      expect(await waitFor(() => existsSync(seen), 10_000)).toBe(true);
+      expect(JSON.parse(readFileSync(seen, 'utf8'))).toMatchObject({ hook_event_name: 'on_session_start', session_id: 'c1' });
+
+      const url = new URL(hooks.PreToolUse[0].hooks[0].url);
+      const stdin = JSON.stringify({ session_id: 'c1', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, cwd: '/tmp' });
+      const res = await http({ port: served.port! }, 'POST', url.pathname, { body: stdin, headers: { authorization: `Bearer ${served.token}` } });
+      expect(JSON.parse(res.body).hookSpecificOutput.permissionDecision).toBe('deny');
+    } finally {
+      expect(await stopServe(served)).toBe(0);
+    }
+  }, 60_000);
+});
