@@ -1,9 +1,10 @@
 // `hermes-hooks print-config <agent>`: the settings snippet that makes an agent call
 // `hermes-hooks run <their event> --dialect <agent>` on every event we can serve.
 //
-// Timeouts: one `run` waits for the slowest of the profile's hooks (at most 300 s, plus 1 s to
-// kill), so every handler gets 310 s — above Claude's 30 s UserPromptSubmit default and Gemini's
-// 60 s default, which would otherwise cut a slow hook off and fail open.
+// Timeouts: every handler gets the last link of the deadline chain (engine/deadlines.ts): a `run`
+// waits for the slowest hook (at most 300 s, plus the kill grace), serve answers by its per-call
+// deadline and the bundled client by its own, each before the agent's timeout — which would
+// otherwise cut the hook off and run the tool unguarded (every agent fails open on its timeout).
 // Cursor: its family events (beforeShellExecution, beforeReadFile, beforeMCPExecution and the
 // after* ones) fire next to preToolUse/postToolUse for the same call, so only the general events
 // are wired; wiring both would run the profile's hooks twice per call. Cursor's preToolUse gets
@@ -13,12 +14,12 @@
 // Where the snippet goes and what each agent needs before it runs it (setupNotes) is printed on
 // stderr by the CLI, so `print-config claude > snippet.json` stays pure JSON.
 
+import { AGENT_HOOK_TIMEOUT_S } from '../engine/deadlines.js';
 import { EVENTS, type EventName } from '../events.js';
 import { shellQuote } from '../spawn/argv.js';
 import { agentModule } from '../dialects/agents/index.js';
 import { DEFAULT_DIALECT_MAPS, toolFamily, type AgentDialect, type DialectMaps } from '../dialects/names.js';
 
-const RUN_TIMEOUT_SECONDS = 310;
 
 /** Their events that print-config wires, in map order. */
 export function wiredEvents(dialect: AgentDialect, maps: DialectMaps = DEFAULT_DIALECT_MAPS): string[] {
@@ -45,7 +46,7 @@ function snippet(
   wire: (theirEvent: string, ours: EventName) => { command: string; handler?: Record<string, unknown> },
 ): string {
   const agent = agentModule(dialect);
-  const seconds = agent.timeoutUnit === 'ms' ? RUN_TIMEOUT_SECONDS * 1000 : RUN_TIMEOUT_SECONDS;
+  const seconds = agent.timeoutUnit === 'ms' ? AGENT_HOOK_TIMEOUT_S * 1000 : AGENT_HOOK_TIMEOUT_S;
   const hooks: Record<string, unknown[]> = {};
   for (const theirEvent of wiredEvents(dialect, maps)) {
     const ours = maps[dialect].events.get(theirEvent)!;
@@ -82,7 +83,14 @@ const clientGuard = (gate: boolean): string =>
  * The others have command hooks only: they run `client AGENT EVENT SOCKET`, a bash script doing one
  * curl per call to the Unix socket, which exits 2 (block) when the server cannot be reached.
  */
-export function printServeConfig(dialect: AgentDialect, opts: { maps?: DialectMaps; url: string; client: string; socket: string }): string {
+export function printServeConfig(
+  dialect: AgentDialect,
+  opts: { maps?: DialectMaps; url: string; client: string; socket: string; clientEnv?: Readonly<Record<string, string>> },
+): string {
+  // The client's environment (the profile home, the server to start on first use), through env(1)
+  // so it holds whatever shell the agent runs the command with.
+  const env = Object.entries(opts.clientEnv ?? {}).map(([k, v]) => `${k}=${v}`);
+  const prefix = env.length > 0 ? ['env', ...env] : [];
   const base = opts.url.replace(/\/+$/, '');
   return snippet(dialect, opts.maps ?? DEFAULT_DIALECT_MAPS, (theirEvent, ours) => {
     // Through `sh -c` whatever the agent's shell: a client that is gone (package removed or moved)
@@ -90,7 +98,7 @@ export function printServeConfig(dialect: AgentDialect, opts: { maps?: DialectMa
     // Only a tool gate fails closed: exit 2 (or Claude's onFailure: block) on Stop or AfterAgent
     // would force the agent into another turn, again and again while the server is down.
     const gate = ours === 'pre_tool_call';
-    const command = ['sh', '-c', clientGuard(gate), opts.client, dialect, theirEvent, opts.socket].map(shellQuote).join(' ');
+    const command = [...prefix, 'sh', '-c', clientGuard(gate), opts.client, dialect, theirEvent, opts.socket].map(shellQuote).join(' ');
     const facts = agentModule(dialect).printConfig;
     // An event the agent runs no http hook on (Claude's SessionStart) goes through the client too.
     if (!facts.httpHooks || facts.noHttpOn?.includes(theirEvent)) return { command };
@@ -101,7 +109,7 @@ export function printServeConfig(dialect: AgentDialect, opts: { maps?: DialectMa
         url: `${base}/v1/agent/${dialect}/${theirEvent}`,
         headers: { Authorization: 'Bearer $HERMES_HOOKS_TOKEN' },
         allowedEnvVars: ['HERMES_HOOKS_TOKEN'],
-        timeout: RUN_TIMEOUT_SECONDS,
+        timeout: AGENT_HOOK_TIMEOUT_S,
         ...(gate ? { onFailure: 'block' } : {}),
       },
     };

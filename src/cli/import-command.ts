@@ -12,6 +12,7 @@ import type { DialectMaps } from '../dialects/names.js';
 import { printDialectConfig, printServeConfig, setupNotes } from '../agent-wiring/print-config.js';
 import { TOKEN_FILE_NAME } from '../serve/auth.js';
 import { SOCKET_FILE_NAME } from '../serve/socket-file.js';
+import { defaultSocketPath, SOCKET_PATH_MAX_BYTES } from '../serve/socket-path.js';
 import { shellQuote } from '../spawn/argv.js';
 import type { Dialect } from '../types.js';
 import { discoveryOf, parseCommandArgs } from './_args.js';
@@ -51,7 +52,10 @@ options given here (--home, --profile, --config, or $HERMES_HOME) are written in
   --command CMD   the program to call instead (e.g. 'hermes-hooks' when it is on the agent's PATH)
   --serve         talk to a running 'hermes-hooks serve' instead of starting 'run' per call: Claude Code
                   gets http hooks to --url (default http://127.0.0.1:8765, for serve --http 127.0.0.1:8765);
-                  the others run the bundled bash + curl client against <home>/hermes-hooks.sock
+                  the others run the bundled bash + curl client against serve's socket, which it
+                  starts on first use (HERMES_HOOKS_AUTOSTART=0 to not) and which exits when idle
+  --socket PATH   with --serve: the socket the client talks to (default <home>/hermes-hooks.sock,
+                  or serve's short path for a home too long for one)
 
 Examples:
   hermes-hooks print-config claude > /tmp/hooks.json     then merge into ~/.claude/settings.json
@@ -177,6 +181,7 @@ export async function printConfigCommand(args: string[], io: CliIO): Promise<num
     command: { type: 'string' },
     serve: { type: 'boolean' },
     url: { type: 'string' },
+    socket: { type: 'string' },
   });
   if (values.help) {
     io.stdout.write(PRINT_HELP);
@@ -188,6 +193,7 @@ export async function printConfigCommand(args: string[], io: CliIO): Promise<num
   const maps = profile.config.dialects.maps;
   if (values.serve) return printServe(agent, values, profile.home, maps, io);
   if (values.url !== undefined) throw new CliError('print-config: --url only applies with --serve');
+  if (values.socket !== undefined) throw new CliError('print-config: --socket only applies with --serve');
   const explicit = typeof values.command === 'string';
   const program = explicit ? (values.command as string) : thisCli();
   if (program.trim() === '') throw new CliError('print-config: --command is empty');
@@ -213,15 +219,23 @@ export async function printConfigCommand(args: string[], io: CliIO): Promise<num
 function printServe(agent: AgentDialect, values: Record<string, unknown>, home: string, maps: DialectMaps, io: CliIO): number {
   const client = fileURLToPath(new URL('../../scripts-examples/hosts/hermes-hooks-client', import.meta.url));
   const url = typeof values.url === 'string' ? values.url : 'http://127.0.0.1:8765';
-  const socket = join(resolve(io.cwd, home), SOCKET_FILE_NAME);
-  io.stdout.write(printServeConfig(agent, { maps, url, client, socket }).replace(/\n?$/, '\n'));
+  const absHome = resolve(io.cwd, home);
+  // serve's own default for this home (a short path when <home>/hermes-hooks.sock is too long), or --socket.
+  const socket = typeof values.socket === 'string' ? resolve(io.cwd, values.socket) : defaultSocketPath(absHome, io.env);
+  if (Buffer.byteLength(socket) > SOCKET_PATH_MAX_BYTES) {
+    throw new CliError(`print-config: the socket path ${socket} is over ${SOCKET_PATH_MAX_BYTES} bytes, too long for a Unix socket; pass a shorter --socket`);
+  }
+  // The client starts the server on first use: for this home, with this installation's CLI.
+  const clientEnv = { HERMES_HOME: absHome, HERMES_HOOKS_BIN: fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url)) };
+  io.stdout.write(printServeConfig(agent, { maps, url, client, socket, clientEnv }).replace(/\n?$/, '\n'));
+  const ownSocket = socket !== join(absHome, SOCKET_FILE_NAME) ? ` --socket ${shellQuote(socket)}` : '';
   // The server the snippet talks to reads the config print-config was pointed at, in that home.
   const config = typeof values.config === 'string' ? ` --config ${shellQuote(resolve(io.cwd, values.config))}` : '';
   // An agent with http hooks (Claude Code) calls serve's HTTP listener; the others its socket.
   const facts = agentModule(agent).printConfig;
   // With --http, serve listens on the socket only when asked: the client-wired events (Claude's SessionStart) need it.
   const viaClient = facts.httpHooks && facts.noHttpOn?.length ? ` --socket ${shellQuote(socket)}` : '';
-  const start = `hermes-hooks serve --home ${shellQuote(home)}${config}${facts.httpHooks ? `${viaClient} --http ${new URL(url).host}` : ''}`;
+  const start = `hermes-hooks serve --home ${shellQuote(home)}${config}${facts.httpHooks ? `${viaClient} --http ${new URL(url).host}` : ownSocket}`;
   const notes = [`hermes-hooks print-config ${agent} --serve: these hooks need a running server; start it with: ${start}`];
   notes.push(...(facts.serveNotes?.(shellQuote(join(home, TOKEN_FILE_NAME)), setupNotes(agent)) ?? setupNotes(agent)));
   for (const line of notes) writeLine(io.stderr, line);

@@ -23,7 +23,7 @@ import {
   openFileLimit,
   OVERFLOW,
 } from '../serve/connection-budget.js';
-import { deadlineChainText, SERVE_REQUEST_TIMEOUT_S } from '../serve/deadlines.js';
+import { deadlineChainText, SERVE_REQUEST_TIMEOUT_S } from '../engine/deadlines.js';
 import { startServer, type RunningServer } from '../serve/lifecycle.js';
 import { defaultSocketPath, ensureSocketDir, shortSocketDir, SOCKET_FILE_NAME, SOCKET_PATH_MAX_BYTES } from '../serve/socket-path.js';
 import { discoveryOf, type ParsedArgs } from './_args.js';

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { AGENT_HOOK_TIMEOUT_S } from '../../src/engine/deadlines.js';
 import { parseDialectInput } from '../../src/agent-wiring/answer.js';
 import { DEFAULT_DIALECT_MAPS as maps, AGENT_DIALECTS } from '../../src/dialects/names.js';
 import { printDialectConfig, setupNotes, wiredEvents } from '../../src/agent-wiring/print-config.js';
@@ -7,7 +8,7 @@ describe('printDialectConfig', () => {
   it('Claude: a settings.json hooks block wiring every mappable event to `run <event> --dialect claude`', () => {
     const text = printDialectConfig('claude', { command: 'hermes-hooks' });
     expect(text.endsWith('}\n')).toBe(true);
-    const handler = (ev: string) => ({ type: 'command', command: `hermes-hooks run ${ev} --dialect claude`, timeout: 310 });
+    const handler = (ev: string) => ({ type: 'command', command: `hermes-hooks run ${ev} --dialect claude`, timeout: AGENT_HOOK_TIMEOUT_S });
     expect(JSON.parse(text)).toEqual({
       hooks: {
         PreToolUse: [{ matcher: '*', hooks: [handler('PreToolUse')] }],
@@ -26,7 +27,7 @@ describe('printDialectConfig', () => {
   it('Gemini timeouts are milliseconds; Codex wires only its events', () => {
     const gemini = JSON.parse(printDialectConfig('gemini', { command: 'npx hermes-hooks --profile work' }));
     expect(gemini.hooks.BeforeTool).toEqual([
-      { matcher: '*', hooks: [{ name: 'hermes-hooks', type: 'command', command: 'npx hermes-hooks --profile work run BeforeTool --dialect gemini', timeout: 310000 }] },
+      { matcher: '*', hooks: [{ name: 'hermes-hooks', type: 'command', command: 'npx hermes-hooks --profile work run BeforeTool --dialect gemini', timeout: AGENT_HOOK_TIMEOUT_S * 1000 }] },
     ]);
     expect(Object.keys(gemini.hooks)).toEqual(['BeforeTool', 'AfterTool', 'BeforeAgent', 'AfterAgent', 'SessionStart', 'SessionEnd']);
     expect(Object.keys(JSON.parse(printDialectConfig('codex', { command: 'hermes-hooks' })).hooks)).toEqual([
@@ -42,8 +43,8 @@ describe('printDialectConfig', () => {
     const cursor = JSON.parse(printDialectConfig('cursor', { command: 'hermes-hooks' }));
     expect(cursor.version).toBe(1);
     // failClosed on the tool gate: a command that cannot start blocks in Cursor instead of allowing.
-    expect(cursor.hooks.preToolUse).toEqual([{ command: 'hermes-hooks run preToolUse --dialect cursor', timeout: 310, failClosed: true }]);
-    expect(cursor.hooks.postToolUse).toEqual([{ command: 'hermes-hooks run postToolUse --dialect cursor', timeout: 310 }]);
+    expect(cursor.hooks.preToolUse).toEqual([{ command: 'hermes-hooks run preToolUse --dialect cursor', timeout: AGENT_HOOK_TIMEOUT_S, failClosed: true }]);
+    expect(cursor.hooks.postToolUse).toEqual([{ command: 'hermes-hooks run postToolUse --dialect cursor', timeout: AGENT_HOOK_TIMEOUT_S }]);
     expect(Object.keys(cursor.hooks)).toEqual([
       'preToolUse',
       'postToolUse',

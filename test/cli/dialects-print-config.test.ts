@@ -3,6 +3,7 @@
 // pick the handlers it wires for an event, run their command through `sh -c` with the agent's exact
 // stdin, and read the answer the way the agent does.
 
+import { AGENT_HOOK_TIMEOUT_S } from '../../src/engine/deadlines.js';
 import { symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -133,7 +134,7 @@ describe('print-config output is settings the agent accepts', () => {
   it('gemini: handlers carry a name and a timeout in milliseconds', async () => {
     const events = checkShape('gemini', (await printConfig('gemini', home)).json);
     expect([...events.keys()].sort()).toEqual(['AfterAgent', 'AfterTool', 'BeforeAgent', 'BeforeTool', 'SessionEnd', 'SessionStart']);
-    expect(events.get('BeforeTool')![0]!.handler).toMatchObject({ name: 'hermes-hooks', timeout: 310_000 });
+    expect(events.get('BeforeTool')![0]!.handler).toMatchObject({ name: 'hermes-hooks', timeout: AGENT_HOOK_TIMEOUT_S * 1000 });
   });
 
   it('cursor: version 1, flat entries, the general tool events only (family events would run hooks twice)', async () => {

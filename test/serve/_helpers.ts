@@ -207,3 +207,20 @@ export function runClient(args: string[], stdin: string, env: NodeJS.ProcessEnv 
     c.stdin.end(stdin);
   });
 }
+
+/** Pids of live `serve --home HOME` processes (our own bin). */
+export function servesOf(home: string): number[] {
+  const out: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const argv = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0');
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      if (stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z')) continue;
+      if (argv.includes(BIN) && argv.includes('serve') && argv.includes(home)) out.push(Number(name));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, realpathSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { approvedHome, baseEnv, BIN, cleanupTemps, postJson, runClient, startServe, tempDir, waitFor, writeScript } from './_helpers.js';
+import { approvedHome, baseEnv, BIN, cleanupTemps, postJson, runClient, servesOf, startServe, tempDir, waitFor, writeScript } from './_helpers.js';
 
 const servePids: number[] = [];
 afterAll(() => {
@@ -23,23 +23,6 @@ afterAll(() => {
 
 // No session_id: an open session keeps serve up until --idle-timeout finalizes it.
 const GATE = JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'rm -rf /' }, cwd: '/tmp' });
-
-/** Pids of live `serve --home HOME` processes (our own bin). */
-function servesOf(home: string): number[] {
-  const out: number[] = [];
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const argv = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0');
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      if (stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z')) continue;
-      if (argv.includes(BIN) && argv.includes('serve') && argv.includes(home)) out.push(Number(name));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return out;
-}
 
 /** A home whose one guard blocks every tool call, and the client's environment for it. */
 async function blockingHome(extra: Record<string, string> = {}): Promise<{ home: string; env: NodeJS.ProcessEnv }> {

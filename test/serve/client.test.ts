@@ -111,7 +111,7 @@ describe('hermes-hooks-client: whom it talks to', () => {
     expect([none.code, none.stdout, none.stderr]).toEqual([
       2,
       '',
-      `hermes-hooks-client: no hermes-hooks serve is running for ${dir}/hermes-hooks.sock (there is no socket there); start it with: hermes-hooks serve; blocking this call (exit 2) rather than letting it through unguarded\n`,
+      `hermes-hooks-client: no hermes-hooks serve is running for ${dir}/hermes-hooks.sock (there is no socket there); start it with: hermes-hooks serve --home ${dir}; blocking this call (exit 2) rather than letting it through unguarded\n`,
     ]);
     // A socket left behind by a server that stopped: connection refused.
     const stale = join(dir, 'other.sock');

@@ -7,8 +7,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { AGENT_HOOK_TIMEOUT_S } from '../../src/engine/deadlines.js';
 import { runBin, runMain } from '../cli/_helpers.js';
-import { approvedHome, baseEnv, cleanupTemps, http, ROOT, startServe, stopServe, tempDir, writeScript } from './_helpers.js';
+import { approvedHome, baseEnv, BIN, cleanupTemps, http, ROOT, startServe, stopServe, tempDir, writeScript } from './_helpers.js';
 
 afterAll(cleanupTemps);
 
@@ -49,7 +50,7 @@ describe('print-config --serve', () => {
             url: 'http://127.0.0.1:8765/v1/agent/claude/PreToolUse',
             headers: { Authorization: 'Bearer $HERMES_HOOKS_TOKEN' },
             allowedEnvVars: ['HERMES_HOOKS_TOKEN'],
-            timeout: 310,
+            timeout: AGENT_HOOK_TIMEOUT_S,
             onFailure: 'block',
           },
         ],
@@ -77,14 +78,14 @@ describe('print-config --serve', () => {
     const home = await guardedHome();
     const socket = join(home, 'hermes-hooks.sock');
     const guard = `sh -c 'test -x "$0" || { echo "hermes-hooks-client is missing at $0: reinstall hermes-hooks, then rerun hermes-hooks print-config --serve" >&2; exit 2; }; exec "$0" "$@"'`;
-    const wired = (agent: string, event: string) => `${guard} ${CLIENT} ${agent} ${event} ${socket}`;
+    const wired = (agent: string, event: string) => `env HERMES_HOME=${home} HERMES_HOOKS_BIN=${BIN} ${guard} ${CLIENT} ${agent} ${event} ${socket}`;
     const cfg = async (agent: string) => JSON.parse((await runMain(['print-config', agent, '--serve', '--home', home])).stdout);
     const codex = (await cfg('codex')).hooks.PreToolUse[0].hooks[0];
-    expect(codex).toEqual({ type: 'command', command: wired('codex', 'PreToolUse'), timeout: 310 });
+    expect(codex).toEqual({ type: 'command', command: wired('codex', 'PreToolUse'), timeout: AGENT_HOOK_TIMEOUT_S });
     const gemini = (await cfg('gemini')).hooks.BeforeTool[0].hooks[0];
-    expect(gemini).toEqual({ name: 'hermes-hooks', type: 'command', command: wired('gemini', 'BeforeTool'), timeout: 310000 });
+    expect(gemini).toEqual({ name: 'hermes-hooks', type: 'command', command: wired('gemini', 'BeforeTool'), timeout: AGENT_HOOK_TIMEOUT_S * 1000 });
     const cursor = (await cfg('cursor')).hooks.preToolUse[0];
-    expect(cursor).toEqual({ command: wired('cursor', 'preToolUse'), timeout: 310, failClosed: true });
+    expect(cursor).toEqual({ command: wired('cursor', 'preToolUse'), timeout: AGENT_HOOK_TIMEOUT_S, failClosed: true });
 
     const cases: [string, string, string][] = [
       ['codex', codex.command, JSON.stringify({ session_id: 'x', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'rm -rf /' }, cwd: '/tmp' })],
