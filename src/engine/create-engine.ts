@@ -269,7 +269,7 @@ export async function createHookEngineAt(location: CheckedLocation, initial: Loa
         blanketAccept: trust.configTrusted,
       });
       if (!safeMode) {
-        gate = new LaunchGate({ store, accept, warn: (m) => logger.warn(m), promptable: options.interactive !== false, blanketAccept: trust.configTrusted });
+        gate = new LaunchGate({ store, accept, warn: (m) => logger.warn(m), promptable: options.interactive !== false, blanketAccept: trust.configTrusted, previous: prev?.gate });
         for (const o of outcomes) {
           gate.noteStartup(o);
           const matcher = compileMatcher(o.spec.matcher);
