@@ -69,16 +69,18 @@ export async function startJsPlugin(opts: JsPluginOptions): Promise<StartedJsPlu
       if (pending.size === 0) worker.unref();
     };
     me.ready = new Promise<ReadyMessage>((resolveReady) => {
-      // The bound starts once the thread runs (starting one is the engine's cost, not the plugin's).
+      // The bound starts when the thread says it runs, before it imports the plugin: booting a
+      // thread is the engine's cost, not the plugin's, and on a loaded machine it alone can take
+      // longer than a tight bound. The thread's start cannot hang (it has no user code).
       let starting = true;
       let timer: NodeJS.Timeout | undefined;
-      worker.once('online', () => {
+      const arm = (): void => {
         if (!starting) return;
         timer = setTimeout(() => {
           done({ ready: false, error: `register() failed: TimeoutError: register() did not finish within ${opts.readyTimeoutMs / 1000}s` });
           void worker.terminate();
         }, opts.readyTimeoutMs);
-      });
+      };
       const done = (m: ReadyMessage): void => {
         if (!starting) return;
         starting = false;
@@ -86,7 +88,8 @@ export async function startJsPlugin(opts: JsPluginOptions): Promise<StartedJsPlu
         resolveReady(m);
         idle();
       };
-      worker.on('message', (m: { ready?: boolean; log?: string; message?: string; id?: number; ok?: boolean; value?: unknown; error?: { type: string; message: string } }) => {
+      worker.on('message', (m: { started?: boolean; ready?: boolean; log?: string; message?: string; id?: number; ok?: boolean; value?: unknown; error?: { type: string; message: string } }) => {
+        if ('started' in m) return arm();
         if ('ready' in m) return done(m as ReadyMessage);
         if (typeof m.log === 'string') {
           const fn = (logger as unknown as Record<string, ((s: string) => void) | undefined>)[m.log] ?? logger.warn;
