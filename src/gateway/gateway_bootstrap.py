@@ -7,7 +7,8 @@ The module is imported by path like Hermes' HookRegistry does (its body runs at 
 awaited on one event loop that lives as long as this process.
 
 Protocol, line-delimited JSON in UTF-8 on this process's original stdin/stdout:
-  first line out:  {"ready": true}  or  {"ready": false, "error": "..."}
+  first line out:  {"started": true} once the interpreter runs (the host's import bound starts there)
+  then:            {"ready": true}  or  {"ready": false, "error": "..."}
   each line in:    {"id": n, "event": "agent:start", "context": {...}}
   each line out:   {"id": n, "ok": true}  or  {"id": n, "ok": false, "error": "Type: message"}
 Requests are handled one at a time, in order. stdin EOF (the host closed us or died) -> exit 0.
@@ -80,6 +81,7 @@ def main():
     sys.dont_write_bytecode = True
     proto_in, proto_out = _open_protocol()
     threading.Thread(target=_watch_parent, daemon=True).start()
+    _send(proto_out, {"started": True})
 
     try:
         module = _load(handler_path, hook_name)

@@ -212,6 +212,10 @@ function sleep(ms: number): Promise<void> {
  * Wait for the worker's ready message (read by the caller from its own protocol), its exit or the
  * deadline. Anything but a ready message stops the worker and says why, with its last stderr lines:
  * `needs` finishes "python3 is needed to run …", `timeout` and `notLoaded` are the caller's words.
+ * The bound (`timeoutMs`, the user's import bound) runs from the bootstraps' `{"started": true}`
+ * line, not from the spawn: python3's own start-up, slow on a loaded machine, is not the import's
+ * time. Until that line the same bound waits for the interpreter, so one that never starts is not
+ * waited for forever.
  */
 export async function awaitReady<M extends { ready: boolean; error?: unknown }>(
   worker: PythonWorker,
@@ -223,14 +227,15 @@ export async function awaitReady<M extends { ready: boolean; error?: unknown }>(
     recent.push(line);
     if (recent.length > 3) recent.shift();
   });
+  let started!: () => void;
+  const up = new Promise<'started'>((r) => (started = () => r('started')));
+  worker.onMessage((m) => {
+    if (typeof m === 'object' && m !== null && (m as { started?: unknown }).started === true) started();
+  });
   worker.setActive(true);
-  let timer: NodeJS.Timeout | undefined;
-  const first = await Promise.race([
-    readyMessage,
-    worker.exited,
-    new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), opts.timeoutMs))),
-  ]);
-  clearTimeout(timer);
+  const settled: Promise<M | WorkerExit>[] = [readyMessage, worker.exited];
+  const beforeStart = await within<M | WorkerExit | 'started'>([...settled, up], opts.timeoutMs);
+  const first = beforeStart === 'started' ? await within(settled, opts.timeoutMs) : beforeStart;
   worker.setActive(false);
   let error: string | null = null;
   if (first === 'timeout') error = `${opts.timeout} within ${opts.timeoutMs / 1000}s`;
@@ -242,6 +247,17 @@ export async function awaitReady<M extends { ready: boolean; error?: unknown }>(
   if (error === null) return first as M;
   await worker.stop(200);
   return { error };
+}
+
+/** The first of `events` to settle, or 'timeout' after `ms`. */
+async function within<T>(events: Promise<T>[], ms: number): Promise<T | 'timeout'> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), ms)));
+  try {
+    return await Promise.race([...events, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** How a worker ended, for messages: "exited with code 3", "was killed by SIGKILL", "could not start (…)". */
