@@ -7,6 +7,7 @@
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../types.js';
 import { jsonSafe } from '../_json.js';
+import { armsItsBound } from './callback-runner.js';
 import type { RemoteRegistration } from './_python-plugin.js';
 
 const WORKER_URL = new URL('./_plugin-worker.mjs', import.meta.url);
@@ -129,7 +130,7 @@ export async function startJsPlugin(opts: JsPluginOptions): Promise<StartedJsPlu
   const hooks = ready.hooks ?? [];
   registered = hooks.length;
 
-  const call = async (hook: number, kwargs: Record<string, unknown>, signal: AbortSignal): Promise<unknown> => {
+  const call = async (hook: number, kwargs: Record<string, unknown>, signal: AbortSignal, arm?: () => void): Promise<unknown> => {
     if (closed) throw new Error(`plugin ${name} is closed`);
     let me = live;
     if (me === null) {
@@ -143,6 +144,8 @@ export async function startJsPlugin(opts: JsPluginOptions): Promise<StartedJsPlu
         logger.warn(`[plugins] ${name}: register(ctx) registered ${again.hooks?.length ?? 0} hooks after a restart, ${registered} at first; calls follow the first registration order`);
       }
     }
+    // Its bound starts now that a thread has the plugin loaded (a restart is not the callback's time).
+    arm?.();
     const current = me;
     return new Promise((resolve, reject) => {
       const id = nextId++;
@@ -172,7 +175,7 @@ export async function startJsPlugin(opts: JsPluginOptions): Promise<StartedJsPlu
       event: h.event,
       fn: h.name,
       callable: h.callable,
-      callback: (kwargs, { signal }) => call(i, kwargs, signal),
+      callback: armsItsBound((kwargs, { signal, arm }) => call(i, kwargs, signal, arm)),
     })),
     async close() {
       closed = true;

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import type { Logger } from '../types.js';
 import { awaitReady, describeWorkerExit, pythonError, type PythonWorker, startPythonWorker } from '../spawn/python-worker.js';
 import { jsonSafe } from '../_json.js';
+import { armsItsBound } from './callback-runner.js';
 import type { PluginCallback } from './types.js';
 
 /** Shipped next to this module (the build copies it to dist/plugins/ and dist/cli/). */
@@ -155,11 +156,12 @@ export async function startPythonPlugin(opts: PythonPluginOptions): Promise<Star
     }
   };
 
-  const call = async (hook: number, kwargs: Record<string, unknown>, signal: AbortSignal): Promise<unknown> => {
+  const call = async (hook: number, kwargs: Record<string, unknown>, signal: AbortSignal, arm?: () => void): Promise<unknown> => {
     if (closing) throw new Error(`plugin ${name} is closed`);
     // The worker died (os._exit, a crash): wait for the new one, as a JS plugin's thread is restarted.
     if (live === null) await (restarting ??= restart());
     if (live === null) throw new Error(`plugin ${name} could not be restarted: ${restartError ?? 'its worker exited'}`);
+    arm?.();
     const current = live;
     return new Promise((resolve, reject) => {
       const id = nextId++;
@@ -184,7 +186,7 @@ export async function startPythonPlugin(opts: PythonPluginOptions): Promise<Star
       event: typeof h.event === 'string' ? h.event : String(h.event),
       fn: typeof h.name === 'string' && h.name !== '' ? h.name : null,
       callable: h.callable !== false,
-      callback: (kwargs, { signal }) => call(i, kwargs, signal),
+      callback: armsItsBound((kwargs, { signal, arm }) => call(i, kwargs, signal, arm)),
     });
   });
   const unsupported = Array.isArray(started.ready.unsupported) ? started.ready.unsupported.filter((u): u is string => typeof u === 'string') : [];
