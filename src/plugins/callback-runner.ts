@@ -5,7 +5,8 @@
 // still-running calls per callback, and warn-once logging of repeated identical failures.
 // Plugins' callbacks reach this runner as proxies to their worker (a thread per JS plugin, a python3
 // process per Python plugin), whose abort on timeout stops a JS thread outright, so even a
-// synchronous endless loop is bounded. Callbacks a host registers (engine.registerHook) are the
+// synchronous endless loop is bounded. A proxy's bound starts once its worker is up to take the call
+// (armsItsBound): restarting a dead worker is not the callback's time. Callbacks a host registers (engine.registerHook) are the
 // host's own code and run in its thread: there an abandoned async call is bounded, a sync loop not.
 // The runner also applies Hermes' dispatcher bound to shell hooks (`bound`, reference §4.1).
 
