@@ -42,6 +42,12 @@ export interface LaunchGateOptions {
   promptable?: boolean;
   /** See ConsentPolicyOptions.blanketAccept (false: the config is not trusted). */
   blanketAccept?: boolean;
+  /**
+   * The gate of the config this one replaces. serve reloads when the allowlist changes, so a
+   * revoke often reaches a new gate: what was approved before still makes a missing approval a
+   * revoke, whether the reload or the next call came first.
+   */
+  previous?: LaunchGate | null;
 }
 
 export interface LaunchGo {
@@ -84,16 +90,19 @@ export class LaunchGate {
   private readonly store: ConsentStore;
   private readonly opts: LaunchGateOptions;
   private readonly states = new Map<PolicySpec, HookState>();
+  /** event + command of the hooks the previous gate had let run (copied: no chain of old gates is kept). */
+  private readonly approvedBefore: ReadonlySet<string>;
 
   constructor(opts: LaunchGateOptions) {
     this.store = opts.store;
     this.opts = opts;
+    this.approvedBefore = new Set(opts.previous ? [...opts.previous.states].filter(([, st]) => st.wasApproved).map(([spec]) => hookKey(spec)) : []);
   }
 
   /** What start-up decided for a spec (applyConsentPolicy), so a hook it warned about is not warned about again. */
   noteStartup(outcome: ConsentOutcome): void {
     const st = this.state(outcome.spec);
-    if (outcome.action === 'run') st.wasApproved = true;
+    if (outcome.action === 'run' || this.approvedBefore.has(hookKey(outcome.spec))) st.wasApproved = true;
     else st.warned = refusalKind(outcome.consent, false);
   }
 
@@ -202,6 +211,10 @@ export class LaunchGate {
     }
     return st;
   }
+}
+
+function hookKey(spec: PolicySpec): string {
+  return `${spec.event}\u0000${spec.command}`;
 }
 
 /** A script whose bytes cannot be vouched for because they keep changing counts as modified. */

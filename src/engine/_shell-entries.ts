@@ -26,7 +26,7 @@ export async function consentedEntries(
   opts: ResolvedEngineOptions,
   store: ConsentStore,
   specs: readonly HookSpec[],
-  how: { accept: boolean; configTrusted: boolean; interactive: boolean },
+  how: { accept: boolean; configTrusted: boolean; interactive: boolean; previous: LaunchGate | null },
 ): Promise<{ entries: ShellEntry[]; gate: LaunchGate | null }> {
   const entries: ShellEntry[] = [];
   if (!opts.enforceConsent) {
@@ -51,7 +51,9 @@ export async function consentedEntries(
     blanketAccept: how.configTrusted,
   });
   if (opts.safeMode) return { entries, gate: null };
-  const gate = new LaunchGate({ store, accept, warn, promptable: opts.promptable, blanketAccept: how.configTrusted });
+  // A rebuild (serve reloads on every allowlist change) keeps which hooks the previous gate let run,
+  // so a revoke is said as 'revoked' whether the reload or the next call comes first.
+  const gate = new LaunchGate({ store, accept, warn, promptable: opts.promptable, blanketAccept: how.configTrusted, previous: how.previous });
   for (const o of outcomes) {
     gate.noteStartup(o);
     entries.push({ kind: 'shell', event: o.spec.event, spec: o.spec, matcher: compileMatcher(o.spec.matcher), consent: o.consent, action: 'run' });

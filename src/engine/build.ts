@@ -71,7 +71,7 @@ export async function buildGeneration(ctx: BuildContext, config: LoadedConfig, p
   const store = await ConsentStore.open(location.home, { warn: (m) => opts.logger.warn(m), cwd: opts.cwd, env: opts.env, createHome: location.homeFrom === 'default' });
   const wanted = opts.events;
   const specs = wanted ? config.specs.filter((s) => wanted.has(s.event)) : config.specs;
-  const shell = await consentedEntries(opts, store, specs, { accept: acceptsUnapproved({ ...asked, configTrusted: trust.configTrusted }), configTrusted: trust.configTrusted, interactive });
+  const shell = await consentedEntries(opts, store, specs, { accept: acceptsUnapproved({ ...asked, configTrusted: trust.configTrusted }), configTrusted: trust.configTrusted, interactive, previous: prev?.gate ?? null });
   // Another agent's block under hooks: (issue 20): its entries never run, and a guard among them
   // blocks the calls it would have checked until it is converted. Nothing runs in safe mode.
   if (config.foreign.length > 0 && !opts.safeMode) {

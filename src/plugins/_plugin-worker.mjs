@@ -1,6 +1,6 @@
 // The worker thread one JS plugin runs in (started by _js-plugin.ts). Plain JavaScript shipped as
 // is: the build copies it next to the compiled loader. It imports the plugin's entry module,
-// calls register(ctx), reports what was registered, then runs calls: {id, hook, kwargs} in,
+// calls register(ctx), reports what was registered ({started} first, then {ready, hooks}), then runs calls: {id, hook, kwargs} in,
 // {id, ok, value} or {id, ok: false, error: {type, message}} out. The host terminates this thread
 // when a call outlives plugins.hook_callback_timeout, which stops even a synchronous endless loop.
 
@@ -9,6 +9,8 @@ import { pathToFileURL } from 'node:url';
 
 const { entryFile, plugin, dir, home } = workerData;
 const post = (m) => parentPort.postMessage(m);
+// The thread is up: the host's register() bound starts now (booting a thread is not the plugin's time).
+post({ started: true });
 
 function describe(e) {
   if (e instanceof Error) {

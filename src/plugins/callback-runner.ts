@@ -5,7 +5,8 @@
 // still-running calls per callback, and warn-once logging of repeated identical failures.
 // Plugins' callbacks reach this runner as proxies to their worker (a thread per JS plugin, a python3
 // process per Python plugin), whose abort on timeout stops a JS thread outright, so even a
-// synchronous endless loop is bounded. Callbacks a host registers (engine.registerHook) are the
+// synchronous endless loop is bounded. A proxy's bound starts once its worker is up to take the call
+// (armsItsBound): restarting a dead worker is not the callback's time. Callbacks a host registers (engine.registerHook) are the
 // host's own code and run in its thread: there an abandoned async call is bounded, a sync loop not.
 // The runner also applies Hermes' dispatcher bound to shell hooks (`bound`, reference §4.1).
 
@@ -14,7 +15,7 @@ import type { Logger } from '../types.js';
 import { EVENTS, type EventName } from '../events.js';
 import type { Directive } from '../types.js';
 import { deepCopy } from '../util/deep-copy.js';
-import { createFailureLog } from './_failure-log.js';
+import { createFailureLog, type FailureLog } from './_failure-log.js';
 import { normalisePluginReturn } from './_normalise.js';
 import type { PluginCallOutcome, PluginCallback, PluginHook } from './types.js';
 
@@ -80,6 +81,25 @@ export interface CallbackRunner {
 
 class CallbackTimeout extends TimeoutError {}
 
+/** A callback marked by armsItsBound: it calls `arm()` once it really starts (absent when called directly). */
+export type SelfArmingCallback = (kwargs: Record<string, unknown>, ctx: { signal: AbortSignal; arm?: () => void }) => unknown;
+
+const selfArming = new WeakSet<PluginCallback>();
+
+/**
+ * Marks a plugin's proxy to its worker: the runner's bound starts when the proxy calls `arm()`,
+ * once a worker is up to take the call, not when the proxy is called. A worker that died is
+ * restarted inside the call, and python3's start-up plus the plugin's import (bounded by the
+ * register bound) on a loaded machine is not the callback's time: the restarted worker missed the
+ * 1 s bound before answering. The bound keeps the size the user configured.
+ */
+export function armsItsBound(fn: SelfArmingCallback): PluginCallback {
+  selfArming.add(fn);
+  return fn;
+}
+
+const ignore = (): void => {};
+
 interface CallbackState {
   /** Calls that timed out and have not settled yet. */
   abandoned: number;
@@ -87,123 +107,165 @@ interface CallbackState {
   suppressedUntil: Map<string, number>;
 }
 
-export function createCallbackRunner(opts: CallbackRunnerOptions): CallbackRunner {
-  const { timeoutMs, logger } = opts;
-  const suppressMs = opts.suppressMs ?? DEFAULT_SUPPRESS_MS;
-  const maxAbandoned = opts.maxAbandoned ?? DEFAULT_MAX_ABANDONED;
-  const now = opts.now ?? Date.now;
-  const failures = createFailureLog(logger);
+/** What one runner keeps between calls. */
+interface RunnerState {
+  timeoutMs: number | null;
+  suppressMs: number;
+  maxAbandoned: number;
+  now: () => number;
+  logger: Logger;
+  failures: FailureLog;
   // Keyed by the callback function (hosts may rebuild the PluginHook object on every call),
   // then by hook name, so the same function registered twice keeps separate books.
-  const states = new WeakMap<PluginCallback, Map<string, CallbackState>>();
+  states: WeakMap<PluginCallback, Map<string, CallbackState>>;
+  /** Shell hooks under the dispatcher bound: key → end of the suppression window. */
+  boundSuppressed: Map<string, number>;
+  /** Shell hooks under the dispatcher bound: key → abandoned runs still going. */
+  boundRunning: Map<string, number>;
+}
 
-  const stateFor = (hook: PluginHook): CallbackState => {
-    let byName = states.get(hook.callback);
-    if (!byName) states.set(hook.callback, (byName = new Map()));
-    let st = byName.get(hook.name);
-    if (!st) byName.set(hook.name, (st = { abandoned: 0, suppressedUntil: new Map() }));
-    return st;
+export function createCallbackRunner(opts: CallbackRunnerOptions): CallbackRunner {
+  const r: RunnerState = {
+    timeoutMs: opts.timeoutMs,
+    suppressMs: opts.suppressMs ?? DEFAULT_SUPPRESS_MS,
+    maxAbandoned: opts.maxAbandoned ?? DEFAULT_MAX_ABANDONED,
+    now: opts.now ?? Date.now,
+    logger: opts.logger,
+    failures: createFailureLog(opts.logger),
+    states: new WeakMap(),
+    boundSuppressed: new Map(),
+    boundRunning: new Map(),
   };
+  return {
+    timeoutMs: r.timeoutMs,
+    suppressMs: r.suppressMs,
+    invoke: (hook, event, kwargs) => invokeCallback(r, hook, event, kwargs),
+    bound: (key, start) => runUnderBound(r, key, start),
+  };
+}
 
-  async function invoke(hook: PluginHook, event: EventName, kwargs: Record<string, unknown>): Promise<PluginCallOutcome> {
-    const started = performance.now();
-    const elapsed = (): number => performance.now() - started;
-    const st = stateFor(hook);
-    const key = EVENTS[event]?.toolScoped ? `${event}\u0000${String(kwargs.tool_name ?? '')}` : event;
+function stateFor(r: RunnerState, hook: PluginHook): CallbackState {
+  let byName = r.states.get(hook.callback);
+  if (!byName) r.states.set(hook.callback, (byName = new Map()));
+  let st = byName.get(hook.name);
+  if (!st) byName.set(hook.name, (st = { abandoned: 0, suppressedUntil: new Map() }));
+  return st;
+}
 
-    if (timeoutMs !== null) {
-      const until = st.suppressedUntil.get(key);
-      const t = now();
-      let why: string | null = null;
-      if (until !== undefined && t < until) {
-        why = `is suppressed for another ${Math.ceil((until - t) / 1000)}s after timing out`;
-      } else {
-        if (until !== undefined) st.suppressedUntil.delete(key);
-        if (st.abandoned >= maxAbandoned) {
-          why = `is suppressed: ${st.abandoned} earlier calls timed out and are still running`;
-        }
-      }
-      if (why !== null) {
-        const text = `${event} plugin callback ${hook.name} ${why}`;
-        logger.debug?.(`${text}; skipped`);
-        return { directive: failClosed(event, text), status: 'suppressed', error: text, duration_ms: elapsed() };
-      }
-    }
+/** Why the callback is not called now (it timed out recently, or too many calls are still running); null: call it. */
+function suppressedWhy(r: RunnerState, st: CallbackState, key: string): string | null {
+  const until = st.suppressedUntil.get(key);
+  const t = r.now();
+  if (until !== undefined && t < until) return `is suppressed for another ${Math.ceil((until - t) / 1000)}s after timing out`;
+  if (until !== undefined) st.suppressedUntil.delete(key);
+  if (st.abandoned >= r.maxAbandoned) return `is suppressed: ${st.abandoned} earlier calls timed out and are still running`;
+  return null;
+}
 
-    const controller = new AbortController();
-    let pending: Promise<unknown>;
-    try {
-      pending = Promise.resolve(hook.callback(deepCopy(kwargs), { signal: controller.signal }));
-    } catch (e) {
-      pending = Promise.reject(e);
-    }
+/** One call of the callback; `armed` settles when its bound starts (at once unless it arms itself). */
+function startCall(hook: PluginHook, kwargs: Record<string, unknown>): { pending: Promise<unknown>; armed: Promise<void>; controller: AbortController } {
+  const controller = new AbortController();
+  let arm!: () => void;
+  const armed = new Promise<void>((resolve) => (arm = resolve));
+  const arms = selfArming.has(hook.callback);
+  // Only a worker's proxy is told how to arm; a host's own callback gets what it always got.
+  const ctx = arms ? { signal: controller.signal, arm } : { signal: controller.signal };
+  let pending: Promise<unknown>;
+  try {
+    pending = Promise.resolve(hook.callback(deepCopy(kwargs), ctx));
+  } catch (e) {
+    pending = Promise.reject(e);
+  }
+  if (!arms) arm();
+  return { pending, armed, controller };
+}
 
-    try {
-      const value = timeoutMs === null ? await pending : await pTimeout(pending, { milliseconds: timeoutMs, message: new CallbackTimeout() });
-      const directive = normalisePluginReturn(event, value, hook.name);
-      return { directive, status: 'ok', error: null, duration_ms: elapsed() };
-    } catch (e) {
-      if (e instanceof CallbackTimeout && timeoutMs !== null) {
-        controller.abort(e);
-        st.abandoned++;
-        const release = (): void => {
-          st.abandoned--;
-        };
-        pending.then(release, (late: unknown) => {
-          release();
-          logger.debug?.(`plugin callback ${hook.name} (${event}) failed after it had timed out: ${describeError(late)}`);
-        });
-        st.suppressedUntil.set(key, now() + suppressMs);
-        const text = `${event} plugin callback ${hook.name} timed out after ${fmtSeconds(timeoutMs)}s`;
-        failures.report(
-          hook.name,
-          'timeout',
-          `${text}; ${consequence(event)}; it is suppressed for ${fmtSeconds(suppressMs)}s`,
-          kwargs,
-        );
-        return { directive: failClosed(event, text), status: 'timeout', error: text, duration_ms: elapsed() };
-      }
-      const described = describeError(e);
-      const text = `${event} plugin callback ${hook.name} raised ${described}`;
-      failures.report(hook.name, `error\u0000${described}`, `${text}; ${consequence(event)}`, kwargs);
-      return { directive: failClosed(event, text), status: 'error', error: text, duration_ms: elapsed() };
-    }
+async function invokeCallback(r: RunnerState, hook: PluginHook, event: EventName, kwargs: Record<string, unknown>): Promise<PluginCallOutcome> {
+  const started = performance.now();
+  const elapsed = (): number => performance.now() - started;
+  const { timeoutMs } = r;
+  const st = stateFor(r, hook);
+  const key = EVENTS[event]?.toolScoped ? `${event}\u0000${String(kwargs.tool_name ?? '')}` : event;
+
+  const why = timeoutMs === null ? null : suppressedWhy(r, st, key);
+  if (why !== null) {
+    const text = `${event} plugin callback ${hook.name} ${why}`;
+    r.logger.debug?.(`${text}; skipped`);
+    return { directive: failClosed(event, text), status: 'suppressed', error: text, duration_ms: elapsed() };
   }
 
-  // Shell hooks under the dispatcher bound: key → end of the suppression window / abandoned runs still going.
-  const boundSuppressed = new Map<string, number>();
-  const boundRunning = new Map<string, number>();
-
-  async function bound<T>(key: string, start: (arm: () => void) => Promise<T>): Promise<BoundResult<T>> {
-    if (timeoutMs === null) return { kind: 'done', value: await start(() => {}) };
-    const until = boundSuppressed.get(key);
-    const t = now();
-    if ((boundRunning.get(key) ?? 0) > 0) return { kind: 'suppressed', why: 'its earlier run timed out and is still running' };
-    if (until !== undefined && t < until) {
-      return { kind: 'suppressed', why: `it is suppressed for another ${Math.ceil((until - t) / 1000)}s after timing out` };
+  const { pending, armed, controller } = startCall(hook, kwargs);
+  try {
+    if (timeoutMs !== null) await Promise.race([armed, pending.then(ignore, ignore)]);
+    const value = timeoutMs === null ? await pending : await pTimeout(pending, { milliseconds: timeoutMs, message: new CallbackTimeout() });
+    const directive = normalisePluginReturn(event, value, hook.name);
+    return { directive, status: 'ok', error: null, duration_ms: elapsed() };
+  } catch (e) {
+    if (e instanceof CallbackTimeout && timeoutMs !== null) {
+      controller.abort(e);
+      const text = abandon(r, st, key, hook, event, kwargs, pending, timeoutMs);
+      return { directive: failClosed(event, text), status: 'timeout', error: text, duration_ms: elapsed() };
     }
-    if (until !== undefined) boundSuppressed.delete(key);
-    let timer: NodeJS.Timeout | undefined;
-    let expire!: () => void;
-    const expired = new Promise<'expired'>((r) => (expire = () => r('expired')));
-    const task = start(() => {
-      timer = setTimeout(expire, timeoutMs);
-    });
-    const first = await Promise.race([task.then((value) => ({ value })), expired]);
-    clearTimeout(timer);
-    if (first !== 'expired') return { kind: 'done', value: first.value };
-    boundSuppressed.set(key, now() + suppressMs);
-    boundRunning.set(key, (boundRunning.get(key) ?? 0) + 1);
-    const release = (): void => {
-      const n = (boundRunning.get(key) ?? 1) - 1;
-      if (n <= 0) boundRunning.delete(key);
-      else boundRunning.set(key, n);
-    };
-    task.then(release, release);
-    return { kind: 'abandoned' };
+    const described = describeError(e);
+    const text = `${event} plugin callback ${hook.name} raised ${described}`;
+    r.failures.report(hook.name, `error\u0000${described}`, `${text}; ${consequence(event)}`, kwargs);
+    return { directive: failClosed(event, text), status: 'error', error: text, duration_ms: elapsed() };
   }
+}
 
-  return { timeoutMs, suppressMs, invoke, bound };
+/** A call that timed out: counted as still running until it settles, its key suppressed; returns the error text. */
+function abandon(
+  r: RunnerState,
+  st: CallbackState,
+  key: string,
+  hook: PluginHook,
+  event: EventName,
+  kwargs: Record<string, unknown>,
+  pending: Promise<unknown>,
+  timeoutMs: number,
+): string {
+  st.abandoned++;
+  const release = (): void => {
+    st.abandoned--;
+  };
+  pending.then(release, (late: unknown) => {
+    release();
+    r.logger.debug?.(`plugin callback ${hook.name} (${event}) failed after it had timed out: ${describeError(late)}`);
+  });
+  st.suppressedUntil.set(key, r.now() + r.suppressMs);
+  const text = `${event} plugin callback ${hook.name} timed out after ${fmtSeconds(timeoutMs)}s`;
+  r.failures.report(hook.name, 'timeout', `${text}; ${consequence(event)}; it is suppressed for ${fmtSeconds(r.suppressMs)}s`, kwargs);
+  return text;
+}
+
+async function runUnderBound<T>(r: RunnerState, key: string, start: (arm: () => void) => Promise<T>): Promise<BoundResult<T>> {
+  const { timeoutMs } = r;
+  if (timeoutMs === null) return { kind: 'done', value: await start(() => {}) };
+  const until = r.boundSuppressed.get(key);
+  const t = r.now();
+  if ((r.boundRunning.get(key) ?? 0) > 0) return { kind: 'suppressed', why: 'its earlier run timed out and is still running' };
+  if (until !== undefined && t < until) {
+    return { kind: 'suppressed', why: `it is suppressed for another ${Math.ceil((until - t) / 1000)}s after timing out` };
+  }
+  if (until !== undefined) r.boundSuppressed.delete(key);
+  let timer: NodeJS.Timeout | undefined;
+  let expire!: () => void;
+  const expired = new Promise<'expired'>((res) => (expire = () => res('expired')));
+  const task = start(() => {
+    timer = setTimeout(expire, timeoutMs);
+  });
+  const first = await Promise.race([task.then((value) => ({ value })), expired]);
+  clearTimeout(timer);
+  if (first !== 'expired') return { kind: 'done', value: first.value };
+  r.boundSuppressed.set(key, r.now() + r.suppressMs);
+  r.boundRunning.set(key, (r.boundRunning.get(key) ?? 0) + 1);
+  const release = (): void => {
+    const n = (r.boundRunning.get(key) ?? 1) - 1;
+    if (n <= 0) r.boundRunning.delete(key);
+    else r.boundRunning.set(key, n);
+  };
+  task.then(release, release);
+  return { kind: 'abandoned' };
 }
 
 /** pre_tool_call fails closed; every other event skips the callback (post_gateway_admission fails open). */

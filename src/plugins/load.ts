@@ -18,7 +18,7 @@ import { EVENT_NAMES, isEventName } from '../events.js';
 import type { Diagnostic } from '../types.js';
 import { parsePluginManifest } from './_manifest.js';
 import { startJsPlugin } from './_js-plugin.js';
-import { startPythonPlugin } from './_python-plugin.js';
+import { startPythonPlugin, type RemoteRegistration } from './_python-plugin.js';
 import type { PluginCallback, PluginHook } from './types.js';
 
 // The config side lives in config.ts; re-exported so the engine imports plugin loading from one place.
@@ -121,32 +121,9 @@ async function loadOne(
   diagnostics.push(...manifestDiags);
   if (!manifest) return skip(`invalid plugin.yaml: ${manifestDiags.map((d) => d.message).join('; ')}`, manifestFile);
 
-  let entryFile: string | null = null;
-  let python = false;
-  if (manifest.entry !== null) {
-    const candidate = path.join(dir, manifest.entry);
-    if (!(await isFile(candidate))) return skip(`entry module ${manifest.entry} not found in ${dir}`, manifestFile);
-    if (candidate.endsWith('.py')) {
-      // A Python plugin is its package: __init__.py in the plugin folder, as Hermes imports it.
-      if (candidate !== path.join(dir, '__init__.py')) return skip(`entry ${manifest.entry}: a Python plugin's entry is the folder's __init__.py`, manifestFile);
-      python = true;
-    }
-    entryFile = candidate;
-  } else {
-    for (const e of DEFAULT_ENTRIES) {
-      if (await isFile(path.join(dir, e))) {
-        entryFile = path.join(dir, e);
-        break;
-      }
-    }
-    if (!entryFile) {
-      if (!(await isFile(path.join(dir, '__init__.py')))) {
-        return skip(`no entry module (index.mjs or index.js, __init__.py, or \`entry:\` in plugin.yaml) in ${dir}`, manifestFile);
-      }
-      entryFile = path.join(dir, '__init__.py');
-      python = true;
-    }
-  }
+  const found = await findEntry(dir, manifest.entry);
+  if (typeof found === 'string') return skip(found, manifestFile);
+  const { entryFile, python } = found;
 
   const entry = checkTrust(entryFile);
   if (entry.findings.length > 0) return skip(`the ${distrustMessage('entry file', entry)}`, entryFile);
@@ -167,8 +144,44 @@ async function loadOne(
   if ('error' in started) return skip(started.error, entryFile);
   closers.push(() => started.close());
 
+  const hooks = acceptedHooks(name, started, entryFile, diagnostics);
+  const unsupported = 'unsupported' in started ? (started.unsupported as string[]) : [];
+  if (unsupported.length > 0) {
+    const what = unsupported.map((m) => `ctx.${m}`).join(', ');
+    const message = `plugin ${name} called ${what}: not supported by hermes-hooks (only ctx.register_hook runs here); ignored`;
+    diagnostics.push(diag('warning', where, message, entryFile));
+    opts.logger.warn(`[plugins] ${message}`);
+  }
+  if (manifest.name !== name) {
+    diagnostics.push(diag('info', where, `plugin folder ${name} declares name '${manifest.name}'; it is enabled and reported by its folder name`, manifestFile));
+  }
+  opts.logger.debug?.(`[plugins] loaded ${name}: ${hooks.length} hook(s)`);
+  return hooks;
+}
+
+/** The entry module (index.mjs, index.js, `entry:`, or a Python package's __init__.py); a string says why there is none. */
+async function findEntry(dir: string, entry: string | null): Promise<{ entryFile: string; python: boolean } | string> {
+  if (entry !== null) {
+    const candidate = path.join(dir, entry);
+    if (!(await isFile(candidate))) return `entry module ${entry} not found in ${dir}`;
+    if (!candidate.endsWith('.py')) return { entryFile: candidate, python: false };
+    // A Python plugin is its package: __init__.py in the plugin folder, as Hermes imports it.
+    if (candidate !== path.join(dir, '__init__.py')) return `entry ${entry}: a Python plugin's entry is the folder's __init__.py`;
+    return { entryFile: candidate, python: true };
+  }
+  for (const e of DEFAULT_ENTRIES) {
+    if (await isFile(path.join(dir, e))) return { entryFile: path.join(dir, e), python: false };
+  }
+  if (!(await isFile(path.join(dir, '__init__.py')))) {
+    return `no entry module (index.mjs or index.js, __init__.py, or \`entry:\` in plugin.yaml) in ${dir}`;
+  }
+  return { entryFile: path.join(dir, '__init__.py'), python: true };
+}
+
+/** The plugin's registrations that name a known event and a function; the others are diagnosed and dropped. */
+function acceptedHooks(name: string, started: { registrations: RemoteRegistration[] }, file: string, diagnostics: Diagnostic[]): PluginHook[] {
+  const where = 'plugins.enabled';
   const hooks: PluginHook[] = [];
-  const file = entryFile;
   started.registrations.forEach((r, n) => {
     if (!isEventName(r.event)) {
       const hint = didYouMean(r.event, EVENT_NAMES);
@@ -181,16 +194,5 @@ async function loadOne(
     }
     hooks.push({ plugin: name, name: `${name}.${r.fn ?? String(n)}`, event: r.event, callback: r.callback });
   });
-  const unsupported = 'unsupported' in started ? (started.unsupported as string[]) : [];
-  if (unsupported.length > 0) {
-    const what = unsupported.map((m) => `ctx.${m}`).join(', ');
-    const message = `plugin ${name} called ${what}: not supported by hermes-hooks (only ctx.register_hook runs here); ignored`;
-    diagnostics.push(diag('warning', where, message, file));
-    opts.logger.warn(`[plugins] ${message}`);
-  }
-  if (manifest.name !== name) {
-    diagnostics.push(diag('info', where, `plugin folder ${name} declares name '${manifest.name}'; it is enabled and reported by its folder name`, manifestFile));
-  }
-  opts.logger.debug?.(`[plugins] loaded ${name}: ${hooks.length} hook(s)`);
   return hooks;
 }

@@ -8,7 +8,8 @@ other ctx method (register_tool, register_command, ...) is accepted, does nothin
 the ready line so the host can say once that it is not supported.
 
 Protocol, line-delimited JSON in UTF-8 on this process's original stdin/stdout:
-  first line out:  {"ready": true, "hooks": [{"event", "name"}], "unsupported": [...]}
+  first line out:  {"started": true} once the interpreter runs (the host's import bound starts there)
+  then:            {"ready": true, "hooks": [{"event", "name"}], "unsupported": [...]}
                    or {"ready": false, "error": "..."}
   each line in:    {"id": n, "hook": i, "kwargs": {...}}
   each line out:   {"id": n, "ok": true, "value": <return value>}  or  {"id": n, "ok": false, "error": "Type: message"}
@@ -162,6 +163,7 @@ def main():
     sys.dont_write_bytecode = True
     proto_in, proto_out = _open_protocol()
     threading.Thread(target=_watch_parent, daemon=True).start()
+    _send(proto_out, {"started": True})
 
     try:
         module = _load(plugin_dir, name)

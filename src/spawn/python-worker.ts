@@ -34,7 +34,7 @@ export interface PythonWorker {
   send(message: unknown): boolean;
   onMessage(listener: (message: unknown) => void): void;
   /** Lines the worker printed on stderr, and stdout lines that were not JSON. */
-  onOutput(listener: (line: string, stream: 'stdout' | 'stderr') => void): void;
+  onOutput(listener: OutputListener): void;
   /** Keep the host's event loop alive (true) while replies are awaited; false when idle. */
   setActive(active: boolean): void;
   /** Close stdin, then SIGTERM after `graceMs`, SIGKILL after another `graceMs`. */
@@ -55,9 +55,11 @@ function killLiveWorkersOnExit(): void {
   }
 }
 
+type OutputListener = (line: string, stream: 'stdout' | 'stderr') => void;
+
 export function startPythonWorker(opts: PythonWorkerOptions): PythonWorker {
   const messageListeners: ((m: unknown) => void)[] = [];
-  const outputListeners: ((line: string, stream: 'stdout' | 'stderr') => void)[] = [];
+  const outputListeners: OutputListener[] = [];
   let alive = true;
   let child: ChildProcessWithoutNullStreams;
 
@@ -83,47 +85,9 @@ export function startPythonWorker(opts: PythonWorkerOptions): PythonWorker {
     settle({ code: null, signal: null, error: `cannot start ${opts.python}: ${errorText(e)}` });
     return deadWorker(exited);
   }
-  liveWorkers.add(child);
-  if (!exitHookInstalled) {
-    exitHookInstalled = true;
-    process.on('exit', killLiveWorkersOnExit);
-  }
-
-  child.on('error', (e: NodeJS.ErrnoException) => {
-    const error =
-      e.code === 'ENOENT'
-        ? `${opts.python} not found`
-        : e.code === 'EACCES'
-          ? `${opts.python} is not executable`
-          : `${opts.python}: ${e.message}`;
-    settle({ code: null, signal: null, error });
-  });
-  child.on('close', (code, signal) => settle({ code, signal, error: null }));
-  // 'close' waits for the pipes; a grandchild the handler left behind may hold them. Give the last
-  // replies a moment to arrive after the worker itself exited, then stop waiting.
-  child.on('exit', () => {
-    setTimeout(() => {
-      child.stdout.destroy();
-      child.stderr.destroy();
-    }, 1_000).unref();
-  });
-  child.stdin.on('error', () => {
-    /* EPIPE after the worker died: reported through `exited` */
-  });
-
-  splitLines(child.stdout, (line) => {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(line);
-    } catch {
-      for (const l of outputListeners) l(line, 'stdout');
-      return;
-    }
-    for (const l of messageListeners) l(parsed);
-  });
-  splitLines(child.stderr, (line) => {
-    for (const l of outputListeners) l(line, 'stderr');
-  });
+  killWithHost(child);
+  watchChild(child, opts.python, settle);
+  routeOutput(child, messageListeners, outputListeners);
 
   const handles = [child, child.stdin, child.stdout, child.stderr] as unknown as { ref?: () => void; unref?: () => void }[];
   const setActive = (active: boolean): void => {
@@ -145,32 +109,90 @@ export function startPythonWorker(opts: PythonWorkerOptions): PythonWorker {
     onMessage: (l) => void messageListeners.push(l),
     onOutput: (l) => void outputListeners.push(l),
     setActive,
-    async stop(graceMs = 500) {
-      if (!alive) return exited;
-      setActive(true);
-      child.stdin.end();
-      const step = async (signal: NodeJS.Signals): Promise<boolean> => {
-        const gone = await Promise.race([exited.then(() => true), sleep(graceMs).then(() => false)]);
-        if (!gone) {
-          try {
-            child.kill(signal);
-          } catch {
-            /* already gone */
-          }
-        }
-        return gone;
-      };
-      if (!(await step('SIGTERM'))) await step('SIGKILL');
-      // After SIGKILL the close event can still wait on pipes held by the worker's own children.
-      const done = await Promise.race([exited, sleep(graceMs).then(() => null)]);
-      if (done === null) {
-        child.stdout.destroy();
-        child.stderr.destroy();
-      }
-      setActive(false);
-      return exited;
-    },
+    stop: (graceMs = 500) => (alive ? stopChild(child, exited, setActive, graceMs) : exited),
   };
+}
+
+/** A host that exits without close() takes its workers with it. */
+function killWithHost(child: ChildProcessWithoutNullStreams): void {
+  liveWorkers.add(child);
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.on('exit', killLiveWorkersOnExit);
+  }
+}
+
+/** Settle `exited` from the child's own events: a launch error, or its close. */
+function watchChild(child: ChildProcessWithoutNullStreams, python: string, settle: (e: WorkerExit) => void): void {
+  child.on('error', (e: NodeJS.ErrnoException) => {
+    const error =
+      e.code === 'ENOENT'
+        ? `${python} not found`
+        : e.code === 'EACCES'
+          ? `${python} is not executable`
+          : `${python}: ${e.message}`;
+    settle({ code: null, signal: null, error });
+  });
+  child.on('close', (code, signal) => settle({ code, signal, error: null }));
+  // 'close' waits for the pipes; a grandchild the handler left behind may hold them. Give the last
+  // replies a moment to arrive after the worker itself exited, then stop waiting.
+  child.on('exit', () => {
+    setTimeout(() => {
+      child.stdout.destroy();
+      child.stderr.destroy();
+    }, 1_000).unref();
+  });
+  child.stdin.on('error', () => {
+    /* EPIPE after the worker died: reported through `exited` */
+  });
+}
+
+/** JSON lines on stdout are messages; anything else, and every stderr line, is output. */
+function routeOutput(child: ChildProcessWithoutNullStreams, messageListeners: ((m: unknown) => void)[], outputListeners: OutputListener[]): void {
+  splitLines(child.stdout, (line) => {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(line);
+    } catch {
+      for (const l of outputListeners) l(line, 'stdout');
+      return;
+    }
+    for (const l of messageListeners) l(parsed);
+  });
+  splitLines(child.stderr, (line) => {
+    for (const l of outputListeners) l(line, 'stderr');
+  });
+}
+
+/** Close stdin, then SIGTERM after `graceMs`, SIGKILL after another `graceMs`. */
+async function stopChild(
+  child: ChildProcessWithoutNullStreams,
+  exited: Promise<WorkerExit>,
+  setActive: (active: boolean) => void,
+  graceMs: number,
+): Promise<WorkerExit> {
+  setActive(true);
+  child.stdin.end();
+  const step = async (signal: NodeJS.Signals): Promise<boolean> => {
+    const gone = await Promise.race([exited.then(() => true), sleep(graceMs).then(() => false)]);
+    if (!gone) {
+      try {
+        child.kill(signal);
+      } catch {
+        /* already gone */
+      }
+    }
+    return gone;
+  };
+  if (!(await step('SIGTERM'))) await step('SIGKILL');
+  // After SIGKILL the close event can still wait on pipes held by the worker's own children.
+  const done = await Promise.race([exited, sleep(graceMs).then(() => null)]);
+  if (done === null) {
+    child.stdout.destroy();
+    child.stderr.destroy();
+  }
+  setActive(false);
+  return exited;
 }
 
 function deadWorker(exited: Promise<WorkerExit>): PythonWorker {
@@ -212,6 +234,10 @@ function sleep(ms: number): Promise<void> {
  * Wait for the worker's ready message (read by the caller from its own protocol), its exit or the
  * deadline. Anything but a ready message stops the worker and says why, with its last stderr lines:
  * `needs` finishes "python3 is needed to run …", `timeout` and `notLoaded` are the caller's words.
+ * The bound (`timeoutMs`, the user's import bound) runs from the bootstraps' `{"started": true}`
+ * line, not from the spawn: python3's own start-up, slow on a loaded machine, is not the import's
+ * time. Until that line the same bound waits for the interpreter, so one that never starts is not
+ * waited for forever.
  */
 export async function awaitReady<M extends { ready: boolean; error?: unknown }>(
   worker: PythonWorker,
@@ -223,14 +249,15 @@ export async function awaitReady<M extends { ready: boolean; error?: unknown }>(
     recent.push(line);
     if (recent.length > 3) recent.shift();
   });
+  let started!: () => void;
+  const up = new Promise<'started'>((r) => (started = () => r('started')));
+  worker.onMessage((m) => {
+    if (typeof m === 'object' && m !== null && (m as { started?: unknown }).started === true) started();
+  });
   worker.setActive(true);
-  let timer: NodeJS.Timeout | undefined;
-  const first = await Promise.race([
-    readyMessage,
-    worker.exited,
-    new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), opts.timeoutMs))),
-  ]);
-  clearTimeout(timer);
+  const settled: Promise<M | WorkerExit>[] = [readyMessage, worker.exited];
+  const beforeStart = await within<M | WorkerExit | 'started'>([...settled, up], opts.timeoutMs);
+  const first = beforeStart === 'started' ? await within(settled, opts.timeoutMs) : beforeStart;
   worker.setActive(false);
   let error: string | null = null;
   if (first === 'timeout') error = `${opts.timeout} within ${opts.timeoutMs / 1000}s`;
@@ -242,6 +269,17 @@ export async function awaitReady<M extends { ready: boolean; error?: unknown }>(
   if (error === null) return first as M;
   await worker.stop(200);
   return { error };
+}
+
+/** The first of `events` to settle, or 'timeout' after `ms`. */
+async function within<T>(events: Promise<T>[], ms: number): Promise<T | 'timeout'> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), ms)));
+  try {
+    return await Promise.race([...events, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** How a worker ended, for messages: "exited with code 3", "was killed by SIGKILL", "could not start (…)". */

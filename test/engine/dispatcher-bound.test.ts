@@ -1,7 +1,7 @@
 // Hermes' dispatcher bound over shell hooks (reference §4.1, §10.11): on the events Hermes bounds,
 // a shell hook still running at plugins.hook_callback_timeout is abandoned — pre_tool_call blocks
 // with Hermes' message whatever the hook's own fail_closed, observers skip it — and it is then
-// suppressed for 60 s (per tool). Real python hook scripts, real timeouts.
+// suppressed for 60 s (per tool). Real hook scripts (bash: see slow-for.sh), real timeouts.
 
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { runMain } from '../cli/_helpers.js';
 import { capture, tempHome, testEngine } from './_helpers.js';
 
-const SLOW = resolve(import.meta.dirname, '../fixtures/cli/hooks/slow-for.py');
+const SLOW = resolve(import.meta.dirname, '../fixtures/cli/hooks/slow-for.sh');
 const MESSAGE = 'pre_tool_call plugin callback timed out or is still running';
 
 function home(config: string): string {

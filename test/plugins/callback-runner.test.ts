@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { EventName } from '../../src/events.js';
-import { createCallbackRunner } from '../../src/plugins/callback-runner.js';
+import { armsItsBound, createCallbackRunner } from '../../src/plugins/callback-runner.js';
 import type { PluginCallback, PluginHook } from '../../src/plugins/types.js';
 import { captureLogger } from './_capture-logger.js';
 
@@ -226,6 +226,33 @@ describe('callback runner: timeouts, suppression, abandoned calls', () => {
     expect(calls).toBe(4);
     expect((await runner.invoke(stuck, 'pre_tool_call', toolKwargs('t1'))).status).toBe('suppressed');
     for (const r of releases.splice(0)) r();
+  });
+
+  it("a worker's proxy starts the bound when it arms: a worker restarting first is not the callback's time", async () => {
+    const runner = createCallbackRunner({ timeoutMs: 50, logger: captureLogger() });
+    const restart = (): Promise<void> => new Promise((r) => setTimeout(r, 150));
+    const answers = armsItsBound(async (_kw, { arm }) => {
+      await restart();
+      arm?.();
+      return { action: 'block', message: 'answered after a restart' };
+    });
+    const out = await runner.invoke(hook('w.answers', 'pre_tool_call', answers), 'pre_tool_call', toolKwargs('terminal'));
+    expect(out).toMatchObject({ status: 'ok', directive: { action: 'block', message: 'answered after a restart' } });
+    expect(out.duration_ms).toBeGreaterThanOrEqual(140);
+
+    // Armed, the bound holds as ever; a host's own callback is bounded from its call and gets no arm.
+    const hangs = armsItsBound(async (_kw, { arm }) => {
+      await restart();
+      arm?.();
+      return new Promise(() => {});
+    });
+    const stuck = await runner.invoke(hook('w.hangs', 'pre_tool_call', hangs), 'pre_tool_call', toolKwargs('terminal'));
+    expect(stuck).toMatchObject({ status: 'timeout', directive: { action: 'block', message: 'pre_tool_call plugin callback w.hangs timed out after 0.05s' } });
+    expect(stuck.duration_ms).toBeGreaterThanOrEqual(190);
+    const ctxs: object[] = [];
+    const own = await runner.invoke(hook('host.own', 'pre_tool_call', (_kw, ctx) => (ctxs.push(ctx), restart())), 'pre_tool_call', toolKwargs('terminal'));
+    expect(own.status).toBe('timeout');
+    expect(ctxs.map((c) => Object.keys(c))).toEqual([['signal']]);
   });
 
   it('observer events skip a timed-out callback and suppress it per event (per tool on post_tool_call)', async () => {

@@ -41,6 +41,23 @@ describe('serve: consent', () => {
     expect(await stopServe(served)).toBe(0);
   }, 60_000);
 
+  it('a revoke that reaches serve as a reload first still says revoked (serve reloads when the allowlist changes)', async () => {
+    const dir = tempDir();
+    const log = join(dir, 'ran.log');
+    const guard = writeScript(join(dir, 'guard.sh'), logging(log, 'guard', '{"action":"block","message":"guard says no"}'));
+    const home = await approvedHome({ pre_tool_call: [{ command: guard, fail_closed: true }] });
+    const served = await startServe(home, []);
+    const decision = async () => JSON.parse((await postJson(served, '/v1/emit/pre_tool_call', CALL)).body).decision;
+    expect((await decision()).message).toBe('guard says no');
+    expect((await runBin(['revoke', guard, '--home', home])).code).toBe(0);
+    expect(JSON.parse((await http({ socketPath: served.socket! }, 'POST', '/v1/reload')).body).ok).toBe(true);
+    const revoked = await decision();
+    expect(revoked.action).toBe('block');
+    expect(revoked.message.startsWith(`hook ${guard} awaits approval (its approval was revoked`)).toBe(true);
+    expect(lines(log)).toEqual(['guard']);
+    expect(await stopServe(served)).toBe(0);
+  }, 60_000);
+
   it('--config FILE outside the profile home: its own allowlist and hooks_auto_accept approve nothing, before or after a reload', async () => {
     const repo = tempDir('hh-repo-');
     const log = join(repo, 'ran.log');
