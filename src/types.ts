@@ -239,4 +239,10 @@ export interface Logger {
   warn(message: string): void;
   info?(message: string): void;
   debug?(message: string): void;
+  /**
+   * What a plugin printed (`print()`, `logging.warning()`: its stderr), a line at a time, prefixed
+   * `[plugins] <name>: `. Shown by default, as Hermes' terminal shows it; a logger without it gets
+   * these lines on `info`.
+   */
+  output?(message: string): void;
 }

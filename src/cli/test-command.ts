@@ -8,7 +8,7 @@ import { acceptsUnapproved } from '../consent/policy.js';
 import { passes } from '../consent/trust.js';
 import { configLoadError, loadConfig } from '../config/load.js';
 import { createHookEngineAt } from '../engine/create-engine.js';
-import { silentLogger } from '../engine/logger.js';
+import { pluginOutputLogger } from '../engine/logger.js';
 import { isEventName } from '../events.js';
 import { discoveryOf, type ParsedArgs } from './_args.js';
 import { painter } from './_color.js';
@@ -41,7 +41,8 @@ export async function testCommand({ values, positionals }: ParsedArgs, io: CliIO
     interactive: false,
     outbound: false,
     exitCleanup: true,
-    logger: silentLogger,
+    // The report says the rest; what plugins print is theirs to say, on stderr as under Hermes.
+    logger: pluginOutputLogger(io.stderr),
   });
   const broken = configLoadError(engine.config);
   if (broken) {

@@ -7,6 +7,8 @@ import type { Logger } from '../types.js';
 
 export type { Logger } from '../types.js';
 
+export const silentLogger: Logger = { warn: () => {}, info: () => {}, debug: () => {} };
+
 export function stderrLogger(opts: { verbose?: boolean; stream?: NodeJS.WritableStream } = {}): Logger {
   const write = (level: string, message: string): void => {
     (opts.stream ?? process.stderr).write(`hermes-hooks: ${level}${inert(message, { keepNewlines: true })}\n`);
@@ -15,7 +17,12 @@ export function stderrLogger(opts: { verbose?: boolean; stream?: NodeJS.Writable
     warn: (m) => write('warning: ', m),
     info: opts.verbose ? (m) => write('', m) : () => {},
     debug: opts.verbose ? (m) => write('debug: ', m) : () => {},
+    output: (m) => write('', m),
   };
 }
 
-export const silentLogger: Logger = { warn: () => {}, info: () => {}, debug: () => {} };
+/** Only what plugins print, on stderr: for faces that report everything else themselves (`test`). */
+export function pluginOutputLogger(stream: NodeJS.WritableStream): Logger {
+  return { ...silentLogger, output: (m) => stream.write(`hermes-hooks: ${inert(m, { keepNewlines: true })}\n`) };
+}
+

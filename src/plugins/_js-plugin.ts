@@ -9,6 +9,7 @@ import type { Logger } from '../types.js';
 import { jsonSafe } from '../_json.js';
 import { armsItsBound } from './callback-runner.js';
 import type { RemoteRegistration } from './_python-plugin.js';
+import { pluginOutput } from './_output.js';
 
 const WORKER_URL = new URL('./_plugin-worker.mjs', import.meta.url);
 
@@ -105,7 +106,7 @@ function spawnThread(p: PluginState): Live {
   for (const stream of [worker.stdout, worker.stderr]) {
     stream.setEncoding('utf8');
     stream.on('data', (chunk: string) => {
-      for (const line of chunk.split('\n')) if (line.trim() !== '') opts.logger.info?.(`[plugins] ${opts.name}: ${line}`);
+      for (const line of chunk.split('\n')) if (line.trim() !== '') pluginOutput(opts.logger, `[plugins] ${opts.name}: ${line}`);
     });
   }
   const me: Live = { worker, pending: new Map(), ready: null as unknown as Promise<ReadyMessage> };

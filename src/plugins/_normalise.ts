@@ -18,11 +18,12 @@ export function normalisePluginReturn(event: EventName, value: unknown, hookName
       if (isPlainObject(value) && nonBlank(value.context)) return { action: 'context', context: value.context };
       return null;
     case 'pre_verify': {
+      // Hermes (get_pre_verify_continue_message): `action` or `decision`, any case; the message is
+      // `message` or `reason` — so Claude's Stop shape {"decision": "block", "reason": …} keeps the turn going too.
       if (!isPlainObject(value)) return null;
-      const verb = value.action ?? value.decision;
-      if ((verb === 'continue' || verb === 'block') && nonBlank(value.message)) {
-        return { action: 'continue', message: value.message };
-      }
+      const verb = String((value.action || value.decision) ?? '').trim().toLowerCase();
+      const message = value.message || value.reason;
+      if ((verb === 'continue' || verb === 'block') && nonBlank(message)) return { action: 'continue', message };
       return null;
     }
     case 'on_session_finalize':

@@ -10,6 +10,7 @@ import { awaitReady, describeWorkerExit, pythonError, type PythonWorker, startPy
 import { jsonSafe } from '../_json.js';
 import { armsItsBound } from './callback-runner.js';
 import type { PluginCallback } from './types.js';
+import { pluginOutput } from './_output.js';
 
 /** Shipped next to this module (the build copies it to dist/plugins/ and dist/cli/). */
 export const PLUGIN_BOOTSTRAP_PATH = fileURLToPath(new URL('./plugin_bootstrap.py', import.meta.url));
@@ -127,7 +128,7 @@ function activate(me: Live, p: Pending, on: boolean): void {
 async function spawnWorker(p: PluginState): Promise<{ live: Live; ready: ReadyMessage } | { error: string }> {
   const { name, logger } = p.opts;
   const worker = startPythonWorker({ python: p.opts.python, script: PLUGIN_BOOTSTRAP_PATH, args: [p.opts.dir, name], env: p.opts.env });
-  worker.onOutput((line) => logger.info?.(`[plugins] ${name}: ${line}`));
+  worker.onOutput((line) => pluginOutput(logger, `[plugins] ${name}: ${line}`));
   const me: Live = { worker, pending: new Map(), active: 0, loaded: false };
   let ready!: (m: ReadyMessage) => void;
   const readyMsg = new Promise<ReadyMessage>((r) => (ready = r));

@@ -18,6 +18,7 @@ import { deepCopy } from '../util/deep-copy.js';
 import { createFailureLog, type FailureLog } from './_failure-log.js';
 import { normalisePluginReturn } from './_normalise.js';
 import type { PluginCallOutcome, PluginCallback, PluginHook } from './types.js';
+import { withHermesDefaults } from './_kwarg-defaults.js';
 
 export const DEFAULT_SUPPRESS_MS = 60_000;
 export const DEFAULT_MAX_ABANDONED = 3;
@@ -194,7 +195,7 @@ async function invokeCallback(r: RunnerState, hook: PluginHook, event: EventName
     return { directive: failClosed(event, text), status: 'suppressed', error: text, duration_ms: elapsed() };
   }
 
-  const { pending, armed, controller } = startCall(hook, kwargs);
+  const { pending, armed, controller } = startCall(hook, withHermesDefaults(event, kwargs));
   try {
     if (timeoutMs !== null) await Promise.race([armed, pending.then(ignore, ignore)]);
     const value = timeoutMs === null ? await pending : await pTimeout(pending, { milliseconds: timeoutMs, message: new CallbackTimeout() });

@@ -67,6 +67,7 @@ describe('callback runner: return values', () => {
     expect((await inv('post_gateway_admission', { action: 'skip' })).directive).toBeNull();
     expect((await inv('pre_verify', { action: 'continue', message: 'run the tests' })).directive).toEqual({ action: 'continue', message: 'run the tests' });
     expect((await inv('pre_verify', { decision: 'block', message: 'not done' })).directive).toEqual({ action: 'continue', message: 'not done' });
+    expect((await inv('pre_verify', { decision: 'Block', reason: 'run the tests first' })).directive).toEqual({ action: 'continue', message: 'run the tests first' });
     expect((await inv('pre_verify', { action: 'continue', message: ' ' })).directive).toBeNull();
     expect((await inv('post_tool_call', { action: 'block', message: 'x' })).directive).toBeNull();
     expect((await inv('on_session_start', 'context?')).directive).toBeNull();
