@@ -8,6 +8,7 @@ import { splitCommand } from '../spawn/argv.js';
 import { agentModule, AGENT_LABELS, isAgentDialect, type AgentDialect } from '../dialects/agents/index.js';
 import type { AgentCheck } from '../dialects/agents/module.js';
 import type { AgentDoctorInput, AgentEntry, AgentFile } from './agent-doctor.js';
+import { AGENT_HOOK_TIMEOUT_S, CLIENT_TIMEOUT_S } from '../engine/deadlines.js';
 
 export interface RawEntry {
   at: string;
@@ -54,12 +55,19 @@ export function checkEntry(input: AgentDoctorInput, file: AgentFile, raw: RawEnt
     const slowest = input.profileTimeouts[ourEvent];
     const need = slowest === undefined ? null : slowest + 2;
     if (seconds === null) {
-      checks.push({ ok: null, message: `no timeout set and ${agentName(dialect)}'s default is not documented: set "timeout": 310` });
+      checks.push({ ok: null, message: `no timeout set and ${agentName(dialect)}'s default is not documented: set "timeout": ${AGENT_HOOK_TIMEOUT_S * (agent.timeoutUnit === 'ms' ? 1000 : 1)}` });
     } else if (need !== null && seconds < need) {
       const hint = unit === 1000 && given !== null && raw.handler['timeout'] as number < 1000 ? ` (${agent.doctor.msTimeoutHint ?? `${agent.label} counts milliseconds`})` : '';
       checks.push({
         ok: false,
-        message: `${agentName(dialect)} stops the hook after ${fmt(seconds)} s${given === null ? ' (its default)' : ''}${hint}, but the profile's ${ourEvent} hooks may take up to ${slowest} s: a slow guard is cut off and the call goes ahead — set "timeout": ${310 * unit}`,
+        message: `${agentName(dialect)} stops the hook after ${fmt(seconds)} s${given === null ? ' (its default)' : ''}${hint}, but the profile's ${ourEvent} hooks may take up to ${slowest} s: a slow guard is cut off and the call goes ahead — set "timeout": ${AGENT_HOOK_TIMEOUT_S * unit}`,
+      });
+    } else if (/hermes-hooks-client/.test(command) && seconds <= CLIENT_TIMEOUT_S) {
+      // Through the client, the agent must outwait the client's own deadline: a frozen serve is
+      // answered with a block only when the client gives up first.
+      checks.push({
+        ok: false,
+        message: `${agentName(dialect)} stops the hook after ${fmt(seconds)} s, before the client's own ${CLIENT_TIMEOUT_S} s deadline for serve: a frozen serve lets the call go ahead — set "timeout": ${AGENT_HOOK_TIMEOUT_S * unit}`,
       });
     } else {
       checks.push({ ok: true, message: `timeout ${fmt(seconds)} s${given === null ? ' (default)' : ''} outlasts the profile's ${ourEvent} hooks${slowest === undefined ? ' (none configured)' : ` (up to ${slowest} s)`}` });

@@ -2,27 +2,15 @@
 // sends over HTTP, reaches a real serve through the client's command hook on the socket, and the
 // tool gate over http still answers; serve started the way print-config says (--socket + --http).
 
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runMain } from '../cli/_helpers.js';
-import { approvedHome, baseEnv, cleanupTemps, http, startServe, stopServe, tempDir, waitFor, writeScript } from '../serve/_helpers.js';
+import { approvedHome, cleanupTemps, http, runShell, startServe, stopServe, tempDir, waitFor, writeScript } from '../serve/_helpers.js';
 
 afterAll(cleanupTemps);
 
-function sh(command: string, stdin: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const c = spawn('/bin/sh', ['-c', command], { env: baseEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    c.stdout.on('data', (d: Buffer) => (out += d));
-    c.stderr.on('data', (d: Buffer) => (err += d));
-    c.once('close', (code) => resolve({ code, stdout: out, stderr: err }));
-    c.stdin.on('error', () => {});
-    c.stdin.end(stdin);
-  });
-}
+const sh = (command: string, stdin: string) => runShell(command, stdin);
 
 describe('print-config claude --serve against a real serve', () => {
   it('SessionStart goes through the client on the socket and reaches the profile hook; PreToolUse over http still blocks', async () => {

@@ -140,7 +140,7 @@ describe('Claude Code', () => {
     expect(pre.checks).toEqual([
       { ok: true, message: `runs ${NODE} ${BIN} (both exist)` },
       { ok: true, message: 'matcher "*" sends every tool to hermes-hooks' },
-      { ok: true, message: "timeout 310 s outlasts the profile's pre_tool_call hooks (up to 30 s)" },
+      { ok: true, message: "timeout 315 s outlasts the profile's pre_tool_call hooks (up to 30 s)" },
     ]);
   });
 
@@ -161,7 +161,7 @@ describe('Claude Code', () => {
     expect(code).toBe(1);
     expect(problems).toEqual([
       'matcher "Bash" skips Read, Write, Edit, MultiEdit, Grep, Glob, WebSearch, WebFetch, Task, TodoWrite, mcp__server__tool: those calls never reach the profile\'s guards — use "*" (the profile\'s own matchers pick the tools)',
-      "Claude Code stops the hook after 60 s, but the profile's pre_tool_call hooks may take up to 120 s: a slow guard is cut off and the call goes ahead — set \"timeout\": 310",
+      "Claude Code stops the hook after 60 s, but the profile's pre_tool_call hooks may take up to 120 s: a slow guard is cut off and the call goes ahead — set \"timeout\": 315",
       "program 'node_modules/.bin/hermes-hooks' is a relative path, resolved against the agent's working directory, which changes from project to project — use an absolute path ('hermes-hooks print-config claude' prints the absolute command)",
       "program /opt/nowhere/hermes-hooks does not exist: the agent's shell fails (exit 127) and Claude Code goes ahead — 'hermes-hooks print-config claude' prints the absolute command",
       "wired on Stop but the command runs 'PreToolUse': stdin and command line disagree, so every call errors or blocks — use 'run Stop'",
@@ -208,10 +208,10 @@ describe('Gemini CLI and Cursor', () => {
     const snippet = JSON.stringify(await printed('gemini', s.hh), null, 2);
     put(join(s.home, '.gemini/settings.json'), `// user settings\n${snippet}`);
     expect((await doctor(s, 'gemini')).code).toBe(0);
-    put(join(s.home, '.gemini/settings.json'), snippet.replace('"timeout": 310000', '"timeout": 310'));
+    put(join(s.home, '.gemini/settings.json'), snippet.replace('"timeout": 315000', '"timeout": 315'));
     const { problems } = await doctor(s, 'gemini');
     expect(problems).toEqual([
-      "Gemini CLI stops the hook after 0.31 s (Gemini counts milliseconds), but the profile's pre_tool_call hooks may take up to 30 s: a slow guard is cut off and the call goes ahead — set \"timeout\": 310000",
+      "Gemini CLI stops the hook after 0.32 s (Gemini counts milliseconds), but the profile's pre_tool_call hooks may take up to 30 s: a slow guard is cut off and the call goes ahead — set \"timeout\": 315000",
     ]);
   });
 

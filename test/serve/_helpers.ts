@@ -194,19 +194,28 @@ export { tempDir as scratch };
 /** The bundled bash client. */
 export const CLIENT = join(ROOT, 'scripts-examples/hosts/hermes-hooks-client');
 
-/** Runs the bundled client as an agent would: `args`, `stdin` → exit code, stdout, stderr. */
-export function runClient(args: string[], stdin: string, env: NodeJS.ProcessEnv = baseEnv()): Promise<{ code: number | null; stdout: string; stderr: string }> {
+type Ran = { code: number | null; stdout: string; stderr: string };
+
+/** Runs `file args` with `stdin` written and closed → exit code, stdout, stderr. */
+export function runWithStdin(file: string, args: string[], stdin: string, env: NodeJS.ProcessEnv = baseEnv()): Promise<Ran> {
   return new Promise((resolve) => {
-    const c = spawn(CLIENT, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const c = spawn(file, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     c.stdout.on('data', (d: Buffer) => (out += d));
     c.stderr.on('data', (d: Buffer) => (err += d));
     c.once('close', (code) => resolve({ code, stdout: out, stderr: err }));
+    // A child that exits without reading (server down, client missing) closes its stdin: not an error here.
     c.stdin.on('error', () => {});
     c.stdin.end(stdin);
   });
 }
+
+/** Runs the bundled client as an agent would: `args`, `stdin` → exit code, stdout, stderr. */
+export const runClient = (args: string[], stdin: string, env: NodeJS.ProcessEnv = baseEnv()): Promise<Ran> => runWithStdin(CLIENT, args, stdin, env);
+
+/** Runs a printed hook command through /bin/sh, as an agent runs it. */
+export const runShell = (command: string, stdin: string, env: NodeJS.ProcessEnv = baseEnv()): Promise<Ran> => runWithStdin('/bin/sh', ['-c', command], stdin, env);
 
 /** Pids of live `serve --home HOME` processes (our own bin). */
 export function servesOf(home: string): number[] {

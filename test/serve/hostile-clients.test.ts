@@ -9,11 +9,10 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
-import { approvedHome, baseEnv, BIN, cleanupTemps, http, makeHome, ROOT, startServe, stopServe, tempDir, waitFor, writeScript, type Served } from './_helpers.js';
+import { approvedHome, baseEnv, BIN, cleanupTemps, http, makeHome, runClient, startServe, stopServe, tempDir, waitFor, writeScript, type Served } from './_helpers.js';
 
 afterAll(cleanupTemps);
 
-const CLIENT = join(ROOT, 'scripts-examples/hosts/hermes-hooks-client');
 const RM = JSON.stringify({ session_id: 's', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'rm -rf /' }, cwd: '/tmp' });
 
 /** A guard whose block says it ran: an answer from it is the hook's, not serve's. */
@@ -60,18 +59,7 @@ function health(served: Served) {
   return http({ socketPath: served.socket! }, 'GET', '/v1/health');
 }
 
-function client(args: string[], stdin: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const c = spawn(CLIENT, args, { env: baseEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    c.stdout.on('data', (d: Buffer) => (out += d));
-    c.stderr.on('data', (d: Buffer) => (err += d));
-    c.once('close', (code) => resolve({ code, stdout: out, stderr: err }));
-    c.stdin.on('error', () => {});
-    c.stdin.end(stdin);
-  });
-}
+const client = (args: string[], stdin: string) => runClient(args, stdin);
 
 function claudeOverHttp(served: Served, body = RM) {
   return http({ port: served.port! }, 'POST', '/v1/agent/claude/PreToolUse', { body, headers: { authorization: `Bearer ${served.token}` } });

@@ -4,30 +4,15 @@
 // server down the client blocks (exit 2) instead of failing open.
 
 import { afterAll, describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AGENT_HOOK_TIMEOUT_S } from '../../src/engine/deadlines.js';
 import { runBin, runMain } from '../cli/_helpers.js';
-import { approvedHome, baseEnv, BIN, cleanupTemps, http, ROOT, startServe, stopServe, tempDir, writeScript } from './_helpers.js';
+import { approvedHome, baseEnv, BIN, CLIENT, cleanupTemps, http, runShell as sh, startServe, stopServe, tempDir, writeScript } from './_helpers.js';
 
 afterAll(cleanupTemps);
 
-const CLIENT = join(ROOT, 'scripts-examples/hosts/hermes-hooks-client');
 
-function sh(command: string, stdin: string, env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const c = spawn('/bin/sh', ['-c', command], { env, stdio: ['pipe', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    c.stdout.on('data', (d: Buffer) => (out += d));
-    c.stderr.on('data', (d: Buffer) => (err += d));
-    c.once('close', (code) => resolve({ code, stdout: out, stderr: err }));
-    // A client that exits without reading (server down, client missing) closes its stdin: not an error here.
-    c.stdin.on('error', () => {});
-    c.stdin.end(stdin);
-  });
-}
 
 async function guardedHome(): Promise<string> {
   const dir = tempDir();
