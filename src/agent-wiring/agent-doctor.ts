@@ -82,7 +82,12 @@ export function isHermesHooksCommand(command: string): boolean {
   return /\bhermes-hooks\b/.test(command) || /dist\/cli\/bin\.js\b/.test(command) || /\brun\s+\S+\s+.*--dialect[\s=]/.test(command);
 }
 
-/** Every command handler in one agent config object, with where it sits. */
+/** An http handler to serve's /v1/agent route (print-config --serve for an agent with http hooks). */
+function isServeHttp(h: Record<string, unknown>): boolean {
+  return h['type'] === 'http' && typeof h['url'] === 'string' && h['url'].includes('/v1/agent/');
+}
+
+/** Every command handler (and serve http handler) in one agent config object, with where it sits. */
 function entriesOf(dialect: AgentDialect, json: Record<string, unknown>): RawEntry[] {
   const hooks = json['hooks'];
   if (!isPlainObject(hooks)) return [];
@@ -98,7 +103,7 @@ function entriesOf(dialect: AgentDialect, json: Record<string, unknown>): RawEnt
       const handlers = group['hooks'];
       if (!Array.isArray(handlers)) return;
       handlers.forEach((h, i) => {
-        if (isPlainObject(h) && typeof h['command'] === 'string') {
+        if (isPlainObject(h) && (typeof h['command'] === 'string' || isServeHttp(h))) {
           out.push({ at: `hooks.${event}[${g}].hooks[${i}]`, event, matcher: group['matcher'], handler: h, group: g, index: i });
         }
       });
@@ -160,7 +165,7 @@ export function checkAgentConfig(input: AgentDoctorInput): AgentDoctorReport {
       }
       continue;
     }
-    const ours = entriesOf(dialect, json).filter((e) => isHermesHooksCommand(e.handler['command'] as string));
+    const ours = entriesOf(dialect, json).filter((e) => isServeHttp(e.handler) || isHermesHooksCommand(e.handler['command'] as string));
     report.files.push({ path: file.path, role: file.role, state: 'read', entries: ours.length });
     if (file.role === 'reads') report.general.push(...skippedHttpEntries(dialect, json, file.path));
     if (file.role === 'wrong') {

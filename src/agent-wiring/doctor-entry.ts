@@ -3,12 +3,12 @@
 // on tool events, the timeout against the profile's slowest hook, and the agent's own conditions
 // (Cursor's failClosed, Codex's trust), all from the agent's record.
 
-import { isAbsolute } from 'node:path';
+import { basename, isAbsolute } from 'node:path';
 import { splitCommand } from '../spawn/argv.js';
 import { agentModule, AGENT_LABELS, isAgentDialect, type AgentDialect } from '../dialects/agents/index.js';
 import type { AgentCheck } from '../dialects/agents/module.js';
 import type { AgentDoctorInput, AgentEntry, AgentFile } from './agent-doctor.js';
-import { AGENT_HOOK_TIMEOUT_S, CLIENT_TIMEOUT_S } from '../engine/deadlines.js';
+import { AGENT_HOOK_TIMEOUT_S, CLIENT_TIMEOUT_S, SERVE_REQUEST_TIMEOUT_S } from '../engine/deadlines.js';
 
 export interface RawEntry {
   at: string;
@@ -24,21 +24,18 @@ const FIX_COMMAND = (agent: AgentDialect): string => `'hermes-hooks print-config
 export function checkEntry(input: AgentDoctorInput, file: AgentFile, raw: RawEntry): AgentEntry {
   const { dialect, maps } = input;
   const agent = agentModule(dialect);
-  const command = raw.handler['command'] as string;
+  const url = raw.handler['type'] === 'http' && typeof raw.handler['url'] === 'string' ? raw.handler['url'] : null;
+  const command = typeof raw.handler['command'] === 'string' ? raw.handler['command'] : '';
   const checks: AgentCheck[] = [];
 
   // The event and the `run <event> --dialect <agent>` it calls.
   const ourEvent = maps[dialect].events.get(raw.event) ?? null;
   if (ourEvent === null) checks.push({ ok: false, message: `${agentName(dialect)} event '${raw.event}' has no Hermes counterpart: 'run' answers it with an error (remove the entry)` });
-  const run = /\brun\s+(\S+)/.exec(command);
-  const dialectArg = /--dialect(?:\s+|=)(\S+)/.exec(command)?.[1];
-  if (!run) checks.push({ ok: false, message: `the command does not call 'run <event> --dialect ${dialect}' — ${FIX_COMMAND(dialect)}` });
-  else if (run[1] !== raw.event) checks.push({ ok: false, message: `wired on ${raw.event} but the command runs '${run[1]}': stdin and command line disagree, so every call errors or blocks — use 'run ${raw.event}'` });
-  if (dialectArg === undefined) checks.push({ ok: false, message: `no --dialect ${dialect}: 'run' would read ${agentName(dialect)}'s stdin as the Hermes wire — add '--dialect ${dialect}'` });
-  else if (dialectArg !== dialect) checks.push({ ok: false, message: `--dialect ${dialectArg} in ${agentName(dialect)}'s config: the answers are in ${isAgentDialect(dialectArg) ? agentName(dialectArg) : dialectArg}'s format, which ${agentName(dialect)} misreads — use '--dialect ${dialect}'` });
-  if (/(^|\s)--fail-open(\s|$)/.test(command)) checks.push({ ok: null, message: '--fail-open: when hermes-hooks cannot decide (broken config …) the call goes ahead unguarded' });
-
-  checks.push(programCheck(input, file, command));
+  // print-config --serve wires the bundled client (`… hermes-hooks-client <agent> <event> [socket]`), not `run`.
+  const client = url === null ? clientWiring(command, input.home) : null;
+  if (url !== null) checks.push(...httpChecks(input, url, raw));
+  else if (client !== null) checks.push(...clientChecks(input, client, raw.event));
+  else checks.push(...runChecks(input, file, command, raw.event));
 
   // Matchers on the tool events: anything narrower than "every tool" lets calls past the guards.
   if (agent.doctor.toolEvents.includes(raw.event)) {
@@ -62,7 +59,12 @@ export function checkEntry(input: AgentDoctorInput, file: AgentFile, raw: RawEnt
         ok: false,
         message: `${agentName(dialect)} stops the hook after ${fmt(seconds)} s${given === null ? ' (its default)' : ''}${hint}, but the profile's ${ourEvent} hooks may take up to ${slowest} s: a slow guard is cut off and the call goes ahead — set "timeout": ${AGENT_HOOK_TIMEOUT_S * unit}`,
       });
-    } else if (/hermes-hooks-client/.test(command) && seconds <= CLIENT_TIMEOUT_S) {
+    } else if (url !== null && seconds <= SERVE_REQUEST_TIMEOUT_S) {
+      checks.push({
+        ok: false,
+        message: `${agentName(dialect)} stops the request after ${fmt(seconds)} s, before serve's own ${SERVE_REQUEST_TIMEOUT_S} s deadline for the call: a slow serve lets the call go ahead — set "timeout": ${AGENT_HOOK_TIMEOUT_S * unit}`,
+      });
+    } else if (client !== null && seconds <= CLIENT_TIMEOUT_S) {
       // Through the client, the agent must outwait the client's own deadline: a frozen serve is
       // answered with a block only when the client gives up first.
       checks.push({
@@ -81,7 +83,71 @@ export function checkEntry(input: AgentDoctorInput, file: AgentFile, raw: RawEnt
   const trust = agent.doctor.trust;
   if (trust) checks.push(trust.check(input.trustConfig, { filePath: file.path, realPath: file.realPath, event: raw.event, group: raw.group, index: raw.index }));
 
-  return { file: file.path, at: raw.at, event: raw.event, command, checks };
+  return { file: file.path, at: raw.at, event: raw.event, command: url ?? command, checks };
+}
+
+/** The checks of a `run <event> --dialect <agent>` command: the event and dialect it names, the program. */
+function runChecks(input: AgentDoctorInput, file: AgentFile, command: string, event: string): AgentCheck[] {
+  const { dialect } = input;
+  const out: AgentCheck[] = [];
+  const run = /\brun\s+(\S+)/.exec(command);
+  const dialectArg = /--dialect(?:\s+|=)(\S+)/.exec(command)?.[1];
+  if (!run) out.push({ ok: false, message: `the command does not call 'run <event> --dialect ${dialect}' — ${FIX_COMMAND(dialect)}` });
+  else if (run[1] !== event) out.push({ ok: false, message: `wired on ${event} but the command runs '${run[1]}': stdin and command line disagree, so every call errors or blocks — use 'run ${event}'` });
+  if (dialectArg === undefined) out.push({ ok: false, message: `no --dialect ${dialect}: 'run' would read ${agentName(dialect)}'s stdin as the Hermes wire — add '--dialect ${dialect}'` });
+  else if (dialectArg !== dialect) out.push({ ok: false, message: `--dialect ${dialectArg} in ${agentName(dialect)}'s config: the answers are in ${isAgentDialect(dialectArg) ? agentName(dialectArg) : dialectArg}'s format, which ${agentName(dialect)} misreads — use '--dialect ${dialect}'` });
+  if (/(^|\s)--fail-open(\s|$)/.test(command)) out.push({ ok: null, message: '--fail-open: when hermes-hooks cannot decide (broken config …) the call goes ahead unguarded' });
+
+  out.push(programCheck(input, file, command));
+  return out;
+}
+
+/** An http entry to serve's /v1/agent route: it names this agent and event, and fails closed on the gate. */
+function httpChecks(input: AgentDoctorInput, url: string, raw: RawEntry): AgentCheck[] {
+  const { dialect } = input;
+  const out: AgentCheck[] = [];
+  const route = /\/v1\/agent\/([^/?#]+)\/([^/?#]+)/.exec(url);
+  if (route?.[1] !== dialect) out.push({ ok: false, message: `${url} answers as '${route?.[1] ?? ''}', not as ${agentName(dialect)} — use 'hermes-hooks print-config ${dialect} --serve'` });
+  if (route?.[2] !== raw.event) out.push({ ok: false, message: `wired on ${raw.event} but ${url} is told '${route?.[2] ?? ''}' — use 'hermes-hooks print-config ${dialect} --serve'` });
+  const gate = agentModule(dialect).doctor.gate === raw.event;
+  if (gate && raw.handler['onFailure'] !== 'block') {
+    out.push({ ok: false, message: `no "onFailure": "block": when serve is down, slow or refuses the token, ${agentName(dialect)} lets the call through — add it (Claude Code 2.1.295+)` });
+  } else {
+    out.push({ ok: true, message: `calls hermes-hooks serve over http (${url})${gate ? ', failing closed' : ''}` });
+  }
+  return out;
+}
+
+interface ClientWiring {
+  path: string;
+  agent: string | undefined;
+  event: string | undefined;
+  socket: string | undefined;
+}
+
+/** The bundled client's path and arguments in a command, or null when it does not call the client. */
+function clientWiring(command: string, home: string): ClientWiring | null {
+  const split = splitCommand(command, { homedir: home });
+  if (!split.ok) return null;
+  const i = split.argv.findIndex((a) => basename(a) === 'hermes-hooks-client');
+  if (i < 0) return null;
+  const [agent, event, socket] = split.argv.slice(i + 1);
+  return { path: split.argv[i]!, agent, event, socket };
+}
+
+/** A client-wired entry: it answers as this agent, on this event, and the client is there to run. */
+function clientChecks(input: AgentDoctorInput, c: ClientWiring, event: string): AgentCheck[] {
+  const { dialect } = input;
+  const out: AgentCheck[] = [];
+  if (c.agent !== dialect) out.push({ ok: false, message: `the client answers as '${c.agent ?? ''}', not as ${agentName(dialect)}: ${agentName(dialect)} misreads every answer — use 'hermes-hooks print-config ${dialect} --serve'` });
+  if (c.event !== event) out.push({ ok: false, message: `wired on ${event} but the client is told '${c.event ?? ''}': stdin and command line disagree — use 'hermes-hooks print-config ${dialect} --serve'` });
+  const state = isAbsolute(c.path) ? input.probes.runnable(c.path, 'exec') : 'missing';
+  if (state !== 'ok') {
+    out.push({ ok: false, message: `the client ${c.path} is not an executable file here: a tool gate blocks every call (and other events go ahead) until it is — reinstall hermes-hooks, then rerun 'hermes-hooks print-config ${dialect} --serve'` });
+  } else {
+    out.push({ ok: true, message: `calls hermes-hooks serve through the bundled client${c.socket ? ` on ${c.socket}` : ''} (a serve that is not running is started on first use)` });
+  }
+  return out;
 }
 
 /** The program the agent's shell will start, and whether it will be there. */

@@ -250,3 +250,36 @@ describe('the CLI surface', () => {
     expect(r.stdout).toContain('No shell hooks configured');
   });
 });
+
+describe('print-config --serve wirings', () => {
+  it('Codex through the bundled client: no false ✗ about run/--dialect; a client-wired timeout at or below the client deadline is ✗', async () => {
+    const s = setup();
+    const r = await runMain(['print-config', 'codex', '--serve', '--home', s.hh]);
+    const file = put(join(s.home, '.codex/hooks.json'), r.stdout);
+    const { report, problems } = await doctor(s, 'codex');
+    const pre = report.entries.find((e) => e.event === 'PreToolUse')!;
+    expect(pre.checks[0]).toEqual({ ok: true, message: `calls hermes-hooks serve through the bundled client on ${join(s.hh, 'hermes-hooks.sock')} (a serve that is not running is started on first use)` });
+    // Only Codex's own trust record is missing: nothing about `run`, `--dialect` or `env`.
+    for (const p of problems) expect(p).toMatch(/^not trusted: /);
+    put(file, r.stdout.replace(/"timeout": 315/g, '"timeout": 300'));
+    expect((await doctor(s, 'codex')).problems).toContain(
+      'Codex stops the hook after 300 s, before the client\'s own 310 s deadline for serve: a frozen serve lets the call go ahead — set "timeout": 315',
+    );
+  });
+
+  it('Claude over http: the entries count (no "no hermes-hooks entry"); a gate without onFailure: block is ✗', async () => {
+    const s = setup();
+    const r = await runMain(['print-config', 'claude', '--serve', '--home', s.hh]);
+    const file = put(join(s.project, '.claude/settings.json'), r.stdout);
+    const ok = await doctor(s, 'claude');
+    expect(ok.problems).toEqual([]);
+    expect(ok.report.entries.find((e) => e.event === 'PreToolUse')).toMatchObject({
+      command: 'http://127.0.0.1:8765/v1/agent/claude/PreToolUse',
+      checks: [{ ok: true, message: 'calls hermes-hooks serve over http (http://127.0.0.1:8765/v1/agent/claude/PreToolUse), failing closed' }, expect.anything(), expect.anything()],
+    });
+    put(file, r.stdout.replace('"onFailure": "block"', '"onFailure": "continue"'));
+    expect((await doctor(s, 'claude')).problems).toEqual([
+      'no "onFailure": "block": when serve is down, slow or refuses the token, Claude Code lets the call through — add it (Claude Code 2.1.295+)',
+    ]);
+  });
+});
