@@ -101,7 +101,7 @@ export function printServeConfig(
     const command = [...prefix, 'sh', '-c', clientGuard(gate), opts.client, dialect, theirEvent, opts.socket].map(shellQuote).join(' ');
     const facts = agentModule(dialect).printConfig;
     // An event the agent runs no http hook on (Claude's SessionStart) goes through the client too.
-    if (!facts.httpHooks || facts.noHttpOn?.includes(theirEvent)) return { command };
+    if (!facts.httpHooks || facts.noHttpOn?.includes(theirEvent) || facts.startsServeOn?.includes(theirEvent)) return { command };
     return {
       command,
       handler: {

@@ -226,15 +226,17 @@ function printServe(agent: AgentDialect, values: Record<string, unknown>, home: 
     throw new CliError(`print-config: the socket path ${socket} is over ${SOCKET_PATH_MAX_BYTES} bytes, too long for a Unix socket; pass a shorter --socket`);
   }
   // The client starts the server on first use: for this home, with this installation's CLI.
-  const clientEnv = { HERMES_HOME: absHome, HERMES_HOOKS_BIN: fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url)) };
+  const facts = agentModule(agent).printConfig;
+  const clientEnv: Record<string, string> = { HERMES_HOME: absHome, HERMES_HOOKS_BIN: fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url)) };
+  // The serve the client starts for an agent with http hooks listens where those hooks call it.
+  if (facts.httpHooks) clientEnv.HERMES_HOOKS_SERVE_ARGS = `--http ${new URL(url).host}`;
   io.stdout.write(printServeConfig(agent, { maps, url, client, socket, clientEnv }).replace(/\n?$/, '\n'));
   const ownSocket = socket !== join(absHome, SOCKET_FILE_NAME) ? ` --socket ${shellQuote(socket)}` : '';
   // The server the snippet talks to reads the config print-config was pointed at, in that home.
   const config = typeof values.config === 'string' ? ` --config ${shellQuote(resolve(io.cwd, values.config))}` : '';
   // An agent with http hooks (Claude Code) calls serve's HTTP listener; the others its socket.
-  const facts = agentModule(agent).printConfig;
   // With --http, serve listens on the socket only when asked: the client-wired events (Claude's SessionStart) need it.
-  const viaClient = facts.httpHooks && facts.noHttpOn?.length ? ` --socket ${shellQuote(socket)}` : '';
+  const viaClient = facts.httpHooks && (facts.noHttpOn?.length || facts.startsServeOn?.length) ? ` --socket ${shellQuote(socket)}` : '';
   const start = `hermes-hooks serve --home ${shellQuote(home)}${config}${facts.httpHooks ? `${viaClient} --http ${new URL(url).host}` : ownSocket}`;
   const notes = [`hermes-hooks print-config ${agent} --serve: these hooks need a running server; start it with: ${start}`];
   notes.push(...(facts.serveNotes?.(shellQuote(join(home, TOKEN_FILE_NAME)), setupNotes(agent)) ?? setupNotes(agent)));

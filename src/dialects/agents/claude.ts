@@ -112,6 +112,8 @@ export const claude = defineAgent({
     httpHooks: true,
     // "HTTP hooks are not supported for SessionStart" (and Setup): Claude skips them with a log line.
     noHttpOn: ['SessionStart', 'Setup'],
+    // Every turn starts with a prompt: through the client it brings back a serve that idled out.
+    startsServeOn: ['UserPromptSubmit'],
     setupNotes: SETUP_NOTES,
     // The --serve snippet already carries onFailure: say what it depends on instead of suggesting to add it.
     serveNotes: (tokenFile, setupNotes) => [

@@ -171,6 +171,11 @@ export interface PrintConfigFacts {
   httpHooks?: boolean;
   /** Their events the agent never runs an http hook on: `--serve` wires them through the client. */
   noHttpOn?: readonly string[];
+  /**
+   * Their events `--serve` wires through the client although http would reach serve: a command hook
+   * can start a serve that is not running (an http hook cannot), so a session outlives serve's idle exit.
+   */
+  startsServeOn?: readonly string[];
   /** Where the snippet goes and what the agent needs before it runs it (the doctor line is added). */
   setupNotes: readonly string[];
   /** print-config --serve's notes, when they differ: given the token file (quoted) and setupNotes. */
