@@ -4,12 +4,9 @@
 
 import type { Server } from 'node:http';
 import { constants as osConstants } from 'node:os';
-import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
-import { ALLOWLIST_FILENAME } from '../consent/allowlist.js';
 import type { HookEngine } from '../engine/create-engine.js';
 import type { Logger } from '../types.js';
-import { EVENT_NAMES } from '../events.js';
 import type { FinalizeNotice, SessionFinalized } from '../types.js';
 import { createServeApi, type ServeApi } from './api.js';
 import { allowedHosts, type AuthPolicy } from './auth.js';
@@ -20,7 +17,8 @@ import { callRpcMethod } from './methods.js';
 import { createNoticeQueue } from './notices.js';
 import { createRequestTracker, type RequestTracker } from './requests.js';
 import { listenOnSocket, removeSocket } from './socket-file.js';
-import { watchFiles, type FileWatch } from './watch.js';
+import type { FileWatch } from './watch.js';
+import { watchEngine } from './engine-watch.js';
 import { watchIdleExit, type IdleExitWatch } from './idle-exit.js';
 import { errorText } from '../errors.js';
 
@@ -92,15 +90,7 @@ export async function startServer(engine: HookEngine, cfg: ServeConfig): Promise
   let resolveDone!: (code: number) => void;
   const done = new Promise<number>((r) => (resolveDone = r));
   // Config, allowlist and scripts: reload on change.
-  const watcher = watchFiles(
-    () => {
-      void engine.reload().then((r) => {
-        if (r.ok) log.info?.(`config reloaded from ${engine.configFile}`);
-        watcher.set(watchedFiles(engine));
-      });
-    },
-    { warn: (m) => log.warn(m) },
-  );
+  const watcher = watchEngine(engine, log);
   // Filled in as the transports start.
   const started = { servers: [], socketIno: null, rpc: null, httpAddress: null, transports: [], shuttingDown: null, detach: () => {}, idleExit: null };
   const st: ServerState = { engine, cfg, log, tracker, connections, watcher, resolveDone, ...started };
@@ -116,7 +106,6 @@ export async function startServer(engine: HookEngine, cfg: ServeConfig): Promise
     connections,
   };
   st.detach = hookIntoProcess(st);
-  watcher.set(watchedFiles(engine));
 
   try {
     await listen(st, ctx);
@@ -291,16 +280,4 @@ function memory(): Record<string, number> {
   const m = process.memoryUsage();
   const mb = (n: number): number => Math.round((n / 1048576) * 10) / 10;
   return { rss_mb: mb(m.rss), heap_used_mb: mb(m.heapUsed), heap_total_mb: mb(m.heapTotal), external_mb: mb(m.external) };
-}
-
-/** config.yaml, the allowlist, and every shell hook's script file. */
-function watchedFiles(engine: HookEngine): string[] {
-  const files = new Set<string>([engine.configFile, join(engine.home, ALLOWLIST_FILENAME)]);
-  for (const event of EVENT_NAMES) {
-    for (const entry of engine.hooksFor(event)) {
-      const p = entry.kind === 'shell' ? entry.consent?.script_path : null;
-      if (p && p.startsWith('/')) files.add(p);
-    }
-  }
-  return [...files];
 }
