@@ -11,8 +11,11 @@ import { RequestError } from './api.js';
 import { checkRequest, type AuthPolicy } from './auth.js';
 import { Shed, type ConnectionGuard, type RequestSlot } from './connections.js';
 import { errorAnswer, ServeError } from './error-answer.js';
-import { callMethod, findRoute, httpRouteList, type HttpRoute, type MethodContext, type Params, type ServeMethod } from './methods.js';
+import { callMethod, findRoute, profileContext, httpRouteList, type HttpRoute, type MethodContext, type Params, type ServeMethod } from './methods.js';
 import { errorText } from '../errors.js';
+
+/** The request header naming the profile a request is for (serve --profiles). */
+export const PROFILE_HEADER = 'x-hermes-profile';
 
 export interface HttpContext extends MethodContext {
   maxBodyBytes: number;
@@ -66,16 +69,16 @@ function createHttpHandler(ctx: HttpContext, policy: AuthPolicy): (req: Incoming
   };
 }
 
-async function handle(ctx: HttpContext, policy: AuthPolicy, req: IncomingMessage, res: ServerResponse, client: AbortSignal, continueFirst: boolean): Promise<void> {
+async function handle(outer: HttpContext, policy: AuthPolicy, req: IncomingMessage, res: ServerResponse, client: AbortSignal, continueFirst: boolean): Promise<void> {
   // The token (and the browser checks) before a single byte of the body is read.
   const denied = checkRequest(req, policy);
   if (denied) throw new ServeError(denied.status === 401 ? 'unauthorized' : 'forbidden', denied.message);
-  const slot = ctx.connections.admit(req, res);
+  const slot = outer.connections.admit(req, res);
   const ex: Exchange = {
     res,
     body(emptyOk) {
       if (continueFirst && !slot.signal.aborted) res.writeContinue();
-      return readJson(req, ctx.maxBodyBytes, emptyOk, slot);
+      return readJson(req, outer.maxBodyBytes, emptyOk, slot);
     },
     noBody() {
       slot.bodyRead();
@@ -83,6 +86,7 @@ async function handle(ctx: HttpContext, policy: AuthPolicy, req: IncomingMessage
       req.resume();
     },
   };
+  const ctx = await routedContext(outer, req, ex);
   const path = (req.url ?? '/').split('?')[0]!;
   const parts = path.split('/').filter(Boolean).map(safeDecode);
   if (parts[0] !== 'v1') {
@@ -110,6 +114,18 @@ async function handle(ctx: HttpContext, policy: AuthPolicy, req: IncomingMessage
     return sendJson(res, 200, shedBlock(event, e.message));
   }
   return sendJson(res, route.status ?? 200, await callMethod(method, params, ctx, client));
+}
+
+/** The context of the profile the X-Hermes-Profile header names (serve --profiles); refused: the body is dropped. */
+async function routedContext(ctx: HttpContext, req: IncomingMessage, ex: Exchange): Promise<HttpContext> {
+  const named = req.headers[PROFILE_HEADER];
+  if (named === undefined) return ctx;
+  try {
+    return await profileContext(ctx, named);
+  } catch (e) {
+    ex.noBody();
+    throw e;
+  }
 }
 
 /** The params a request carries: those its path names, and its body as the route says. */
