@@ -1,0 +1,175 @@
+// serve --profiles: one real serve hosts the profiles of one Hermes root. A request names its
+// profile (X-Hermes-Profile on HTTP, a `profile` param on JSON-RPC); each profile's engine is
+// built on its first request, reloads on its own, and its hook children get its HERMES_HOME and
+// none of the default profile's secrets (Hermes' secret scope).
+
+import { afterAll, describe, expect, it } from 'vitest';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { baseEnv, cleanupTemps, hooksYaml, http, rpcClient, startServe, stopServe, tempDir, writeScript, type Served } from './_helpers.js';
+
+afterAll(cleanupTemps);
+
+/** A hook that records its environment in `<dir>/<name>.env`, then blocks saying `message`. */
+function envHook(dir: string, name: string, message: string): string {
+  return writeScript(join(dir, `${name}.sh`), `#!/bin/bash\ncat > /dev/null\nenv > ${dir}/${name}.env\necho '{"action":"block","message":"${message}"}'\n`);
+}
+
+/** A Hermes root: the default profile at the root, `work` and `idle` under profiles/. */
+function makeRoot(): { root: string; dir: string; work: string } {
+  const root = tempDir('hh-root-');
+  const dir = tempDir('hh-rec-');
+  writeFileSync(join(root, 'config.yaml'), hooksYaml({ pre_tool_call: [envHook(dir, 'default', 'default says no')] }));
+  writeFileSync(join(root, '.env'), 'OPENAI_API_KEY=sk-default\nexport DEFAULT_ONLY_SETTING="d"\n');
+  const work = join(root, 'profiles', 'work');
+  mkdirSync(work, { recursive: true });
+  writeFileSync(join(work, 'config.yaml'), hooksYaml({ pre_tool_call: [envHook(dir, 'work', 'work says no')] }));
+  writeFileSync(join(work, '.env'), 'WORK_TOKEN=w-secret\n');
+  mkdirSync(join(root, 'profiles', 'idle'), { recursive: true });
+  return { root, dir, work };
+}
+
+/** serve's environment as Hermes' gateway has it: the default profile's .env loaded into it. */
+function serveEnv(root: string): NodeJS.ProcessEnv {
+  return baseEnv({ HERMES_HOME: root, OPENAI_API_KEY: 'sk-default', DEFAULT_ONLY_SETTING: 'd', SHELL_EXPORTED_API_KEY: 'sk-shell' });
+}
+
+function emit(served: Served, profile: string | null, body: unknown = { tool_name: 'terminal', args: {} }) {
+  const headers: Record<string, string> = profile === null ? {} : { 'x-hermes-profile': profile };
+  return http({ socketPath: served.socket! }, 'POST', '/v1/emit/pre_tool_call', { body: JSON.stringify(body), headers });
+}
+
+async function health(served: Served, profile?: string): Promise<Record<string, any>> {
+  const r = await http({ socketPath: served.socket! }, 'GET', '/v1/health', profile ? { headers: { 'x-hermes-profile': profile } } : {});
+  return JSON.parse(r.body);
+}
+
+function envFile(file: string): Record<string, string> {
+  return Object.fromEntries(readFileSync(file, 'utf8').split('\n').filter((l) => l.includes('=')).map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
+}
+
+describe('serve --profiles over the socket', () => {
+  it('routes by X-Hermes-Profile, builds a profile on its first request, scopes its hooks\' env', async () => {
+    const { root, dir, work } = makeRoot();
+    const served = await startServe(root, ['--profiles', '--accept-hooks'], { env: serveEnv(root) });
+    try {
+      expect((await health(served)).profiles).toEqual({ default: 'default', loaded: ['default'], known: ['default', 'idle', 'work'] });
+
+      const d = await emit(served, null);
+      expect(JSON.parse(d.body).decision).toMatchObject({ action: 'block', message: 'default says no' });
+      // Not built until its first request.
+      expect((await health(served)).profiles.loaded).toEqual(['default']);
+
+      const w = await emit(served, 'work');
+      expect(w.status).toBe(200);
+      expect(JSON.parse(w.body).decision).toMatchObject({ action: 'block', message: 'work says no' });
+      expect((await health(served)).profiles.loaded).toEqual(['default', 'work']);
+      // The name of the default profile is the default profile.
+      expect(JSON.parse((await emit(served, 'default')).body).decision.message).toBe('default says no');
+
+      const defaultEnv = envFile(join(dir, 'default.env'));
+      expect(defaultEnv).toMatchObject({ HERMES_HOME: root, OPENAI_API_KEY: 'sk-default' });
+      const workEnv = envFile(join(dir, 'work.env'));
+      expect(workEnv.HERMES_HOME).toBe(work);
+      expect(workEnv.WORK_TOKEN).toBe('w-secret'); // its own .env: its secret scope
+      expect(workEnv).not.toHaveProperty('OPENAI_API_KEY'); // the default profile's secret
+      expect(workEnv).not.toHaveProperty('DEFAULT_ONLY_SETTING'); // anything the default's .env sets
+      expect(workEnv).not.toHaveProperty('SHELL_EXPORTED_API_KEY'); // credential-named, serve's own env
+      expect(workEnv.PATH).toBe(process.env.PATH); // a deployment setting every profile shares
+    } finally {
+      expect(await stopServe(served)).toBe(0);
+    }
+  });
+
+  it('refuses unknown and malformed profile names, listing the known ones', async () => {
+    const { root } = makeRoot();
+    const served = await startServe(root, ['--profiles', '--accept-hooks'], { env: serveEnv(root) });
+    try {
+      const unknown = await emit(served, 'nope');
+      expect(unknown.status).toBe(404);
+      expect(JSON.parse(unknown.body).error.message).toMatch(/unknown profile 'nope' \(profiles: default, idle, work;/);
+      for (const bad of ['..', 'work/../..', '../profiles/work']) {
+        const r = await emit(served, bad);
+        expect(r.status).toBe(400);
+        expect(JSON.parse(r.body).error.message).toMatch(/invalid profile name/);
+      }
+      // The connection still works after a refusal whose body was never used.
+      expect((await emit(served, null)).status).toBe(200);
+      expect((await health(served)).profiles.loaded).toEqual(['default']);
+    } finally {
+      expect(await stopServe(served)).toBe(0);
+    }
+  });
+
+  it("reloading one profile's config leaves the other's engine alone", async () => {
+    const { root, dir, work } = makeRoot();
+    const served = await startServe(root, ['--profiles', '--accept-hooks'], { env: serveEnv(root) });
+    try {
+      expect(JSON.parse((await emit(served, 'work')).body).decision.message).toBe('work says no');
+      const before = await health(served);
+      const workBefore = await health(served, 'work');
+      expect(workBefore).toMatchObject({ profile: 'work', home: work });
+      const allow = writeScript(join(dir, 'allow.sh'), '#!/bin/bash\ncat > /dev/null\necho "{}"\n');
+      writeFileSync(join(work, 'config.yaml'), hooksYaml({ pre_tool_call: [allow] }));
+      let action = '';
+      for (const end = Date.now() + 10_000; action !== 'allow' && Date.now() < end; await new Promise((r) => setTimeout(r, 50))) {
+        action = JSON.parse((await emit(served, 'work')).body).decision.action;
+      }
+      expect(action).toBe('allow');
+      expect((await health(served, 'work')).generation).toBeGreaterThan(workBefore.generation);
+      // The default profile kept its config and its engine was not reloaded.
+      expect(JSON.parse((await emit(served, null)).body).decision.message).toBe('default says no');
+      const after = await health(served);
+      expect(after).toMatchObject({ profile: 'default', home: root, generation: before.generation });
+      expect((await health(served, 'work')).profiles.loaded).toEqual(['default', 'work']);
+    } finally {
+      expect(await stopServe(served)).toBe(0);
+    }
+  });
+
+  it('without --profiles a request naming another profile is refused, not answered by this one', async () => {
+    const { root } = makeRoot();
+    const served = await startServe(root, ['--accept-hooks'], { env: serveEnv(root) });
+    try {
+      const r = await emit(served, 'work');
+      expect(r.status).toBe(400);
+      expect(JSON.parse(r.body).error.message).toMatch(/serves only profile 'default'.*--profiles/);
+      expect((await health(served)).profiles).toBeUndefined();
+      expect(JSON.parse((await emit(served, null)).body).decision.message).toBe('default says no');
+    } finally {
+      expect(await stopServe(served)).toBe(0);
+    }
+  });
+});
+
+describe('serve --profiles over stdio', () => {
+  it('routes by the profile param; guards and sessions stay per profile; shutdown closes every engine', async () => {
+    const { root, dir } = makeRoot();
+    const fin = writeScript(join(dir, 'fin.sh'), `#!/bin/bash\ncat >> ${dir}/work-finalized.jsonl\necho >> ${dir}/work-finalized.jsonl\n`);
+    const work = join(root, 'profiles', 'work');
+    writeFileSync(join(work, 'config.yaml'), hooksYaml({ pre_tool_call: [envHook(dir, 'work', 'work says no')], on_session_finalize: [fin] }));
+    const served = await startServe(root, ['--stdio', '--profiles', '--accept-hooks'], { env: serveEnv(root), stdio: true });
+    const rpc = rpcClient(served);
+    const call = { event: 'pre_tool_call', kwargs: { tool_name: 'terminal', args: {}, session_id: 's1' } };
+    expect((await rpc.result<any>('emit', call)).decision.message).toBe('default says no');
+    expect((await rpc.result<any>('health')).profiles.loaded).toEqual(['default']);
+    expect((await rpc.result<any>('emit', { ...call, profile: 'work' })).decision.message).toBe('work says no');
+    // Sessions are the profile's own: s1 is open in both engines, counted apart.
+    expect(await rpc.result<any>('health', { profile: 'work' })).toMatchObject({ profile: 'work', open_sessions: 1 });
+    expect(await rpc.result<any>('health')).toMatchObject({ profile: 'default', open_sessions: 1 });
+    expect((await rpc.result<any>('health')).profiles.loaded).toEqual(['default', 'work']);
+
+    const unknown = await rpc.call('emit', { ...call, profile: 'nope' });
+    expect(unknown.error).toMatchObject({ code: -32602, message: expect.stringMatching(/unknown profile 'nope' \(profiles: default, idle, work;/) });
+    const bad = await rpc.call('emit', { ...call, profile: '../work' });
+    expect(bad.error).toMatchObject({ code: -32602, message: expect.stringMatching(/invalid profile name/) });
+    const notString = await rpc.call('health', { profile: 7 });
+    expect(notString.error).toMatchObject({ code: -32602 });
+
+    expect(await rpc.result('shutdown')).toEqual({ shutting_down: true });
+    expect(await served.exited).toBe(0);
+    // The work profile's open session was finalized by its own engine at shutdown.
+    const finals = readFileSync(join(dir, 'work-finalized.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    expect(finals.map((f) => [f.session_id, f.extra.reason])).toEqual([['s1', 'shutdown']]);
+  });
+});
