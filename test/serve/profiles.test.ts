@@ -173,3 +173,21 @@ describe('serve --profiles over stdio', () => {
     expect(finals.map((f) => [f.session_id, f.extra.reason])).toEqual([['s1', 'shutdown']]);
   });
 });
+
+describe('serve --profiles keeps guardrail counts per profile', () => {
+  it("a loop counted in one profile's session does not stop the same session id in another", async () => {
+    const root = tempDir('hh-root-');
+    const guard = 'tool_loop_guardrails:\n  hard_stop_enabled: true\n  hard_stop_after:\n    exact_failure: 1\n';
+    writeFileSync(join(root, 'config.yaml'), guard);
+    mkdirSync(join(root, 'profiles', 'work'), { recursive: true });
+    writeFileSync(join(root, 'profiles', 'work', 'config.yaml'), guard);
+    const served = await startServe(root, ['--stdio', '--profiles'], { env: serveEnv(root), stdio: true });
+    const rpc = rpcClient(served);
+    const call = { tool_name: 'terminal', args: { command: 'make' }, session_id: 's1' };
+    await rpc.result('emit', { event: 'post_tool_call', kwargs: { ...call, status: 'error', result: '{"error":"boom"}' }, profile: 'work' });
+    expect((await rpc.result<any>('emit', { event: 'pre_tool_call', kwargs: call, profile: 'work' })).decision.action).toBe('block');
+    expect((await rpc.result<any>('emit', { event: 'pre_tool_call', kwargs: call })).decision.action).toBe('allow');
+    expect(await rpc.result('shutdown')).toEqual({ shutting_down: true });
+    expect(await served.exited).toBe(0);
+  });
+});
