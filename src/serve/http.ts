@@ -86,7 +86,6 @@ async function handle(outer: HttpContext, policy: AuthPolicy, req: IncomingMessa
       req.resume();
     },
   };
-  const ctx = await routedContext(outer, req, ex);
   const path = (req.url ?? '/').split('?')[0]!;
   const parts = path.split('/').filter(Boolean).map(safeDecode);
   if (parts[0] !== 'v1') {
@@ -101,7 +100,8 @@ async function handle(outer: HttpContext, policy: AuthPolicy, req: IncomingMessa
   }
   const { method, route, pathParams } = found;
   if (verb !== route.verb) throw new ServeError('method_not_allowed', `${path} takes ${route.verb}, not ${verb}`);
-  if (route.reply === 'agent') return answerAgent(ctx, ex, method, route, pathParams, client);
+  if (route.reply === 'agent') return answerAgent(outer, req, ex, { method, route, pathParams }, client);
+  const ctx = await routedContext(outer, req, ex);
   let params: Params;
   try {
     params = await readParams(ex, route, pathParams);
@@ -142,18 +142,28 @@ async function readParams(ex: Exchange, route: HttpRoute, pathParams: Params): P
  * Another agent's hook call: exactly what `run --dialect` prints, exit code in X-Hermes-Hooks-Exit,
  * stderr in X-Hermes-Hooks-Stderr.
  */
-async function answerAgent(ctx: HttpContext, ex: Exchange, method: ServeMethod, route: HttpRoute, pathParams: Params, client: AbortSignal): Promise<void> {
+async function answerAgent(
+  ctx: HttpContext,
+  req: IncomingMessage,
+  ex: Exchange,
+  { method, route, pathParams }: { method: ServeMethod; route: HttpRoute; pathParams: Params },
+  client: AbortSignal,
+): Promise<void> {
   const agent = pathParams.agent as string;
   const theirEvent = pathParams.AgentEvent as string;
   let answer: DialectAnswer;
+  // A profile that cannot be served (unknown, misnamed, its config unusable) is a call not decided.
+  let routed = false;
   try {
-    answer = (await callMethod(method, await readParams(ex, route, pathParams), ctx, client)) as DialectAnswer;
+    const profileCtx = await routedContext(ctx, req, ex);
+    routed = true;
+    answer = (await callMethod(method, await readParams(ex, route, pathParams), profileCtx, client)) as DialectAnswer;
   } catch (e) {
     // Whatever stops the call being decided (a body that is not JSON or too big, the server
     // shutting down or shedding load, a fault of ours) is answered on a tool gate as that agent's own block, as
     // `run --dialect` answers: agents take a 4xx/5xx from an HTTP hook as "go ahead".
     // An unknown agent or event is still a 404: there is no gate to answer for.
-    if (e instanceof RequestError && e.kind === 'not_found') throw e;
+    if (routed && e instanceof RequestError && e.kind === 'not_found') throw e;
     const unreadable = e instanceof ServeError && e.jsonError !== undefined;
     const problem = unreadable ? `invalid ${agent} hook input on stdin: ${(e as ServeError).jsonError}` : errorAnswer(e).message;
     try {

@@ -93,6 +93,14 @@ describe('serve --profiles over the socket', () => {
         expect(r.status).toBe(400);
         expect(JSON.parse(r.body).error.message).toMatch(/invalid profile name/);
       }
+      // An agent's tool gate for a profile that cannot be served is that agent's block, never a 4xx
+      // (which agents take as "go ahead"); a route that is no gate keeps the 404.
+      const claude = { hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, session_id: 's' };
+      const gate = await http({ socketPath: served.socket! }, 'POST', '/v1/agent/claude/PreToolUse', { body: JSON.stringify(claude), headers: { 'x-hermes-profile': 'nope' } });
+      expect(gate.status).toBe(200);
+      expect(gate.body).toMatch(/"deny".*unknown profile 'nope'/s);
+      const notGate = await http({ socketPath: served.socket! }, 'POST', '/v1/agent/claude/Notification', { body: '{}', headers: { 'x-hermes-profile': 'nope' } });
+      expect(notGate.status).toBe(404);
       // The connection still works after a refusal whose body was never used.
       expect((await emit(served, null)).status).toBe(200);
       expect((await health(served)).profiles.loaded).toEqual(['default']);
