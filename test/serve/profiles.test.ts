@@ -199,3 +199,29 @@ describe('serve --profiles keeps guardrail counts per profile', () => {
     expect(await served.exited).toBe(0);
   });
 });
+
+describe('serve --profiles --surface gateway', () => {
+  it("a routed profile's gateway handler.py loads with its engine and sees its HERMES_HOME, not the default's secret", async () => {
+    const { root, work } = makeRoot();
+    const probe = join(work, 'hooks', 'env-probe');
+    mkdirSync(probe, { recursive: true, mode: 0o700 });
+    writeFileSync(join(probe, 'HOOK.yaml'), 'name: env-probe\ndescription: says what its environment holds\nevents:\n  - command:whoami\n');
+    writeFileSync(
+      join(probe, 'handler.py'),
+      'import os\n\ndef handle(event_type, context):\n    return {"decision": "deny", "message": "%s|%s" % (os.environ.get("HERMES_HOME"), "OPENAI_API_KEY" in os.environ)}\n',
+    );
+    const served = await startServe(root, ['--profiles', '--accept-hooks', '--surface', 'gateway'], { env: serveEnv(root) });
+    try {
+      const command = async (profile: string | null) => {
+        const headers: Record<string, string> = profile === null ? {} : { 'x-hermes-profile': profile };
+        const r = await http({ socketPath: served.socket! }, 'POST', '/v1/gateway/command', { body: JSON.stringify({ context: { command: 'whoami' } }), headers });
+        expect(r.status).toBe(200);
+        return JSON.parse(r.body).result;
+      };
+      expect(await command(null)).toEqual({ decision: 'allow' }); // the default profile has no such hook
+      expect(await command('work')).toEqual({ decision: 'deny', message: `${work}|False` });
+    } finally {
+      expect(await stopServe(served)).toBe(0);
+    }
+  });
+});
