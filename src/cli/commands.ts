@@ -148,6 +148,7 @@ export const COMMANDS: readonly CliCommand[] = [
       'headers-timeout': { type: 'string' },
       concurrency: { type: 'string' },
       surface: { type: 'string' },
+      profiles: { type: 'boolean' },
       verbose: { type: 'boolean' },
     },
     // Its help states this machine's connection cap: computed by the serve module.

@@ -10,7 +10,11 @@ import { locatedMessage } from '../config/source.js';
 import { inert } from '../_display.js';
 import { createHookEngineAt, type HookEngine } from '../engine/create-engine.js';
 import { stderrLogger } from '../engine/logger.js';
-import { DEFAULT_CONCURRENCY } from '../engine/options.js';
+import { DEFAULT_CONCURRENCY, type HookEngineOptions } from '../engine/options.js';
+import { checkLocation, type CheckedLocation } from '../config/check-location.js';
+import { locateConfig } from '../config/locate.js';
+import { createProfileRouter, type ProfileRouter } from '../serve/profiles.js';
+import { routedProfileEnv } from '../serve/profile-secrets.js';
 import type { Logger, SessionFinalized } from '../types.js';
 import { isLoopbackHost, loadToken, TOKEN_FILE_NAME } from '../serve/auth.js';
 import {
@@ -75,6 +79,11 @@ Options:
   --concurrency N         hooks running at once, shared by every client (default ${DEFAULT_CONCURRENCY})
   --surface cli|gateway   gateway also loads <home>/hooks/* and enables emit_gateway, gateway_collect
                           and gateway_command
+  --profiles              also serve every profile of the Hermes root (<root>/profiles/NAME, as
+                          --profile NAME finds it): a request names one by the X-Hermes-Profile
+                          header (HTTP) or a "profile" param (JSON-RPC); none = this profile. Each
+                          is loaded on its first request and reloaded on change; its hooks get its
+                          HERMES_HOME and none of the other profiles' secrets (README, serve)
   --verbose               log reloads and shutdown steps on stderr
 
 Examples:
@@ -90,8 +99,11 @@ export async function serveCommand({ values }: ParsedArgs, io: CliIO): Promise<n
   const opts = serveOptions(values);
   const logger = stderrLogger({ stream: io.stderr, verbose: values.verbose === true });
   let server: RunningServer | null = null;
-  const engine = await openEngine(values, io, opts, logger, (event) => server?.sessionFinalized(event));
-  server = await startTransports(engine, values, io, opts, logger);
+  const onSessionFinalized = (event: SessionFinalized): void => server?.sessionFinalized(event);
+  const location = await locateProfile(discoveryOf(values), io);
+  const engine = await openEngine(location, engineOptions(values, io, opts, logger, onSessionFinalized));
+  const profiles = values.profiles === true ? profileRouter(location, values, io, opts, logger, onSessionFinalized) : null;
+  server = await startTransports(engine, values, io, opts, logger, profiles);
   // As `run` prints its event's problems: errors and warnings (a `failclosed:` typo is a warning).
   // An error (another agent's block under hooks:, an entry that cannot run) is labelled one.
   for (const d of engine.diagnostics) {
@@ -136,39 +148,70 @@ function serveOptions(values: ServeValues): ServeOptions {
   return { surface, idleS, idleExitS, requestS, drainS, maxBody, concurrency, headersS, maxConnections, http };
 }
 
-async function openEngine(values: ServeValues, io: CliIO, opts: ServeOptions, logger: Logger, onSessionFinalized: (event: SessionFinalized) => void): Promise<HookEngine> {
+/** The engine options every profile's engine shares; env is serve's own (a routed profile's is scoped). */
+function engineOptions(values: ServeValues, io: CliIO, opts: ServeOptions, logger: Logger, onSessionFinalized: (event: SessionFinalized) => void): HookEngineOptions {
   const { surface, idleS, concurrency } = opts;
-  // The location and config as the user typed them (--home, --config …), checked before the engine
-  // is built: a broken config is one error, not an engine warning and then an error.
-  const location = await locateProfile(discoveryOf(values), io);
+  return {
+    // A copy, read once: a server's environment is fixed at its start, and copying process.env
+    // (one C++ lookup per variable) for every hook run cost ~0.1 ms per emit.
+    env: { ...io.env },
+    cwd: io.cwd,
+    acceptHooks: values['accept-hooks'] === true,
+    interactive: false, // a server is not a terminal conversation: it never prompts
+    exitCleanup: false, // the server kills hook groups itself, after the drain
+    concurrency,
+    surface,
+    logger,
+    sessionIdleMs: idleS === 0 ? null : idleS * 1000,
+    onSessionFinalized,
+  };
+}
+
+/**
+ * serve --profiles: every profile under <root>/profiles (where --profile NAME looks) on its first
+ * request, its hooks given its HERMES_HOME and none of the other profiles' secrets (profile-secrets.ts).
+ */
+function profileRouter(
+  location: CheckedLocation,
+  values: ServeValues,
+  io: CliIO,
+  opts: ServeOptions,
+  logger: Logger,
+  onSessionFinalized: (event: SessionFinalized) => void,
+): ProfileRouter {
+  const homeOf = (name: string): string => (name === location.profile ? location.home : join(location.root, 'profiles', name));
+  return createProfileRouter({
+    root: location.root,
+    defaultName: location.profile,
+    surface: opts.surface,
+    log: logger,
+    open: async (name, others) => {
+      const at = await checkLocation(locateConfig({ profile: name, env: io.env }));
+      const env = routedProfileEnv({ base: io.env, home: at.home, otherHomes: others.map(homeOf) });
+      return openEngine(at, { ...engineOptions(values, io, opts, logger, onSessionFinalized), env });
+    },
+  });
+}
+
+/** One profile's engine over its checked location and config. */
+async function openEngine(location: CheckedLocation, options: HookEngineOptions): Promise<HookEngine> {
+  // The config as the user typed it, checked before the engine is built: a broken config is one
+  // error, not an engine warning and then an error.
   const startConfig = await loadConfig(location.configFile);
   const unusable = configLoadError(startConfig);
   if (unusable) throw new CliError(`serve: ${unusable}`);
   // Serving with nothing to check is allowed (a config may be written later: it is watched).
   const missing = missingConfigNote({ location, config: startConfig });
-  if (missing) logger.warn(`${missing} Every call is allowed until one is written (the server picks it up).`);
+  if (missing) options.logger?.warn(`${missing} Every call is allowed until one is written (the server picks it up).`);
   try {
-    return await createHookEngineAt(location, startConfig, {
-      // A copy, read once: a server's environment is fixed at its start, and copying process.env
-      // (one C++ lookup per variable) for every hook run cost ~0.1 ms per emit.
-      env: { ...io.env },
-      cwd: io.cwd,
-      acceptHooks: values['accept-hooks'] === true,
-      interactive: false, // a server is not a terminal conversation: it never prompts
-      exitCleanup: false, // the server kills hook groups itself, after the drain
-      concurrency,
-      surface,
-      logger,
-      sessionIdleMs: idleS === 0 ? null : idleS * 1000,
-      onSessionFinalized,
-    });
+    return await createHookEngineAt(location, startConfig, options);
   } catch (e) {
     throw new CliError(`serve: ${errorText(e)}`);
   }
 }
 
 /** The socket, --http and --stdio as asked, over the engine; the engine is closed when they cannot start. */
-async function startTransports(engine: HookEngine, values: ServeValues, io: CliIO, opts: ServeOptions, logger: Logger): Promise<RunningServer> {
+async function startTransports(engine: HookEngine, values: ServeValues, io: CliIO, opts: ServeOptions, logger: Logger, profiles: ProfileRouter | null): Promise<RunningServer> {
   const { http, surface, maxBody, maxConnections, headersS, requestS, drainS, idleExitS } = opts;
   const wantSocket = typeof values.socket === 'string' || (!values.stdio && !http);
   const asked = typeof values.socket === 'string' ? resolveIn(io.cwd, values.socket) : null;
@@ -205,6 +248,7 @@ async function startTransports(engine: HookEngine, values: ServeValues, io: CliI
         announce: (line) => io.stderr.write(`hermes-hooks: ${line}\n`),
         logger,
         signals: true,
+        profiles,
       },
     );
   } catch (e) {

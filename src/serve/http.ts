@@ -11,8 +11,11 @@ import { RequestError } from './api.js';
 import { checkRequest, type AuthPolicy } from './auth.js';
 import { Shed, type ConnectionGuard, type RequestSlot } from './connections.js';
 import { errorAnswer, ServeError } from './error-answer.js';
-import { callMethod, findRoute, httpRouteList, type HttpRoute, type MethodContext, type Params, type ServeMethod } from './methods.js';
+import { callMethod, findRoute, profileContext, httpRouteList, type HttpRoute, type MethodContext, type Params, type ServeMethod } from './methods.js';
 import { errorText } from '../errors.js';
+
+/** The request header naming the profile a request is for (serve --profiles). */
+export const PROFILE_HEADER = 'x-hermes-profile';
 
 export interface HttpContext extends MethodContext {
   maxBodyBytes: number;
@@ -66,16 +69,16 @@ function createHttpHandler(ctx: HttpContext, policy: AuthPolicy): (req: Incoming
   };
 }
 
-async function handle(ctx: HttpContext, policy: AuthPolicy, req: IncomingMessage, res: ServerResponse, client: AbortSignal, continueFirst: boolean): Promise<void> {
+async function handle(outer: HttpContext, policy: AuthPolicy, req: IncomingMessage, res: ServerResponse, client: AbortSignal, continueFirst: boolean): Promise<void> {
   // The token (and the browser checks) before a single byte of the body is read.
   const denied = checkRequest(req, policy);
   if (denied) throw new ServeError(denied.status === 401 ? 'unauthorized' : 'forbidden', denied.message);
-  const slot = ctx.connections.admit(req, res);
+  const slot = outer.connections.admit(req, res);
   const ex: Exchange = {
     res,
     body(emptyOk) {
       if (continueFirst && !slot.signal.aborted) res.writeContinue();
-      return readJson(req, ctx.maxBodyBytes, emptyOk, slot);
+      return readJson(req, outer.maxBodyBytes, emptyOk, slot);
     },
     noBody() {
       slot.bodyRead();
@@ -97,7 +100,8 @@ async function handle(ctx: HttpContext, policy: AuthPolicy, req: IncomingMessage
   }
   const { method, route, pathParams } = found;
   if (verb !== route.verb) throw new ServeError('method_not_allowed', `${path} takes ${route.verb}, not ${verb}`);
-  if (route.reply === 'agent') return answerAgent(ctx, ex, method, route, pathParams, client);
+  if (route.reply === 'agent') return answerAgent(outer, req, ex, { method, route, pathParams }, client);
+  const ctx = await routedContext(outer, req, ex);
   let params: Params;
   try {
     params = await readParams(ex, route, pathParams);
@@ -110,6 +114,18 @@ async function handle(ctx: HttpContext, policy: AuthPolicy, req: IncomingMessage
     return sendJson(res, 200, shedBlock(event, e.message));
   }
   return sendJson(res, route.status ?? 200, await callMethod(method, params, ctx, client));
+}
+
+/** The context of the profile the X-Hermes-Profile header names (serve --profiles); refused: the body is dropped. */
+async function routedContext(ctx: HttpContext, req: IncomingMessage, ex: Exchange): Promise<HttpContext> {
+  const named = req.headers[PROFILE_HEADER];
+  if (named === undefined) return ctx;
+  try {
+    return await profileContext(ctx, named);
+  } catch (e) {
+    ex.noBody();
+    throw e;
+  }
 }
 
 /** The params a request carries: those its path names, and its body as the route says. */
@@ -126,18 +142,28 @@ async function readParams(ex: Exchange, route: HttpRoute, pathParams: Params): P
  * Another agent's hook call: exactly what `run --dialect` prints, exit code in X-Hermes-Hooks-Exit,
  * stderr in X-Hermes-Hooks-Stderr.
  */
-async function answerAgent(ctx: HttpContext, ex: Exchange, method: ServeMethod, route: HttpRoute, pathParams: Params, client: AbortSignal): Promise<void> {
+async function answerAgent(
+  ctx: HttpContext,
+  req: IncomingMessage,
+  ex: Exchange,
+  { method, route, pathParams }: { method: ServeMethod; route: HttpRoute; pathParams: Params },
+  client: AbortSignal,
+): Promise<void> {
   const agent = pathParams.agent as string;
   const theirEvent = pathParams.AgentEvent as string;
   let answer: DialectAnswer;
+  // A profile that cannot be served (unknown, misnamed, its config unusable) is a call not decided.
+  let routed = false;
   try {
-    answer = (await callMethod(method, await readParams(ex, route, pathParams), ctx, client)) as DialectAnswer;
+    const profileCtx = await routedContext(ctx, req, ex);
+    routed = true;
+    answer = (await callMethod(method, await readParams(ex, route, pathParams), profileCtx, client)) as DialectAnswer;
   } catch (e) {
     // Whatever stops the call being decided (a body that is not JSON or too big, the server
     // shutting down or shedding load, a fault of ours) is answered on a tool gate as that agent's own block, as
     // `run --dialect` answers: agents take a 4xx/5xx from an HTTP hook as "go ahead".
     // An unknown agent or event is still a 404: there is no gate to answer for.
-    if (e instanceof RequestError && e.kind === 'not_found') throw e;
+    if (routed && e instanceof RequestError && e.kind === 'not_found') throw e;
     const unreadable = e instanceof ServeError && e.jsonError !== undefined;
     const problem = unreadable ? `invalid ${agent} hook input on stdin: ${(e as ServeError).jsonError}` : errorAnswer(e).message;
     try {

@@ -4,14 +4,11 @@
 
 import type { Server } from 'node:http';
 import { constants as osConstants } from 'node:os';
-import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
-import { ALLOWLIST_FILENAME } from '../consent/allowlist.js';
 import type { HookEngine } from '../engine/create-engine.js';
 import type { Logger } from '../types.js';
-import { EVENT_NAMES } from '../events.js';
 import type { FinalizeNotice, SessionFinalized } from '../types.js';
-import { createServeApi, type ServeApi } from './api.js';
+import { createServeApi, RequestError, type ServeApi } from './api.js';
 import { allowedHosts, type AuthPolicy } from './auth.js';
 import { createConnectionGuard, type ConnectionGuard } from './connections.js';
 import { createHttpServer, type HttpContext } from './http.js';
@@ -20,9 +17,11 @@ import { callRpcMethod } from './methods.js';
 import { createNoticeQueue } from './notices.js';
 import { createRequestTracker, type RequestTracker } from './requests.js';
 import { listenOnSocket, removeSocket } from './socket-file.js';
-import { watchFiles, type FileWatch } from './watch.js';
+import type { FileWatch } from './watch.js';
+import { watchEngine } from './engine-watch.js';
 import { watchIdleExit, type IdleExitWatch } from './idle-exit.js';
 import { errorText } from '../errors.js';
+import type { ProfileRouter } from './profiles.js';
 
 export interface ServeConfig {
   stdio: { input: Readable; output: Writable } | null;
@@ -43,6 +42,8 @@ export interface ServeConfig {
   logger: Logger;
   /** Install SIGTERM/SIGINT/SIGHUP handlers (the CLI does; in-process tests do not). */
   signals: boolean;
+  /** serve --profiles: the other profiles of the root, each served on its first request (profiles.ts). */
+  profiles?: ProfileRouter | null;
 }
 
 export interface RunningServer {
@@ -58,6 +59,8 @@ export interface RunningServer {
 /** What one server holds while it runs: shutdown, the signal handlers and the transports share it. */
 interface ServerState {
   engine: HookEngine;
+  /** serve --profiles: the routed profiles; null = this server serves its one profile. */
+  profiles: ProfileRouter | null;
   cfg: ServeConfig;
   log: Logger;
   tracker: RequestTracker;
@@ -92,23 +95,16 @@ export async function startServer(engine: HookEngine, cfg: ServeConfig): Promise
   let resolveDone!: (code: number) => void;
   const done = new Promise<number>((r) => (resolveDone = r));
   // Config, allowlist and scripts: reload on change.
-  const watcher = watchFiles(
-    () => {
-      void engine.reload().then((r) => {
-        if (r.ok) log.info?.(`config reloaded from ${engine.configFile}`);
-        watcher.set(watchedFiles(engine));
-      });
-    },
-    { warn: (m) => log.warn(m) },
-  );
+  const watcher = watchEngine(engine, log);
   // Filled in as the transports start.
   const started = { servers: [], socketIno: null, rpc: null, httpAddress: null, transports: [], shuttingDown: null, detach: () => {}, idleExit: null };
-  const st: ServerState = { engine, cfg, log, tracker, connections, watcher, resolveDone, ...started };
+  const st: ServerState = { engine, profiles: cfg.profiles ?? null, cfg, log, tracker, connections, watcher, resolveDone, ...started };
   const ctx: HttpContext = {
     api,
     tracker,
     notices,
     health: () => health(st, api),
+    forProfile: (name) => forProfile(st, name),
     shutdown: (reason) => void shutdown(st, reason),
     maxBodyBytes: cfg.maxBodyBytes,
     requestTimeoutMs: cfg.requestTimeoutMs,
@@ -116,7 +112,6 @@ export async function startServer(engine: HookEngine, cfg: ServeConfig): Promise
     connections,
   };
   st.detach = hookIntoProcess(st);
-  watcher.set(watchedFiles(engine));
 
   try {
     await listen(st, ctx);
@@ -159,7 +154,7 @@ export async function startServer(engine: HookEngine, cfg: ServeConfig): Promise
 function startIdleExit(st: ServerState, idleMs: number): IdleExitWatch {
   return watchIdleExit({
     idleMs,
-    busy: () => st.tracker.inFlight > 0 || st.engine.stats().open_sessions > 0,
+    busy: () => st.tracker.inFlight > 0 || engines(st).some((e) => e.stats().open_sessions > 0),
     lastActive: () => st.tracker.lastActive,
     exit: (reason) => {
       st.cfg.announce(`${reason}: shutting down`);
@@ -168,8 +163,25 @@ function startIdleExit(st: ServerState, idleMs: number): IdleExitWatch {
   });
 }
 
+/** Every engine this server holds: its own and each routed profile's loaded so far. */
+function engines(st: ServerState): HookEngine[] {
+  return [st.engine, ...(st.profiles?.engines() ?? [])];
+}
+
+/** The API and health of the profile a request names; null = the server's own profile. */
+async function forProfile(st: ServerState, name: unknown): Promise<{ api: ServeApi; health: () => Record<string, unknown> } | null> {
+  if (st.profiles === null) {
+    // One profile: a request for another must not be answered by this one's hooks.
+    if (name === undefined || name === null || name === '' || name === st.engine.profile) return null;
+    throw new RequestError(`this server serves only profile '${st.engine.profile}', not ${JSON.stringify(name)}; start serve with --profiles to route requests by profile`);
+  }
+  const routed = await st.profiles.route(name);
+  return routed === null ? null : { api: routed.api, health: () => health(st, routed.api) };
+}
+
 function health(st: ServerState, api: ServeApi): Record<string, unknown> {
   return api.health({
+    ...(st.profiles ? { profiles: { default: st.engine.profile, loaded: st.profiles.loaded(), known: st.profiles.known() } } : {}),
     transports: st.transports,
     in_flight: st.tracker.inFlight,
     served: st.tracker.served,
@@ -227,7 +239,8 @@ function shutdown(st: ServerState, reason: string): Promise<number> {
       log.warn(`closing the engine failed: ${errorText(e)}`);
       return { notices: [] as FinalizeNotice[] };
     });
-    reportShutdownNotices(st, closed.notices);
+    const routed = (await st.profiles?.close()) ?? [];
+    reportShutdownNotices(st, [...closed.notices, ...routed]);
     st.engine.liveHooks.killAll('SIGKILL');
     for (const s of st.servers) s.closeAllConnections();
     if (cfg.socket && st.socketIno !== null) removeSocket(cfg.socket, st.socketIno);
@@ -291,16 +304,4 @@ function memory(): Record<string, number> {
   const m = process.memoryUsage();
   const mb = (n: number): number => Math.round((n / 1048576) * 10) / 10;
   return { rss_mb: mb(m.rss), heap_used_mb: mb(m.heapUsed), heap_total_mb: mb(m.heapTotal), external_mb: mb(m.external) };
-}
-
-/** config.yaml, the allowlist, and every shell hook's script file. */
-function watchedFiles(engine: HookEngine): string[] {
-  const files = new Set<string>([engine.configFile, join(engine.home, ALLOWLIST_FILENAME)]);
-  for (const event of EVENT_NAMES) {
-    for (const entry of engine.hooksFor(event)) {
-      const p = entry.kind === 'shell' ? entry.consent?.script_path : null;
-      if (p && p.startsWith('/')) files.add(p);
-    }
-  }
-  return [...files];
 }

@@ -16,6 +16,9 @@
 //   POST /v1/reload                      re-read the config now
 //   GET  /v1/notices                     finalize notices of sessions the server finalized on its own
 //   (JSON-RPC only) shutdown             answered, then the server shuts down
+//
+// serve --profiles: a request names its profile by the X-Hermes-Profile header (HTTP) or a
+// `profile` param (JSON-RPC, every method); none = the profile serve was started for.
 
 import type { ServeApi } from './api.js';
 import { ServeError } from './error-answer.js';
@@ -31,6 +34,18 @@ export interface MethodContext {
   notices: NoticeQueue;
   health(): Record<string, unknown>;
   shutdown(reason: string): void;
+  /**
+   * The API and health of the profile a request names (`profile` param on JSON-RPC, the
+   * X-Hermes-Profile header on HTTP): null = this context's own profile. Refuses a name it cannot serve.
+   */
+  forProfile?(name: unknown): Promise<Pick<MethodContext, 'api' | 'health'> | null>;
+}
+
+/** `ctx` for the profile `name` names (absent: `ctx` itself). */
+export async function profileContext<C extends MethodContext>(ctx: C, name: unknown): Promise<C> {
+  if (name === undefined || ctx.forProfile === undefined) return ctx;
+  const routed = await ctx.forProfile(name);
+  return routed === null ? ctx : { ...ctx, ...routed };
 }
 
 export interface HttpRoute {
@@ -148,7 +163,8 @@ export async function callRpcMethod(name: string, params: unknown, ctx: MethodCo
   if (method === undefined) {
     throw new ServeError('method_not_found', `unknown method '${name}' (methods: ${rpcMethodNames().join(', ')})`);
   }
-  return callMethod(method, params as Params, ctx);
+  const named = params !== null && typeof params === 'object' && !Array.isArray(params) ? (params as Params).profile : undefined;
+  return callMethod(method, params as Params, await profileContext(ctx, named));
 }
 
 export function rpcMethodNames(): string[] {
