@@ -180,7 +180,10 @@ export async function startServe(home, { port, requestTimeout } = {}) {
 export const SERVE_STATES = ['up', 'frozen', 'killed', 'never'];
 
 export async function serveIn(state, home, opts) {
-  if (state === 'never') return { token: () => undefined, stop: async () => {} };
+  if (state === 'never') {
+    rmSync(join(home, 'hermes-hooks.sock'), { force: true }); // a killed serve's stale socket
+    return { token: () => undefined, stop: async () => {} };
+  }
   const s = await startServe(home, opts);
   if (state === 'frozen') s.freeze();
   if (state === 'killed') await s.kill();
