@@ -177,7 +177,11 @@ export async function startServe(home, { port, requestTimeout } = {}) {
  * The serve states a scenario can ask for. `setup` brings serve to that state and returns a
  * teardown. `up`/`frozen`/`killed` start it; `never` does not (no socket, nothing on the port).
  */
-export const SERVE_STATES = ['up', 'frozen', 'killed', 'never'];
+const ALL_STATES = ['up', 'frozen', 'killed', 'never'];
+/** E2E_SCENARIOS=run,up,frozen,killed,never (default: all) picks the scenarios to run. */
+const PICKED = (process.env.E2E_SCENARIOS ?? ['run', ...ALL_STATES].join(',')).split(',').map((x) => x.trim());
+export const RUN_WIRING = PICKED.includes('run');
+export const SERVE_STATES = ALL_STATES.filter((s) => PICKED.includes(s));
 
 export async function serveIn(state, home, opts) {
   if (state === 'never') {

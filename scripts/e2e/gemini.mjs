@@ -16,7 +16,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { SERVE_STATES, expected, makeHome, printConfig, serveIn, setAgentTimeout, table, timeoutChain, verdict } from './_harness.mjs';
+import { RUN_WIRING, SERVE_STATES, expected, makeHome, printConfig, serveIn, setAgentTimeout, table, timeoutChain, verdict } from './_harness.mjs';
 
 const CORE = process.env.GEMINI_CORE ?? '/tmp/agents-research/node_modules/@google/gemini-cli-core';
 if (!existsSync(join(CORE, 'dist/src/hooks/hookSystem.js'))) {
@@ -84,7 +84,7 @@ try {
   const runSnippet = printConfig('gemini', home);
   chain = timeoutChain(runSnippet, { unitMs: true });
   setAgentTimeout(runSnippet, chain.agent, { unitMs: true });
-  for (const command of COMMANDS) rows.push({ wiring: 'run', serve: '-', command, ...(await fireBeforeTool(runSnippet.hooks, command)) });
+  if (RUN_WIRING) for (const command of COMMANDS) rows.push({ wiring: 'run', serve: '-', command, ...(await fireBeforeTool(runSnippet.hooks, command)) });
 
   const serveSnippet = printConfig('gemini', home, { serve: true });
   chain = timeoutChain(serveSnippet, { unitMs: true });
