@@ -95,7 +95,10 @@ async function codexRun(snippet, command) {
   const ran = existsSync(mark);
   const ms = api.callAt && api.outputAt ? Math.round(api.outputAt - api.callAt) : undefined;
   const note = (api.output || `exit ${code}: ${err.trim().split('\n').at(-1)}`).replace(/\s+/g, ' ').slice(0, 110);
-  return { outcome: api.outputAt ? (ran ? 'allowed' : 'blocked') : 'no tool output', ms, total_ms: Math.round(performance.now() - t0), note };
+  // Codex refuses some commands on its own (`rm -rf` → "CreateProcess … Rejected"), after the hook:
+  // only a "blocked by PreToolUse hook" output is the guard's block.
+  const blocked = /PreToolUse hook/.test(api.output) ? 'blocked' : 'blocked by codex itself';
+  return { outcome: api.outputAt ? (ran ? 'allowed' : blocked) : 'no tool output', ms, total_ms: Math.round(performance.now() - t0), note };
 }
 
 // --- scenarios -------------------------------------------------------------------------------------
