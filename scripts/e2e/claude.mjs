@@ -1,0 +1,166 @@
+#!/usr/bin/env node
+// End to end against the REAL Claude Code (issue 23): `claude -p` with the hooks print-config prints
+// in a throw-away $HOME/.claude/settings.json, talking to a fake Messages API on 127.0.0.1
+// (ANTHROPIC_BASE_URL, dummy key). The fake model's first answer is a Bash tool_use
+// `touch MARK && rm -rf DIR/x` (or `touch MARK && ls`), its second a final text; MARK existing
+// afterwards means the tool ran. `--allowedTools Bash` takes Claude's own permission prompt out of
+// the way, so only the hooks decide.
+//
+//   npm i --prefix /tmp/agents-research @anthropic-ai/claude-code
+//   CLAUDE_BIN=/tmp/agents-research/node_modules/@anthropic-ai/claude-code/bin/claude.exe node scripts/e2e/claude.mjs [--root CHECKOUT]
+//
+// Scenarios: `print-config claude` (run per call), and `print-config claude --serve --url
+// http://127.0.0.1:PORT` with `serve --http` up, frozen (SIGSTOP), killed and never started.
+// Timeouts are the printed chain scaled by E2E_SCALE (see _harness.mjs). "ms" is the tool round trip
+// as the model sees it: from the tool_use answer to the request carrying its tool_result.
+// Exit 0 when every outcome is the one issue 23 demands.
+
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { RUN_WIRING, SERVE_STATES, expected, freePort, makeHome, printConfig, serveIn, setAgentTimeout, table, timeoutChain, verdict } from './_harness.mjs';
+
+const CLAUDE = process.env.CLAUDE_BIN ?? '/tmp/agents-research/node_modules/@anthropic-ai/claude-code/bin/claude.exe';
+if (!existsSync(CLAUDE)) {
+  console.error(`Set CLAUDE_BIN to the claude binary (not found: ${CLAUDE}); see the header of this file.`);
+  process.exit(2);
+}
+const run = (file, args, opts) => (file.endsWith('.js') ? [process.execPath, [file, ...args], opts] : [file, args, opts]);
+
+// --- a fake Messages API: tool_use first, then a final text ---------------------------------------
+const api = { command: '', requests: [], toolUseAt: 0, toolResultAt: 0 };
+
+function reply(msg) {
+  const last = msg.messages.at(-1);
+  const toolResult = Array.isArray(last?.content) ? last.content.find((b) => b.type === 'tool_result') : undefined;
+  const hasBash = (msg.tools ?? []).some((t) => t.name === 'Bash');
+  if (toolResult) {
+    api.toolResultAt ||= performance.now();
+    api.toolResult = typeof toolResult.content === 'string' ? toolResult.content : JSON.stringify(toolResult.content);
+    return { content: [{ type: 'text', text: 'done' }], stop: 'end_turn' };
+  }
+  if (!hasBash) return { content: [{ type: 'text', text: 'ok' }], stop: 'end_turn' };
+  api.toolUseAt = performance.now();
+  return { content: [{ type: 'tool_use', id: `toolu_e2e_${api.requests.length}`, name: 'Bash', input: { command: api.command, description: 'e2e' } }], stop: 'tool_use' };
+}
+
+function sendSse(res, message, content, stop) {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  const send = (type, data) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
+  send('message_start', { message: { ...message, content: [], stop_reason: null, usage: { input_tokens: 10, output_tokens: 1 } } });
+  content.forEach((block, index) => {
+    if (block.type === 'text') {
+      send('content_block_start', { index, content_block: { type: 'text', text: '' } });
+      send('content_block_delta', { index, delta: { type: 'text_delta', text: block.text } });
+    } else {
+      send('content_block_start', { index, content_block: { ...block, input: {} } });
+      send('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: JSON.stringify(block.input) } });
+    }
+    send('content_block_stop', { index });
+  });
+  send('message_delta', { delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: 5 } });
+  send('message_stop', {});
+  res.end();
+}
+
+const server = createServer((req, res) => {
+  let body = '';
+  req.on('data', (c) => (body += c));
+  req.on('end', () => {
+    if (req.url.startsWith('/v1/messages/count_tokens')) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return res.end('{"input_tokens":10}');
+    }
+    if (!req.url.startsWith('/v1/messages')) {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      return res.end('{}');
+    }
+    const msg = JSON.parse(body);
+    api.requests.push(msg);
+    const { content, stop } = reply(msg);
+    const message = { id: `msg_${api.requests.length}`, type: 'message', role: 'assistant', model: msg.model, content, stop_reason: stop, stop_sequence: null, usage: { input_tokens: 10, output_tokens: 5 } };
+    if (msg.stream) return sendSse(res, message, content, stop);
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(message));
+  });
+});
+await new Promise((r) => server.listen(0, '127.0.0.1', r));
+const apiPort = server.address().port;
+
+// --- one claude -p run -----------------------------------------------------------------------------
+const work = mkdtempSync(join(tmpdir(), 'hh-claude-e2e-'));
+
+async function claudeRun(snippet, command, token) {
+  const home = mkdtempSync(join(work, 'home-'));
+  const project = join(home, 'project');
+  mkdirSync(join(home, '.claude'), { recursive: true });
+  mkdirSync(project);
+  writeFileSync(join(home, '.claude/settings.json'), JSON.stringify(snippet, null, 2));
+  const mark = join(home, 'tool-ran');
+  Object.assign(api, { command: command.replace('MARK', mark).replace('DIR', home), requests: [], toolUseAt: 0, toolResultAt: 0, toolResult: '' });
+  const env = {
+    PATH: process.env.PATH,
+    HOME: home,
+    ANTHROPIC_BASE_URL: `http://127.0.0.1:${apiPort}`,
+    ANTHROPIC_API_KEY: 'sk-ant-e2e-dummy',
+    DISABLE_AUTOUPDATER: '1',
+    DISABLE_TELEMETRY: '1',
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    ...(token ? { HERMES_HOOKS_TOKEN: token } : {}),
+  };
+  const t0 = performance.now();
+  const child = spawn(...run(CLAUDE, ['-p', 'Run the command.', '--output-format', 'json', '--allowedTools', 'Bash'], { cwd: project, env, stdio: ['ignore', 'pipe', 'pipe'] }));
+  let err = '';
+  child.stderr.on('data', (c) => (err += c));
+  child.stdout.resume();
+  const timer = setTimeout(() => child.kill('SIGKILL'), 300_000);
+  const code = await new Promise((r) => child.on('close', r));
+  clearTimeout(timer);
+  const ran = existsSync(mark);
+  const ms = api.toolUseAt && api.toolResultAt ? Math.round(api.toolResultAt - api.toolUseAt) : undefined;
+  const note = (api.toolResult || err.trim() || `exit ${code}, ${api.requests.length} API requests`).replace(/\s+/g, ' ').slice(0, 110);
+  return { outcome: api.toolResultAt ? (ran ? 'allowed' : 'blocked') : 'no tool_result', ms, total_ms: Math.round(performance.now() - t0), note };
+}
+
+// --- scenarios -------------------------------------------------------------------------------------
+const COMMANDS = ['touch MARK && rm -rf DIR/x', 'touch MARK && ls'];
+const rows = [];
+const { home, cleanup } = makeHome();
+let chain;
+try {
+  const runSnippet = printConfig('claude', home);
+  chain = timeoutChain(runSnippet);
+  setAgentTimeout(runSnippet, chain.agent);
+  if (RUN_WIRING) for (const command of COMMANDS) rows.push({ wiring: 'run', serve: '-', command, ...(await claudeRun(runSnippet, command)) });
+
+  const port = await freePort();
+  const serveSnippet = printConfig('claude', home, { serve: true, extra: ['--url', `http://127.0.0.1:${port}`] });
+  chain = timeoutChain(serveSnippet);
+  setAgentTimeout(serveSnippet, chain.agent);
+  for (const state of SERVE_STATES) {
+    const serve = await serveIn(state, home, { port, requestTimeout: chain.serve });
+    try {
+      for (const command of COMMANDS) rows.push({ wiring: 'serve', serve: state, command, ...(await claudeRun(serveSnippet, command, serve.token() ?? 'no-serve-token')) });
+    } finally {
+      await serve.stop();
+    }
+  }
+} finally {
+  cleanup();
+  server.close();
+  if (process.env.KEEP !== '1') rmSync(work, { recursive: true, force: true });
+}
+
+for (const r of rows) {
+  const state = r.serve === '-' ? 'up' : r.serve;
+  r.expected = expected(r.command, state);
+  r.verdict = verdict(r.command, state, r.outcome);
+  r.command = r.command.replace('touch MARK && ', '');
+}
+const version = execFileSync(...run(CLAUDE, ['--version'], { encoding: 'utf8' })).trim();
+console.log(`Claude Code ${version}; fake Messages API on 127.0.0.1:${apiPort}`);
+console.log(`timeouts (s): agent ${chain.agent} (printed ${chain.shipped.agent}), serve --request-timeout ${chain.serve} (default ${chain.shipped.serve}); scale ${process.env.E2E_SCALE ?? 0.1}`);
+console.log(table(rows, ['wiring', 'serve', 'command', 'outcome', 'expected', 'verdict', 'ms', 'total_ms', 'note']));
+process.exit(rows.every((r) => r.verdict === 'ok') ? 0 : 1);

@@ -1,0 +1,145 @@
+#!/usr/bin/env node
+// End to end against the REAL Codex CLI (issue 23): `codex exec` with the hooks print-config prints
+// in a throw-away $CODEX_HOME/hooks.json, talking to a fake Responses API on 127.0.0.1 (a
+// `model_providers.e2e` entry with base_url and wire_api "responses", dummy key). The fake model's
+// first answer is an exec_command function call `touch MARK && rm -rf DIR/x` (or `touch MARK && ls`),
+// its second a final message; MARK existing afterwards means the tool ran. Flags so that only the
+// hooks decide: --dangerously-bypass-approvals-and-sandbox (no approval prompt, no sandbox) and
+// --dangerously-bypass-hook-trust (the printed hooks run without /hooks trust).
+//
+//   npm i --prefix /tmp/agents-research @openai/codex
+//   CODEX_BIN=/tmp/agents-research/node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex \
+//     node scripts/e2e/codex.mjs [--root CHECKOUT]
+//
+// Scenarios: `print-config codex` (run per call), and `print-config codex --serve` (the bundled
+// curl client on <home>/hermes-hooks.sock) with serve up, frozen (SIGSTOP), killed and never
+// started. Timeouts are the printed chain scaled by E2E_SCALE (see _harness.mjs). "ms" is the tool
+// round trip as the model sees it: from the function call to the request carrying its output.
+// Exit 0 when every outcome is the one issue 23 demands.
+
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { RUN_WIRING, SERVE_STATES, expected, makeHome, printConfig, serveIn, setAgentTimeout, table, timeoutChain, verdict } from './_harness.mjs';
+
+const CODEX = process.env.CODEX_BIN ?? '/tmp/agents-research/node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex';
+if (!existsSync(CODEX)) {
+  console.error(`Set CODEX_BIN to the codex binary (not found: ${CODEX}); see the header of this file.`);
+  process.exit(2);
+}
+
+// --- a fake Responses API: a function call first, then a final message ----------------------------
+const api = { command: '', requests: 0, callAt: 0, outputAt: 0, output: '' };
+
+function answer(body) {
+  const output = (body.input ?? []).find((i) => i.type === 'function_call_output');
+  const shell = (body.tools ?? []).find((t) => t.name === 'exec_command' || t.name === 'shell');
+  if (output) {
+    api.outputAt ||= performance.now();
+    api.output = typeof output.output === 'string' ? output.output : JSON.stringify(output.output);
+    return { type: 'message', role: 'assistant', id: `msg_${api.requests}`, content: [{ type: 'output_text', text: 'done' }] };
+  }
+  if (!shell) return { type: 'message', role: 'assistant', id: `msg_${api.requests}`, content: [{ type: 'output_text', text: 'no shell tool offered' }] };
+  api.callAt = performance.now();
+  const args = shell.name === 'exec_command' ? { cmd: api.command } : { command: ['bash', '-lc', api.command] };
+  return { type: 'function_call', id: `fc_${api.requests}`, call_id: `call_e2e_${api.requests}`, name: shell.name, arguments: JSON.stringify(args) };
+}
+
+const server = createServer((req, res) => {
+  let body = '';
+  req.on('data', (c) => (body += c));
+  req.on('end', () => {
+    if (req.method !== 'POST' || !req.url.endsWith('/responses')) {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      return res.end('{}');
+    }
+    api.requests++;
+    const item = answer(JSON.parse(body));
+    const id = `resp_${api.requests}`;
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    const send = (data) => res.write(`event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`);
+    send({ type: 'response.created', response: { id } });
+    send({ type: 'response.output_item.done', item });
+    send({ type: 'response.completed', response: { id, usage: { input_tokens: 10, input_tokens_details: null, output_tokens: 5, output_tokens_details: null, total_tokens: 15 } } });
+    res.end();
+  });
+});
+await new Promise((r) => server.listen(0, '127.0.0.1', r));
+const apiPort = server.address().port;
+
+// --- one codex exec run ----------------------------------------------------------------------------
+const work = mkdtempSync(join(tmpdir(), 'hh-codex-e2e-'));
+
+async function codexRun(snippet, command) {
+  const home = mkdtempSync(join(work, 'home-'));
+  const codexHome = join(home, '.codex');
+  const project = join(home, 'project');
+  mkdirSync(codexHome, { recursive: true });
+  mkdirSync(project);
+  writeFileSync(join(codexHome, 'hooks.json'), JSON.stringify(snippet, null, 2));
+  const mark = join(home, 'tool-ran');
+  Object.assign(api, { command: command.replace('MARK', mark).replace('DIR', home), requests: 0, callAt: 0, outputAt: 0, output: '' });
+  const env = { ...process.env, HOME: home, CODEX_HOME: codexHome, E2E_API_KEY: 'sk-e2e-dummy' };
+  const provider = `model_providers.e2e={name="e2e",base_url="http://127.0.0.1:${apiPort}/v1",wire_api="responses",env_key="E2E_API_KEY"}`;
+  const args = ['exec', '--skip-git-repo-check', '--ephemeral', '--dangerously-bypass-approvals-and-sandbox', '--dangerously-bypass-hook-trust', '-c', provider, '-c', 'model_provider="e2e"', '-m', 'gpt-5', 'Run the command.'];
+  const t0 = performance.now();
+  const child = spawn(CODEX, args, { cwd: project, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let err = '';
+  child.stderr.on('data', (c) => (err += c));
+  child.stdout.resume();
+  const timer = setTimeout(() => child.kill('SIGKILL'), 300_000);
+  const code = await new Promise((r) => child.on('close', r));
+  clearTimeout(timer);
+  const ran = existsSync(mark);
+  const ms = api.callAt && api.outputAt ? Math.round(api.outputAt - api.callAt) : undefined;
+  const note = (api.output || `exit ${code}: ${err.trim().split('\n').at(-1)}`).replace(/\s+/g, ' ').slice(0, 110);
+  // Codex refuses some commands on its own (`rm -rf` → "CreateProcess … Rejected"), after the hook:
+  // only a "blocked by PreToolUse hook" output is the guard's block.
+  const blocked = /PreToolUse hook/.test(api.output) ? 'blocked' : 'blocked by codex itself';
+  return { outcome: api.outputAt ? (ran ? 'allowed' : blocked) : 'no tool output', ms, total_ms: Math.round(performance.now() - t0), note };
+}
+
+// --- scenarios -------------------------------------------------------------------------------------
+const COMMANDS = ['touch MARK && rm -rf DIR/x', 'touch MARK && ls'];
+const rows = [];
+const { home, cleanup } = makeHome();
+let chain;
+try {
+  const runSnippet = printConfig('codex', home);
+  chain = timeoutChain(runSnippet);
+  setAgentTimeout(runSnippet, chain.agent);
+  if (RUN_WIRING) for (const command of COMMANDS) rows.push({ wiring: 'run', serve: '-', command, ...(await codexRun(runSnippet, command)) });
+
+  const serveSnippet = printConfig('codex', home, { serve: true });
+  chain = timeoutChain(serveSnippet);
+  setAgentTimeout(serveSnippet, chain.agent);
+  if (chain.client !== undefined) process.env.HERMES_HOOKS_TIMEOUT = String(chain.client);
+  for (const state of SERVE_STATES) {
+    const serve = await serveIn(state, home, { requestTimeout: chain.serve });
+    try {
+      for (const command of COMMANDS) rows.push({ wiring: 'serve', serve: state, command, ...(await codexRun(serveSnippet, command)) });
+    } finally {
+      await serve.stop();
+    }
+  }
+} finally {
+  cleanup();
+  server.close();
+  if (process.env.KEEP !== '1') rmSync(work, { recursive: true, force: true });
+}
+
+for (const r of rows) {
+  const state = r.serve === '-' ? 'up' : r.serve;
+  r.expected = expected(r.command, state);
+  r.verdict = verdict(r.command, state, r.outcome);
+  r.command = r.command.replace('touch MARK && ', '');
+}
+const version = execFileSync(CODEX, ['--version'], { encoding: 'utf8' }).trim();
+console.log(`${version}; fake Responses API on 127.0.0.1:${apiPort}`);
+console.log(
+  `timeouts (s): agent ${chain.agent} (printed ${chain.shipped.agent}), client ${chain.client ?? '-'} (shipped ${chain.shipped.client ?? '-'}), serve --request-timeout ${chain.serve} (default ${chain.shipped.serve}); scale ${process.env.E2E_SCALE ?? 0.1}`,
+);
+console.log(table(rows, ['wiring', 'serve', 'command', 'outcome', 'expected', 'verdict', 'ms', 'total_ms', 'note']));
+process.exit(rows.every((r) => r.verdict === 'ok') ? 0 : 1);
