@@ -7,7 +7,7 @@
 // scripts can be pointed at another checkout. Needs `npm run build` there (dist/cli/bin.js).
 
 import { execFileSync, spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
@@ -183,14 +183,38 @@ const PICKED = (process.env.E2E_SCENARIOS ?? ['run', ...ALL_STATES].join(',')).s
 export const RUN_WIRING = PICKED.includes('run');
 export const SERVE_STATES = ALL_STATES.filter((s) => PICKED.includes(s));
 
+/**
+ * The bundled client starts a serve itself when none answers (killed: a stale socket; never: no
+ * socket), unless HERMES_HOOKS_AUTOSTART=0 — then those calls are answered by the guard through the
+ * serve the client started, and that serve is stopped with the scenario.
+ */
+export const AUTOSTART = process.env.HERMES_HOOKS_AUTOSTART !== '0';
+
+/** Kill serves started for `home` that the harness did not start itself (the client's autostart). */
+function killServesOf(home) {
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+    try {
+      const argv = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0');
+      if (argv.includes('serve') && argv.includes(home)) process.kill(Number(name), 'SIGKILL');
+    } catch {
+      // gone meanwhile
+    }
+  }
+}
+
 export async function serveIn(state, home, opts) {
+  const autostarted = { token: () => undefined, stop: async () => killServesOf(home) };
   if (state === 'never') {
     rmSync(join(home, 'hermes-hooks.sock'), { force: true }); // a killed serve's stale socket
-    return { token: () => undefined, stop: async () => {} };
+    return autostarted;
   }
   const s = await startServe(home, opts);
   if (state === 'frozen') s.freeze();
-  if (state === 'killed') await s.kill();
+  if (state === 'killed') {
+    await s.kill();
+    return { ...s, stop: async () => { await s.stop(); killServesOf(home); } };
+  }
   return s;
 }
 
@@ -207,7 +231,9 @@ export function table(rows, cols) {
  * answer, blocked when it cannot (serve frozen, killed or never started: never open).
  */
 export function expected(command, state) {
-  return command.includes('rm -rf') || ['frozen', 'killed', 'never'].includes(state) ? 'blocked' : 'allowed';
+  // Killed or never started, the client starts a serve (unless HERMES_HOOKS_AUTOSTART=0): the guard answers.
+  const unanswerable = state === 'frozen' || (!AUTOSTART && (state === 'killed' || state === 'never'));
+  return command.includes('rm -rf') || unanswerable ? 'blocked' : 'allowed';
 }
 
 export function verdict(command, state, outcome) {
