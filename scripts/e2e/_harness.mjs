@@ -240,3 +240,13 @@ export function verdict(command, state, outcome) {
   const want = expected(command, state);
   return outcome === want ? 'ok' : want === 'blocked' ? 'FAIL (open)' : 'FAIL (closed)';
 }
+
+/** Fills each row's `expected` and `verdict` (a run-wiring row counts as serve `up`), and shows the command without the marker. */
+export function judgeRows(rows) {
+  for (const r of rows) {
+    const state = r.serve === '-' ? 'up' : r.serve;
+    r.expected = expected(r.command, state);
+    r.verdict = verdict(r.command, state, r.outcome);
+    r.command = r.command.replace('touch MARK && ', '');
+  }
+}

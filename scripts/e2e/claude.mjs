@@ -20,7 +20,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { RUN_WIRING, SERVE_STATES, expected, freePort, makeHome, printConfig, serveIn, setAgentTimeout, table, timeoutChain, verdict } from './_harness.mjs';
+import { RUN_WIRING, SERVE_STATES, freePort, makeHome, printConfig, serveIn, setAgentTimeout, table, timeoutChain, judgeRows } from './_harness.mjs';
 
 const CLAUDE = process.env.CLAUDE_BIN ?? '/tmp/agents-research/node_modules/@anthropic-ai/claude-code/bin/claude.exe';
 if (!existsSync(CLAUDE)) {
@@ -153,12 +153,7 @@ try {
   if (process.env.KEEP !== '1') rmSync(work, { recursive: true, force: true });
 }
 
-for (const r of rows) {
-  const state = r.serve === '-' ? 'up' : r.serve;
-  r.expected = expected(r.command, state);
-  r.verdict = verdict(r.command, state, r.outcome);
-  r.command = r.command.replace('touch MARK && ', '');
-}
+judgeRows(rows);
 const version = execFileSync(...run(CLAUDE, ['--version'], { encoding: 'utf8' })).trim();
 console.log(`Claude Code ${version}; fake Messages API on 127.0.0.1:${apiPort}`);
 console.log(`timeouts (s): agent ${chain.agent} (printed ${chain.shipped.agent}), serve --request-timeout ${chain.serve} (default ${chain.shipped.serve}); scale ${process.env.E2E_SCALE ?? 0.1}`);

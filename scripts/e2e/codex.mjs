@@ -22,7 +22,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { RUN_WIRING, SERVE_STATES, expected, makeHome, printConfig, serveIn, setAgentTimeout, table, timeoutChain, verdict } from './_harness.mjs';
+import { RUN_WIRING, SERVE_STATES, makeHome, printConfig, serveIn, setAgentTimeout, table, timeoutChain, judgeRows } from './_harness.mjs';
 
 const CODEX = process.env.CODEX_BIN ?? '/tmp/agents-research/node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex';
 if (!existsSync(CODEX)) {
@@ -130,12 +130,7 @@ try {
   if (process.env.KEEP !== '1') rmSync(work, { recursive: true, force: true });
 }
 
-for (const r of rows) {
-  const state = r.serve === '-' ? 'up' : r.serve;
-  r.expected = expected(r.command, state);
-  r.verdict = verdict(r.command, state, r.outcome);
-  r.command = r.command.replace('touch MARK && ', '');
-}
+judgeRows(rows);
 const version = execFileSync(CODEX, ['--version'], { encoding: 'utf8' }).trim();
 console.log(`${version}; fake Responses API on 127.0.0.1:${apiPort}`);
 console.log(

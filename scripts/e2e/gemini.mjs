@@ -16,7 +16,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { RUN_WIRING, SERVE_STATES, expected, makeHome, printConfig, serveIn, setAgentTimeout, table, timeoutChain, verdict } from './_harness.mjs';
+import { RUN_WIRING, SERVE_STATES, makeHome, printConfig, serveIn, setAgentTimeout, table, timeoutChain, judgeRows } from './_harness.mjs';
 
 const CORE = process.env.GEMINI_CORE ?? '/tmp/agents-research/node_modules/@google/gemini-cli-core';
 if (!existsSync(join(CORE, 'dist/src/hooks/hookSystem.js'))) {
@@ -102,11 +102,7 @@ try {
   cleanup();
 }
 
-for (const r of rows) {
-  const state = r.serve === '-' ? 'up' : r.serve;
-  r.expected = expected(r.command, state);
-  r.verdict = verdict(r.command, state, r.outcome);
-}
+judgeRows(rows);
 console.log(`Gemini CLI core ${version}; socket ${socket}`);
 console.log(
   `timeouts (s): agent ${chain.agent} (printed ${chain.shipped.agent}), client ${chain.client ?? '-'} (shipped ${chain.shipped.client ?? '-'}), serve --request-timeout ${chain.serve} (default ${chain.shipped.serve}); scale ${process.env.E2E_SCALE ?? 0.1}`,
