@@ -3,10 +3,12 @@
 // tool gate over http still answers; serve started the way print-config says (--socket + --http).
 
 import { existsSync, readFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { once } from 'node:events';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runMain } from '../cli/_helpers.js';
-import { approvedHome, cleanupTemps, http, runShell, startServe, stopServe, tempDir, waitFor, writeScript } from '../serve/_helpers.js';
+import { approvedHome, cleanupTemps, http, runShell, servesOf, startServe, stopServe, tempDir, waitFor, writeScript } from '../serve/_helpers.js';
 
 afterAll(cleanupTemps);
 
@@ -35,6 +37,32 @@ describe('print-config claude --serve against a real serve', () => {
       expect(JSON.parse(res.body).hookSpecificOutput.permissionDecision).toBe('deny');
     } finally {
       expect(await stopServe(served)).toBe(0);
+    }
+  }, 60_000);
+});
+
+describe('print-config claude --serve with no serve running', () => {
+  it("the first prompt's client command starts a serve that listens on the socket and on the printed --http address", async () => {
+    const dir = tempDir();
+    const guard = writeScript(join(dir, 'guard.sh'), `#!/bin/bash\necho '{"action":"block","message":"no"}'\n`);
+    const home = await approvedHome({ pre_tool_call: [guard] });
+    const probe = createServer().listen(0, '127.0.0.1');
+    await once(probe, 'listening');
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise((r) => probe.close(r));
+    const printed = await runMain(['print-config', 'claude', '--serve', '--url', `http://127.0.0.1:${port}`, '--home', home]);
+    const hooks = JSON.parse(printed.stdout).hooks;
+    try {
+      const prompt = await sh(hooks.UserPromptSubmit[0].hooks[0].command, JSON.stringify({ session_id: 'c2', hook_event_name: 'UserPromptSubmit', prompt: 'hi', cwd: '/tmp' }));
+      expect([prompt.code, prompt.stderr]).toEqual([0, '']);
+      expect(servesOf(home)).toHaveLength(1);
+      // The turn's tool gate, over http, as Claude sends it: the serve the client started answers it.
+      const token = readFileSync(join(home, 'hermes-hooks.token'), 'utf8').trim();
+      const stdin = JSON.stringify({ session_id: 'c2', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, cwd: '/tmp' });
+      const res = await http({ port }, 'POST', new URL(hooks.PreToolUse[0].hooks[0].url).pathname, { body: stdin, headers: { authorization: `Bearer ${token}` } });
+      expect(JSON.parse(res.body).hookSpecificOutput.permissionDecision).toBe('deny');
+    } finally {
+      for (const pid of servesOf(home)) process.kill(pid, 'SIGKILL');
     }
   }, 60_000);
 });
