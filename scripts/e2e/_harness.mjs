@@ -230,23 +230,24 @@ export function table(rows, cols) {
  * Whether an outcome is the one issue 23 demands: `rm -rf` blocked; `ls` allowed while the guard can
  * answer, blocked when it cannot (serve frozen, killed or never started: never open).
  */
-export function expected(command, state) {
-  // Killed or never started, the client starts a serve (unless HERMES_HOOKS_AUTOSTART=0): the guard answers.
-  const unanswerable = state === 'frozen' || (!AUTOSTART && (state === 'killed' || state === 'never'));
+export function expected(command, state, also = []) {
+  // Killed or never started, the client starts a serve (unless HERMES_HOOKS_AUTOSTART=0): the guard
+  // answers. `also`: states an agent cannot be answered in anyway (Claude's `never`: no token yet).
+  const unanswerable = state === 'frozen' || also.includes(state) || (!AUTOSTART && (state === 'killed' || state === 'never'));
   return command.includes('rm -rf') || unanswerable ? 'blocked' : 'allowed';
 }
 
-export function verdict(command, state, outcome) {
-  const want = expected(command, state);
+export function verdict(command, state, outcome, also = []) {
+  const want = expected(command, state, also);
   return outcome === want ? 'ok' : want === 'blocked' ? 'FAIL (open)' : 'FAIL (closed)';
 }
 
 /** Fills each row's `expected` and `verdict` (a run-wiring row counts as serve `up`), and shows the command without the marker. */
-export function judgeRows(rows) {
+export function judgeRows(rows, also = []) {
   for (const r of rows) {
     const state = r.serve === '-' ? 'up' : r.serve;
-    r.expected = expected(r.command, state);
-    r.verdict = verdict(r.command, state, r.outcome);
+    r.expected = expected(r.command, state, also);
+    r.verdict = verdict(r.command, state, r.outcome, also);
     r.command = r.command.replace('touch MARK && ', '');
   }
 }

@@ -153,7 +153,9 @@ try {
   if (process.env.KEEP !== '1') rmSync(work, { recursive: true, force: true });
 }
 
-judgeRows(rows);
+// Never started: the serve the client starts makes a new token, which Claude's environment (the
+// http hooks' Authorization header) cannot have yet — the gate blocks until the user exports it.
+judgeRows(rows, ['never']);
 const version = execFileSync(...run(CLAUDE, ['--version'], { encoding: 'utf8' })).trim();
 console.log(`Claude Code ${version}; fake Messages API on 127.0.0.1:${apiPort}`);
 console.log(`timeouts (s): agent ${chain.agent} (printed ${chain.shipped.agent}), serve --request-timeout ${chain.serve} (default ${chain.shipped.serve}); scale ${process.env.E2E_SCALE ?? 0.1}`);
