@@ -1,7 +1,7 @@
 // The Unix socket file: never started over a live server, a stale file from a crash is removed,
 // and the socket is created mode 0600 (umask 177 around the bind, chmod after it).
 
-import { chmodSync, lstatSync, unlinkSync } from 'node:fs';
+import { chmodSync, lstatSync, rmSync, unlinkSync } from 'node:fs';
 import { connect } from 'node:net';
 import type { Server } from 'node:http';
 
@@ -45,8 +45,14 @@ export async function listenOnSocket(server: Server, path: string): Promise<{ in
     process.umask(old);
   }
   chmodSync(path, 0o600);
+  // The bundled client's mark of a serve that did not answer here (it then stops waiting for a
+  // while): this is a new serve, so it gets every call again.
+  rmSync(`${path}${UNANSWERED_SUFFIX}`, { force: true });
   return { ino: lstatSync(path).ino };
 }
+
+/** The bundled client's mark next to a socket whose serve let a call run out its deadline. */
+export const UNANSWERED_SUFFIX = '.unanswered';
 
 /** Removes our socket file, and only ours (another server may have replaced it since). */
 export function removeSocket(path: string, ino: number): void {
