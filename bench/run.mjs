@@ -25,10 +25,10 @@ const BENCHMARKS = ['overhead', 'breakdown', 'fanout', 'cli-start', 'cli-breakdo
  * Opt-in only: `--only peers` installs a peer's package from the registry into a temp dir;
  * `--only hostile` holds 1 000 connections open against serve (it needs an open-file limit > 1 100).
  */
-const OPT_IN = ['peers', 'hostile'];
+const OPT_IN = ['peers', 'hostile', 'agents'];
 const PER_BENCHMARK_LIMIT_MS = 150_000;
 /** serve sends 64 000 requests and 100 000 emits through real servers: it gets longer. */
-const LIMIT_MS = { serve: 420_000, peers: 600_000, hostile: 300_000 };
+const LIMIT_MS = { serve: 420_000, peers: 600_000, hostile: 300_000, agents: 420_000 };
 /** No retries once the run has taken this long, so `npm run bench` stays under 5 minutes. */
 const RETRY_BUDGET_S = 200;
 
