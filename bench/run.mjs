@@ -7,7 +7,8 @@
 // (write elsewhere; the README table is then left alone), --no-retry, --render (only rewrite the
 // README table and summary.json from the results files, each benchmark with its own run's date and load). `--only peers` runs the
 // opt-in peer benchmark (installs @google/gemini-cli-core into a temp dir), `--only hostile` the
-// opt-in attack on serve (1 000 connections held open). With
+// opt-in attack on serve (1 000 connections held open), `--only agents` the tool round trip
+// through the real Claude Code and Codex (installed under /tmp/agents-research). With
 // HH_BENCH_BASELINE=<root of a built checkout>, the engine benchmarks also measure that build
 // (before → after, interleaved in the same run).
 // A benchmark whose noise-sensitive target failed is run once more and both attempts are kept
@@ -24,11 +25,12 @@ const BENCHMARKS = ['overhead', 'breakdown', 'fanout', 'cli-start', 'cli-breakdo
 /**
  * Opt-in only: `--only peers` installs a peer's package from the registry into a temp dir;
  * `--only hostile` holds 1 000 connections open against serve (it needs an open-file limit > 1 100).
+ * `--only agents` runs `claude -p` and `codex exec` (not installed by the bench: see scripts/e2e/README.md).
  */
-const OPT_IN = ['peers', 'hostile'];
+const OPT_IN = ['peers', 'hostile', 'agents'];
 const PER_BENCHMARK_LIMIT_MS = 150_000;
 /** serve sends 64 000 requests and 100 000 emits through real servers: it gets longer. */
-const LIMIT_MS = { serve: 420_000, peers: 600_000, hostile: 300_000 };
+const LIMIT_MS = { serve: 420_000, peers: 600_000, hostile: 300_000, agents: 420_000 };
 /** No retries once the run has taken this long, so `npm run bench` stays under 5 minutes. */
 const RETRY_BUDGET_S = 200;
 

@@ -1,0 +1,214 @@
+// The tool round trip through the REAL agents (issue 23, "Measured"): `claude -p` and `codex exec`
+// against a fake model API on 127.0.0.1, as in scripts/e2e/claude.mjs and codex.mjs, timed from the
+// fake model's tool call to the request that carries the tool's result. Four wirings per agent, in
+// interleaved rounds (each round runs all four, the first one rotating):
+//   none   — no hooks at all: the agent's own floor;
+//   direct — the agent's command hooks run the guard script itself (same events as print-config's
+//            run wiring, each handler's command replaced by the guard): no hermes-hooks;
+//   run    — print-config AGENT (`hermes-hooks run --dialect AGENT` per call);
+//   serve  — print-config AGENT --serve, serve already up (Claude: http hooks to serve --http;
+//            Codex: the bundled curl client on serve's socket).
+// The command is `touch MARK && ls` (the guard allows it, the tool runs: MARK must exist).
+// Opt-in: `node bench/run.mjs --only agents`. Needs the agents under /tmp/agents-research (see
+// scripts/e2e/README.md; CLAUDE_BIN / CODEX_BIN override); a missing agent is skipped and said so.
+// Gemini is not here: its round trip is not a model loop (scripts/e2e/gemini.mjs drives its
+// HookSystem directly), so there is no agent-seen tool round trip to compare.
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import os from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { freePort, handlers, makeHome, printConfig, serveIn } from '../../scripts/e2e/_harness.mjs';
+import { benchMain, figure } from '../lib/bench-main.mjs';
+import { round, summarize } from '../lib/stats.mjs';
+
+const CLAUDE = process.env.CLAUDE_BIN ?? '/tmp/agents-research/node_modules/@anthropic-ai/claude-code/bin/claude.exe';
+const CODEX = process.env.CODEX_BIN ?? '/tmp/agents-research/node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex';
+const COMMAND = 'touch MARK && ls';
+const ROWS = ['none', 'direct', 'run', 'serve'];
+const TARGET_MS = 10;
+
+// --- fake model APIs: one tool call, then a final answer; `clock` records the round trip ---------
+const clock = { command: '', callAt: 0, resultAt: 0 };
+
+function listen(handle) {
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => handle(req, res, body));
+  });
+  return new Promise((r) => server.listen(0, '127.0.0.1', () => r({ server, port: server.address().port })));
+}
+
+/** Anthropic Messages API (SSE): a Bash tool_use while no tool_result came back, then "done". */
+function claudeApi(req, res, body) {
+  if (!req.url.startsWith('/v1/messages') || req.url.includes('count_tokens')) {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    return res.end('{"input_tokens":10}');
+  }
+  const msg = JSON.parse(body);
+  const last = msg.messages.at(-1);
+  const hasResult = Array.isArray(last?.content) && last.content.some((b) => b.type === 'tool_result');
+  const hasBash = (msg.tools ?? []).some((t) => t.name === 'Bash');
+  let block = { type: 'text', text: hasResult ? 'done' : 'ok' };
+  if (hasResult) clock.resultAt ||= performance.now();
+  else if (hasBash) {
+    clock.callAt = performance.now();
+    block = { type: 'tool_use', id: `toolu_${Date.now()}`, name: 'Bash', input: { command: clock.command, description: 'bench' } };
+  }
+  const stop = block.type === 'tool_use' ? 'tool_use' : 'end_turn';
+  res.writeHead(200, { 'content-type': 'text/event-stream' });
+  const send = (type, data) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
+  send('message_start', { message: { id: 'msg_b', type: 'message', role: 'assistant', model: msg.model, content: [], stop_reason: null, usage: { input_tokens: 10, output_tokens: 1 } } });
+  send('content_block_start', { index: 0, content_block: block.type === 'text' ? { type: 'text', text: '' } : { ...block, input: {} } });
+  send('content_block_delta', { index: 0, delta: block.type === 'text' ? { type: 'text_delta', text: block.text } : { type: 'input_json_delta', partial_json: JSON.stringify(block.input) } });
+  send('content_block_stop', { index: 0 });
+  send('message_delta', { delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: 5 } });
+  send('message_stop', {});
+  res.end();
+}
+
+/** OpenAI Responses API (SSE): an exec_command call while no output came back, then a message. */
+function codexApi(req, res, body) {
+  if (req.method !== 'POST' || !req.url.endsWith('/responses')) {
+    res.writeHead(404);
+    return res.end('{}');
+  }
+  const b = JSON.parse(body);
+  const hasOutput = (b.input ?? []).some((i) => i.type === 'function_call_output');
+  const shell = (b.tools ?? []).find((t) => t.name === 'exec_command' || t.name === 'shell');
+  let item = { type: 'message', role: 'assistant', id: 'msg_b', content: [{ type: 'output_text', text: 'done' }] };
+  if (hasOutput) clock.resultAt ||= performance.now();
+  else if (shell) {
+    clock.callAt = performance.now();
+    const args = shell.name === 'exec_command' ? { cmd: clock.command } : { command: ['bash', '-lc', clock.command] };
+    item = { type: 'function_call', id: 'fc_b', call_id: `call_${Date.now()}`, name: shell.name, arguments: JSON.stringify(args) };
+  }
+  res.writeHead(200, { 'content-type': 'text/event-stream' });
+  const send = (data) => res.write(`event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`);
+  send({ type: 'response.created', response: { id: 'resp_b' } });
+  send({ type: 'response.output_item.done', item });
+  send({ type: 'response.completed', response: { id: 'resp_b', usage: { input_tokens: 10, input_tokens_details: null, output_tokens: 5, output_tokens_details: null, total_tokens: 15 } } });
+  res.end();
+}
+
+// --- one agent run --------------------------------------------------------------------------------
+
+async function runAgent(bin, args, env, cwd, mark) {
+  Object.assign(clock, { command: COMMAND.replace('MARK', mark), callAt: 0, resultAt: 0 });
+  const child = spawn(bin, args, { cwd, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  let err = '';
+  child.stderr.on('data', (c) => (err += c));
+  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+  const code = await new Promise((r) => child.on('close', r));
+  clearTimeout(timer);
+  if (!clock.resultAt || !existsSync(mark)) throw new Error(`${bin}: the tool did not run (exit ${code}): ${err.trim().split('\n').at(-1)}`);
+  return clock.resultAt - clock.callAt;
+}
+
+/** A fresh agent home per call (no session carried over), the hooks snippet written where the agent reads it. */
+function agentHome(work, dir, file, snippet) {
+  const home = mkdtempSync(join(work, 'h-'));
+  mkdirSync(join(home, dir), { recursive: true });
+  mkdirSync(join(home, 'project'));
+  writeFileSync(join(home, dir, file), JSON.stringify(snippet));
+  return home;
+}
+
+const AGENTS = {
+  claude: {
+    bin: CLAUDE,
+    api: claudeApi,
+    version: () => execFileSync(CLAUDE, ['--version'], { encoding: 'utf8' }).trim(),
+    serveUrl: (port) => ['--url', `http://127.0.0.1:${port}`],
+    async call(work, apiPort, snippet, token) {
+      const home = agentHome(work, '.claude', 'settings.json', snippet);
+      const env = { PATH: process.env.PATH, HOME: home, ANTHROPIC_BASE_URL: `http://127.0.0.1:${apiPort}`, ANTHROPIC_API_KEY: 'sk-ant-bench', DISABLE_AUTOUPDATER: '1', DISABLE_TELEMETRY: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', ...(token ? { HERMES_HOOKS_TOKEN: token } : {}) };
+      return runAgent(CLAUDE, ['-p', 'Run the command.', '--output-format', 'json', '--allowedTools', 'Bash'], env, join(home, 'project'), join(home, 'ran'));
+    },
+  },
+  codex: {
+    bin: CODEX,
+    api: codexApi,
+    version: () => execFileSync(CODEX, ['--version'], { encoding: 'utf8' }).trim(),
+    serveUrl: () => [],
+    async call(work, apiPort, snippet) {
+      const home = agentHome(work, '.codex', 'hooks.json', snippet);
+      const env = { ...process.env, HOME: home, CODEX_HOME: join(home, '.codex'), BENCH_API_KEY: 'sk-bench' };
+      const provider = `model_providers.bench={name="bench",base_url="http://127.0.0.1:${apiPort}/v1",wire_api="responses",env_key="BENCH_API_KEY"}`;
+      const args = ['exec', '--skip-git-repo-check', '--ephemeral', '--dangerously-bypass-approvals-and-sandbox', '--dangerously-bypass-hook-trust', '-c', provider, '-c', 'model_provider="bench"', '-m', 'gpt-5', 'Run the command.'];
+      return runAgent(CODEX, args, env, join(home, 'project'), join(home, 'ran'));
+    },
+  },
+};
+
+/** print-config's run snippet with every handler running the guard script itself: no hermes-hooks. */
+function directSnippet(runSnippet, guard) {
+  const snippet = structuredClone(runSnippet);
+  for (const h of handlers(snippet)) {
+    for (const k of Object.keys(h)) if (!['type', 'timeout'].includes(k)) delete h[k];
+    Object.assign(h, { type: 'command', command: guard });
+  }
+  return snippet;
+}
+
+async function benchAgent(name, agent, rounds) {
+  const { home, cleanup } = makeHome();
+  const work = mkdtempSync(join(os.tmpdir(), `hh-bench-${name}-`));
+  const { server, port: apiPort } = await listen(agent.api);
+  const port = await freePort();
+  const serve = await serveIn('up', home, name === 'claude' ? { port } : {});
+  try {
+    const runSnippet = printConfig(name, home);
+    const snippets = {
+      none: {},
+      direct: directSnippet(runSnippet, join(home, 'guard.sh')),
+      run: runSnippet,
+      serve: printConfig(name, home, { serve: true, extra: agent.serveUrl(port) }),
+    };
+    const ms = Object.fromEntries(ROWS.map((r) => [r, []]));
+    for (let i = -1; i < rounds; i++) {
+      // Round -1 warms the agent binary, the fake API and serve; it is not recorded.
+      const order = ROWS.map((_, k) => ROWS[(k + Math.max(i, 0)) % ROWS.length]);
+      for (const row of order) {
+        const t = await agent.call(work, apiPort, snippets[row], serve.token());
+        if (i >= 0) ms[row].push(t);
+      }
+    }
+    return { version: agent.version(), wall_ms: Object.fromEntries(ROWS.map((r) => [r, summarize(ms[r], 1)])), samples_ms: Object.fromEntries(ROWS.map((r) => [r, ms[r].map((x) => round(x, 1))])) };
+  } finally {
+    await serve.stop();
+    server.close();
+    cleanup();
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+benchMain(async ({ quick }) => {
+  const rounds = quick ? 2 : 7;
+  const result = { name: 'agents', title: 'Tool round trip through Claude Code and Codex', rounds, command: COMMAND, agents: {}, figures: [] };
+  for (const [name, agent] of Object.entries(AGENTS)) {
+    if (!existsSync(agent.bin)) {
+      result.figures.push(figure(`${name}: skipped`, 'skipped', '', { note: `${agent.bin} not found (see scripts/e2e/README.md)` }));
+      continue;
+    }
+    process.stderr.write(`agents: ${name} …\n`);
+    const r = await benchAgent(name, agent, rounds);
+    result.agents[name] = r;
+    const w = r.wall_ms;
+    const rowsNote = ROWS.map((row) => `${row} ${w[row].median} (p95 ${w[row].p95})`).join(', ');
+    const serveOver = w.serve.median - w.direct.median;
+    result.figures.push(
+      figure(`${name} (${r.version}): serve − direct, tool round trip median`, round(serveOver, 1), 'ms', {
+        target: `≤ ${TARGET_MS}`,
+        pass: serveOver <= TARGET_MS,
+        limit: `ms median (p95): ${rowsNote}; ${rounds} interleaved rounds`,
+      }),
+      figure(`${name}: run − direct, tool round trip median`, round(w.run.median - w.direct.median, 1), 'ms', {
+        note: `direct − none ${round(w.direct.median - w.none.median, 1)} ms (the guard script's own cost through the agent's hooks)`,
+      }),
+    );
+  }
+  return result;
+});
