@@ -23,6 +23,6 @@ export function stderrLogger(opts: { verbose?: boolean; stream?: NodeJS.Writable
 
 /** Only what plugins print, on stderr: for faces that report everything else themselves (`test`). */
 export function pluginOutputLogger(stream: NodeJS.WritableStream): Logger {
-  return { ...silentLogger, output: (m) => stream.write(`hermes-hooks: ${inert(m, { keepNewlines: true })}\n`) };
+  return { ...silentLogger, output: stderrLogger({ stream }).output! };
 }
 
