@@ -82,7 +82,7 @@ export function isHermesHooksCommand(command: string): boolean {
   return /\bhermes-hooks\b/.test(command) || /dist\/cli\/bin\.js\b/.test(command) || /\brun\s+\S+\s+.*--dialect[\s=]/.test(command);
 }
 
-/** An http handler to serve's /v1/agent route (print-config --serve for an agent with http hooks). */
+/** An http handler to serve's /v1/agent route (print-config --http, Claude Code). */
 function isServeHttp(h: Record<string, unknown>): boolean {
   return h['type'] === 'http' && typeof h['url'] === 'string' && h['url'].includes('/v1/agent/');
 }
@@ -128,7 +128,7 @@ function skippedHttpEntries(dialect: AgentDialect, json: Record<string, unknown>
     if (ours) {
       out.push({
         ok: false,
-        message: `${file}: ${agentName(dialect)} skips HTTP hooks on ${event}: this event never reaches hermes-hooks — use the command hook 'hermes-hooks print-config ${dialect} --serve' prints`,
+        message: `${file}: ${agentName(dialect)} skips HTTP hooks on ${event}: this event never reaches hermes-hooks — use the command hook 'hermes-hooks print-config ${dialect}' prints`,
       });
     }
   }

@@ -31,7 +31,7 @@ export function checkEntry(input: AgentDoctorInput, file: AgentFile, raw: RawEnt
   // The event and the `run <event> --dialect <agent>` it calls.
   const ourEvent = maps[dialect].events.get(raw.event) ?? null;
   if (ourEvent === null) checks.push({ ok: false, message: `${agentName(dialect)} event '${raw.event}' has no Hermes counterpart: 'run' answers it with an error (remove the entry)` });
-  // print-config --serve wires the bundled client (`… hermes-hooks-client <agent> <event> [socket]`), not `run`.
+  // print-config (its default wiring) wires the bundled client (`… hermes-hooks-client <agent> <event> [socket]`), not `run`.
   const client = url === null ? clientWiring(command, input.home) : null;
   if (url !== null) checks.push(...httpChecks(input, url, raw));
   else if (client !== null) checks.push(...clientChecks(input, client, raw.event));
@@ -107,8 +107,8 @@ function httpChecks(input: AgentDoctorInput, url: string, raw: RawEntry): AgentC
   const { dialect } = input;
   const out: AgentCheck[] = [];
   const route = /\/v1\/agent\/([^/?#]+)\/([^/?#]+)/.exec(url);
-  if (route?.[1] !== dialect) out.push({ ok: false, message: `${url} answers as '${route?.[1] ?? ''}', not as ${agentName(dialect)} — use 'hermes-hooks print-config ${dialect} --serve'` });
-  if (route?.[2] !== raw.event) out.push({ ok: false, message: `wired on ${raw.event} but ${url} is told '${route?.[2] ?? ''}' — use 'hermes-hooks print-config ${dialect} --serve'` });
+  if (route?.[1] !== dialect) out.push({ ok: false, message: `${url} answers as '${route?.[1] ?? ''}', not as ${agentName(dialect)} — use 'hermes-hooks print-config ${dialect} --http'` });
+  if (route?.[2] !== raw.event) out.push({ ok: false, message: `wired on ${raw.event} but ${url} is told '${route?.[2] ?? ''}' — use 'hermes-hooks print-config ${dialect} --http'` });
   const gate = agentModule(dialect).doctor.gate === raw.event;
   if (gate && raw.handler['onFailure'] !== 'block') {
     out.push({ ok: false, message: `no "onFailure": "block": when serve is down, slow or refuses the token, ${agentName(dialect)} lets the call through — add it (Claude Code 2.1.295+)` });
@@ -139,11 +139,11 @@ function clientWiring(command: string, home: string): ClientWiring | null {
 function clientChecks(input: AgentDoctorInput, c: ClientWiring, event: string): AgentCheck[] {
   const { dialect } = input;
   const out: AgentCheck[] = [];
-  if (c.agent !== dialect) out.push({ ok: false, message: `the client answers as '${c.agent ?? ''}', not as ${agentName(dialect)}: ${agentName(dialect)} misreads every answer — use 'hermes-hooks print-config ${dialect} --serve'` });
-  if (c.event !== event) out.push({ ok: false, message: `wired on ${event} but the client is told '${c.event ?? ''}': stdin and command line disagree — use 'hermes-hooks print-config ${dialect} --serve'` });
+  if (c.agent !== dialect) out.push({ ok: false, message: `the client answers as '${c.agent ?? ''}', not as ${agentName(dialect)}: ${agentName(dialect)} misreads every answer — use 'hermes-hooks print-config ${dialect}'` });
+  if (c.event !== event) out.push({ ok: false, message: `wired on ${event} but the client is told '${c.event ?? ''}': stdin and command line disagree — use 'hermes-hooks print-config ${dialect}'` });
   const state = isAbsolute(c.path) ? input.probes.runnable(c.path, 'exec') : 'missing';
   if (state !== 'ok') {
-    out.push({ ok: false, message: `the client ${c.path} is not an executable file here: a tool gate blocks every call (and other events go ahead) until it is — reinstall hermes-hooks, then rerun 'hermes-hooks print-config ${dialect} --serve'` });
+    out.push({ ok: false, message: `the client ${c.path} is not an executable file here: a tool gate blocks every call (and other events go ahead) until it is — reinstall hermes-hooks, then rerun 'hermes-hooks print-config ${dialect}'` });
   } else {
     out.push({ ok: true, message: `calls hermes-hooks serve through the bundled client${c.socket ? ` on ${c.socket}` : ''} (a serve that is not running is started on first use)` });
   }

@@ -1,5 +1,7 @@
-// `hermes-hooks print-config <agent>`: the settings snippet that makes an agent call
-// `hermes-hooks run <their event> --dialect <agent>` on every event we can serve.
+// `hermes-hooks print-config <agent>`: the settings snippet that makes an agent hand every event we
+// can serve to hermes-hooks — by default through the bundled client to `hermes-hooks serve` (started
+// on first use), with `--run` as `hermes-hooks run <their event> --dialect <agent>` per call, and for
+// Claude Code with `--http` as its own http hooks to serve.
 //
 // Timeouts: every handler gets the last link of the deadline chain (engine/deadlines.ts): a `run`
 // waits for the slowest hook (at most 300 s, plus the kill grace), serve answers by its per-call
@@ -72,25 +74,28 @@ export function setupNotes(dialect: AgentDialect): string[] {
 }
 
 /** A missing client blocks a tool gate (exit 2); elsewhere it is a non-blocking error (exit 1), as `run` answers. */
-const clientGuard = (gate: boolean): string =>
-  `test -x "$0" || { echo "hermes-hooks-client is missing at $0: reinstall hermes-hooks, then rerun hermes-hooks print-config --serve" >&2; exit ${gate ? 2 : 1}; }; exec "$0" "$@"`;
+const clientGuard = (gate: boolean, dialect: AgentDialect): string =>
+  `test -x "$0" || { echo "hermes-hooks-client is missing at $0: reinstall hermes-hooks, then rerun hermes-hooks print-config ${dialect}" >&2; exit ${gate ? 2 : 1}; }; exec "$0" "$@"`;
 
 /**
- * `print-config <agent> --serve`: the same events wired to a running `hermes-hooks serve`.
- * Claude Code gets `type: "http"` hooks to the loopback URL with the bearer token taken from
- * $HERMES_HOOKS_TOKEN and, on the tool gate, `onFailure: "block"` (a server that is down blocks the call rather than fails open),
- * except on the events it runs no http hook on (SessionStart, Setup): those get the client's command hook.
- * The others have command hooks only: they run `client AGENT EVENT SOCKET`, a bash script doing one
- * curl per call to the Unix socket, which exits 2 (block) when the server cannot be reached.
+ * `print-config <agent>` (the serve wiring): the same events wired to `hermes-hooks serve`. Every
+ * agent runs `client AGENT EVENT SOCKET`, the bundled client, which starts serve on first use and
+ * exits 2 (block) on a tool gate when it cannot get serve's answer. With `http` (Claude Code only,
+ * `--http`): `type: "http"` hooks to the loopback URL with the bearer token taken from
+ * $HERMES_HOOKS_TOKEN and, on the tool gate, `onFailure: "block"` (a server that is down blocks the
+ * call rather than fails open) — except on the events it runs no http hook on (SessionStart, Setup)
+ * and those that must bring back a serve that idled out (UserPromptSubmit): those stay on the client.
  */
 export function printServeConfig(
   dialect: AgentDialect,
-  opts: { maps?: DialectMaps; url: string; client: string; socket: string; clientEnv?: Readonly<Record<string, string>> },
+  opts: { maps?: DialectMaps; url: string; client: string; socket: string; clientEnv?: Readonly<Record<string, string>>; http?: boolean },
 ): string {
   // The client's environment (the profile home, the server to start on first use), through env(1)
-  // so it holds whatever shell the agent runs the command with.
+  // so it holds whatever shell the agent runs the command with. env and sh by absolute path: an
+  // agent started with a bare PATH would otherwise get "command not found" (exit 127), which
+  // Codex and Gemini read as a non-blocking error — the call would go through unguarded.
   const env = Object.entries(opts.clientEnv ?? {}).map(([k, v]) => `${k}=${v}`);
-  const prefix = env.length > 0 ? ['env', ...env] : [];
+  const prefix = env.length > 0 ? ['/usr/bin/env', ...env] : [];
   const base = opts.url.replace(/\/+$/, '');
   return snippet(dialect, opts.maps ?? DEFAULT_DIALECT_MAPS, (theirEvent, ours) => {
     // Through `sh -c` whatever the agent's shell: a client that is gone (package removed or moved)
@@ -98,10 +103,10 @@ export function printServeConfig(
     // Only a tool gate fails closed: exit 2 (or Claude's onFailure: block) on Stop or AfterAgent
     // would force the agent into another turn, again and again while the server is down.
     const gate = ours === 'pre_tool_call';
-    const command = [...prefix, 'sh', '-c', clientGuard(gate), opts.client, dialect, theirEvent, opts.socket].map(shellQuote).join(' ');
+    const command = [...prefix, '/bin/sh', '-c', clientGuard(gate, dialect), opts.client, dialect, theirEvent, opts.socket].map(shellQuote).join(' ');
     const facts = agentModule(dialect).printConfig;
     // An event the agent runs no http hook on (Claude's SessionStart) goes through the client too.
-    if (!facts.httpHooks || facts.noHttpOn?.includes(theirEvent) || facts.startsServeOn?.includes(theirEvent)) return { command };
+    if (opts.http !== true || !facts.httpHooks || facts.noHttpOn?.includes(theirEvent) || facts.startsServeOn?.includes(theirEvent)) return { command };
     return {
       command,
       handler: {

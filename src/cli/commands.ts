@@ -126,7 +126,7 @@ export const COMMANDS: readonly CliCommand[] = [
     name: 'print-config',
     synopsis: 'print-config <AGENT>',
     summary: 'Settings snippet that makes another agent call hermes-hooks',
-    runRaw: async (args, io) => (await import('./import-command.js')).printConfigCommand(args, io),
+    runRaw: async (args, io) => (await import('./print-config-command.js')).printConfigCommand(args, io),
   },
   {
     name: 'serve',

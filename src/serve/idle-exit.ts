@@ -33,3 +33,6 @@ export function watchIdleExit(opts: IdleExitOptions): IdleExitWatch {
   );
   return { stop: () => clearInterval(timer) };
 }
+
+/** The --idle-exit the bundled client gives a serve it starts (HERMES_HOOKS_IDLE_EXIT overrides it there). */
+export const AUTOSTART_IDLE_EXIT_S = 900;

@@ -1,4 +1,4 @@
-// Claude Code wired by `print-config claude --serve` (issue 23): SessionStart, which Claude never
+// Claude Code wired by `print-config claude --http` (issue 23): SessionStart, which Claude never
 // sends over HTTP, reaches a real serve through the client's command hook on the socket, and the
 // tool gate over http still answers; serve started the way print-config says (--socket + --http).
 
@@ -14,14 +14,14 @@ afterAll(cleanupTemps);
 
 const sh = (command: string, stdin: string) => runShell(command, stdin);
 
-describe('print-config claude --serve against a real serve', () => {
+describe('print-config claude --http against a real serve', () => {
   it('SessionStart goes through the client on the socket and reaches the profile hook; PreToolUse over http still blocks', async () => {
     const dir = tempDir();
     const seen = join(dir, 'session-started');
     const started = writeScript(join(dir, 'start.sh'), `#!/bin/bash\ncat > ${JSON.stringify(seen)}\necho '{}'\n`);
     const guard = writeScript(join(dir, 'guard.sh'), `#!/bin/bash\necho '{"action":"block","message":"no"}'\n`);
     const home = await approvedHome({ on_session_start: [started], pre_tool_call: [guard] });
-    const printed = await runMain(['print-config', 'claude', '--serve', '--home', home]);
+    const printed = await runMain(['print-config', 'claude', '--http', '--home', home]);
     const hooks = JSON.parse(printed.stdout).hooks;
     const socket = join(home, 'hermes-hooks.sock');
     const served = await startServe(home, ['--socket', socket, '--http', '127.0.0.1:0']);
@@ -41,7 +41,7 @@ describe('print-config claude --serve against a real serve', () => {
   }, 60_000);
 });
 
-describe('print-config claude --serve with no serve running', () => {
+describe('print-config claude --http with no serve running', () => {
   it("the first prompt's client command starts a serve that listens on the socket and on the printed --http address", async () => {
     const dir = tempDir();
     const guard = writeScript(join(dir, 'guard.sh'), `#!/bin/bash\necho '{"action":"block","message":"no"}'\n`);
@@ -50,7 +50,7 @@ describe('print-config claude --serve with no serve running', () => {
     await once(probe, 'listening');
     const port = (probe.address() as AddressInfo).port;
     await new Promise((r) => probe.close(r));
-    const printed = await runMain(['print-config', 'claude', '--serve', '--url', `http://127.0.0.1:${port}`, '--home', home]);
+    const printed = await runMain(['print-config', 'claude', '--http', '--url', `http://127.0.0.1:${port}`, '--home', home]);
     const hooks = JSON.parse(printed.stdout).hooks;
     try {
       const prompt = await sh(hooks.UserPromptSubmit[0].hooks[0].command, JSON.stringify({ session_id: 'c2', hook_event_name: 'UserPromptSubmit', prompt: 'hi', cwd: '/tmp' }));

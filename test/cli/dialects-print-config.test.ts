@@ -7,6 +7,7 @@ import { AGENT_HOOK_TIMEOUT_S } from '../../src/engine/deadlines.js';
 import { symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { servesOf } from '../serve/_helpers.js';
 import {
   agentReads,
   agentStdin,
@@ -145,8 +146,8 @@ describe('print-config output is settings the agent accepts', () => {
     }
   });
 
-  it('the default command is this installation by absolute path (node + dist/cli/bin.js), never npx, and carries --home', async () => {
-    const r = cliBin(['print-config', 'claude', '--home', home]); // the installed binary names itself
+  it('--run: the command is this installation by absolute path (node + dist/cli/bin.js), never npx, and carries --home', async () => {
+    const r = cliBin(['print-config', 'claude', '--run', '--home', home]); // the installed binary names itself
     expect(r.code).toBe(0);
     const snippet = JSON.parse(r.stdout) as { hooks: Record<string, { hooks: { command: string }[] }[]> };
     expect(snippet.hooks['PreToolUse']![0]!.hooks[0]!.command).toBe(`${process.execPath} ${BIN} run PreToolUse --dialect claude --home ${home}`);
@@ -242,7 +243,7 @@ describe('the printed settings work: the agent runs them against a real profile'
 // Issue 16: the printed command must work wherever the agent runs it — another directory, no
 // hermes-hooks on PATH, no HERMES_HOME in the agent's environment — and read the profile it was
 // printed for.
-describe('the default snippet runs from anywhere', () => {
+describe.each([['the default (serve, started by the client)', []], ['--run', ['--run']]] as const)('%s snippet runs from anywhere', (_name, flags) => {
   let home: string;
   /** A PATH with what the policy hook needs (bash, jq, cat) and no node, no hermes-hooks. */
   let toolsOnly: string;
@@ -255,8 +256,12 @@ describe('the default snippet runs from anywhere', () => {
     }
   });
 
+  afterAll(() => {
+    for (const pid of servesOf(home)) process.kill(pid, 'SIGKILL');
+  });
+
   it.each(['claude', 'codex', 'gemini', 'cursor'] as const)('%s: from /, with no node on PATH and no HERMES_HOME, the guard blocks', async (agent) => {
-    const r = await cli(['print-config', agent, '--home', home]);
+    const r = await cli(['print-config', agent, ...flags, '--home', home]);
     expect(r.code).toBe(0);
     const stdin = { ...agentStdin(SAMPLES[agent]) };
     const event = stdin['hook_event_name'] as string;
@@ -267,18 +272,18 @@ describe('the default snippet runs from anywhere', () => {
   });
 
   it('--config and $HERMES_HOME are written into the command as absolute paths', async () => {
-    const viaConfig = await cli(['print-config', 'codex', '--config', join(home, 'config.yaml')]);
+    const viaConfig = await cli(['print-config', 'codex', '--run', '--config', join(home, 'config.yaml')]);
     expect(commandFor(JSON.parse(viaConfig.stdout) as Json, 'codex', 'PreToolUse')).toBe(`${process.execPath} ${BIN} run PreToolUse --dialect codex --config ${join(home, 'config.yaml')}`);
-    const viaEnv = await cli(['print-config', 'gemini'], { env: { HERMES_HOME: home } });
+    const viaEnv = await cli(['print-config', 'gemini', '--run'], { env: { HERMES_HOME: home } });
     expect(commandFor(JSON.parse(viaEnv.stdout) as Json, 'gemini', 'BeforeTool')).toBe(`${process.execPath} ${BIN} run BeforeTool --dialect gemini --home ${home}`);
   });
 
   it('--home with --config keeps both: the allowlist is the home\'s, the hooks the file\'s (run and serve alike)', async () => {
     const config = join(home, 'config.yaml');
-    const r = await cli(['print-config', 'claude', '--home', home, '--config', config]);
+    const r = await cli(['print-config', 'claude', '--run', '--home', home, '--config', config]);
     expect(commandFor(JSON.parse(r.stdout) as Json, 'claude', 'PreToolUse')).toBe(`${process.execPath} ${BIN} run PreToolUse --dialect claude --home ${home} --config ${config}`);
-    const served = await cli(['print-config', 'codex', '--serve', '--home', home, '--config', config]);
-    expect(served.stderr).toContain(`start it with: hermes-hooks serve --home ${home} --config ${config}\n`);
+    const served = await cli(['print-config', 'codex', '--home', home, '--config', config]);
+    expect(served.stderr).toContain(`To run it yourself (a service, its own log): hermes-hooks serve --home ${home} --config ${config}\n`);
   });
 
   it('--command overrides the program; the profile options still follow', async () => {

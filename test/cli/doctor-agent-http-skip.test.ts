@@ -1,5 +1,5 @@
 // `doctor --agent claude` (issue 23): Claude Code runs no http hook on SessionStart or Setup, so an
-// http entry there is a ✗ naming the fix; what `print-config claude --serve` prints has none.
+// http entry there is a ✗ naming the fix; what `print-config claude --http` prints has none.
 
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -32,14 +32,14 @@ describe('doctor --agent claude: http entries Claude skips', () => {
     writeFileSync(file, JSON.stringify({ hooks: { SessionStart: [{ hooks: [http('SessionStart')] }], Setup: [{ hooks: [http('Setup')] }], PreToolUse: [{ matcher: '*', hooks: [http('PreToolUse')] }] } }));
     const found = (await problems(s)).filter((m) => m.includes('skips HTTP hooks'));
     expect(found).toEqual([
-      `${file}: Claude Code skips HTTP hooks on SessionStart: this event never reaches hermes-hooks — use the command hook 'hermes-hooks print-config claude --serve' prints`,
-      `${file}: Claude Code skips HTTP hooks on Setup: this event never reaches hermes-hooks — use the command hook 'hermes-hooks print-config claude --serve' prints`,
+      `${file}: Claude Code skips HTTP hooks on SessionStart: this event never reaches hermes-hooks — use the command hook 'hermes-hooks print-config claude' prints`,
+      `${file}: Claude Code skips HTTP hooks on Setup: this event never reaches hermes-hooks — use the command hook 'hermes-hooks print-config claude' prints`,
     ]);
   });
 
-  it("print-config claude --serve's snippet: no such ✗ (SessionStart is a command hook through the client)", async () => {
+  it("print-config claude --http's snippet: no such ✗ (SessionStart is a command hook through the client)", async () => {
     const s = setup();
-    const printed = await runMain(['print-config', 'claude', '--serve', '--home', s.hh]);
+    const printed = await runMain(['print-config', 'claude', '--http', '--home', s.hh]);
     expect(printed.code).toBe(0);
     const snippet = JSON.parse(printed.stdout) as { hooks: Record<string, { hooks: Record<string, unknown>[] }[]> };
     const start = snippet.hooks['SessionStart']![0]!.hooks[0]!;
@@ -48,7 +48,7 @@ describe('doctor --agent claude: http entries Claude skips', () => {
     expect(start).not.toHaveProperty('onFailure');
     expect(snippet.hooks['PreToolUse']![0]!.hooks[0]).toMatchObject({ type: 'http', onFailure: 'block' });
     // The server must listen on the socket as well as on TCP for the client-wired event.
-    expect(printed.stderr).toMatch(/start it with: hermes-hooks serve --home \S+ --socket \S+hermes-hooks\.sock --http 127\.0\.0\.1:8765/);
+    expect(printed.stderr).toMatch(/to run it yourself: hermes-hooks serve --home \S+ --socket \S+hermes-hooks\.sock --http 127\.0\.0\.1:8765/);
     writeFileSync(join(s.home, '.claude/settings.json'), printed.stdout);
     expect((await problems(s)).filter((m) => m.includes('skips HTTP hooks'))).toEqual([]);
   });

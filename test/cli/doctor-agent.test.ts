@@ -49,9 +49,9 @@ async function doctor(s: Setup, agent: string, extra: string[] = []) {
   return { code: r.code, report, problems };
 }
 
-/** What `print-config AGENT --home HH` prints, as JSON. */
+/** What `print-config AGENT --run --home HH` prints, as JSON. */
 async function printed(agent: string, hh: string): Promise<Record<string, unknown>> {
-  const r = await runMain(['print-config', agent, '--home', hh]);
+  const r = await runMain(['print-config', agent, '--run', '--home', hh]);
   expect(r.code).toBe(0);
   return JSON.parse(r.stdout) as Record<string, unknown>;
 }
@@ -251,10 +251,10 @@ describe('the CLI surface', () => {
   });
 });
 
-describe('print-config --serve wirings', () => {
-  it('Codex through the bundled client: no false ✗ about run/--dialect; a client-wired timeout at or below the client deadline is ✗', async () => {
+describe('print-config serve wirings', () => {
+  it('Codex through the bundled client (the default): no false ✗ about run/--dialect; a client-wired timeout at or below the client deadline is ✗', async () => {
     const s = setup();
-    const r = await runMain(['print-config', 'codex', '--serve', '--home', s.hh]);
+    const r = await runMain(['print-config', 'codex', '--home', s.hh]);
     const file = put(join(s.home, '.codex/hooks.json'), r.stdout);
     const { report, problems } = await doctor(s, 'codex');
     const pre = report.entries.find((e) => e.event === 'PreToolUse')!;
@@ -267,9 +267,9 @@ describe('print-config --serve wirings', () => {
     );
   });
 
-  it('Claude over http: the entries count (no "no hermes-hooks entry"); a gate without onFailure: block is ✗', async () => {
+  it('Claude over http (--http): the entries count (no "no hermes-hooks entry"); a gate without onFailure: block is ✗', async () => {
     const s = setup();
-    const r = await runMain(['print-config', 'claude', '--serve', '--home', s.hh]);
+    const r = await runMain(['print-config', 'claude', '--http', '--home', s.hh]);
     const file = put(join(s.project, '.claude/settings.json'), r.stdout);
     const ok = await doctor(s, 'claude');
     expect(ok.problems).toEqual([]);

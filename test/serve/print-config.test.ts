@@ -1,5 +1,5 @@
-// print-config <agent> --serve wires an agent to a running server: Claude Code through http hooks
-// with the bearer token, the command-only agents through the bash + curl client on the socket.
+// print-config <agent> wires an agent to serve: by default every agent through the bundled client
+// on the socket, Claude Code with --http through its http hooks with the bearer token.
 // The wired calls, made as the agent makes them, answer what `run --dialect` answers; with the
 // server down the client blocks (exit 2) instead of failing open.
 
@@ -20,10 +20,10 @@ async function guardedHome(): Promise<string> {
   return approvedHome({ pre_tool_call: [{ command: hook, fail_closed: true }] });
 }
 
-describe('print-config --serve', () => {
-  it('Claude Code: http hooks to the loopback URL with the token header, failing closed', async () => {
+describe('print-config: the serve wirings', () => {
+  it('Claude Code --http: http hooks to the loopback URL with the token header, failing closed', async () => {
     const home = await guardedHome();
-    const r = await runMain(['print-config', 'claude', '--serve', '--url', 'http://127.0.0.1:8765', '--home', home]);
+    const r = await runMain(['print-config', 'claude', '--http', '--url', 'http://127.0.0.1:8765', '--home', home]);
     expect(r.code).toBe(0);
     const pre = JSON.parse(r.stdout).hooks.PreToolUse;
     expect(pre).toEqual([
@@ -44,7 +44,7 @@ describe('print-config --serve', () => {
     // The notes say what onFailure depends on, and do not suggest adding what the snippet has.
     expect(r.stderr).toContain(
       'Needs Claude Code 2.1.295+ for "onFailure": "block": an older one lets every call through while the\n' +
-        '  server is down or the token is wrong — wire it with print-config claude (no --serve) there.\n',
+        '  server is down or the token is wrong — wire it with print-config claude (no --http) there.\n',
     );
     expect(r.stderr).not.toContain('add "onFailure"');
     // The wired request, as Claude sends it (header filled from the environment), gets run's answer.
@@ -59,12 +59,13 @@ describe('print-config --serve', () => {
     expect(await stopServe(served)).toBe(0);
   });
 
-  it('Codex, Gemini, Cursor: the client on the profile socket answers as run --dialect; a server that is down blocks', async () => {
+  it('by default (and with --serve) Codex, Gemini, Cursor get the client on the profile socket, answering as run --dialect; a server that is down blocks', async () => {
     const home = await guardedHome();
     const socket = join(home, 'hermes-hooks.sock');
-    const guard = `sh -c 'test -x "$0" || { echo "hermes-hooks-client is missing at $0: reinstall hermes-hooks, then rerun hermes-hooks print-config --serve" >&2; exit 2; }; exec "$0" "$@"'`;
-    const wired = (agent: string, event: string) => `env HERMES_HOME=${home} HERMES_HOOKS_BIN=${BIN} ${guard} ${CLIENT} ${agent} ${event} ${socket}`;
-    const cfg = async (agent: string) => JSON.parse((await runMain(['print-config', agent, '--serve', '--home', home])).stdout);
+    const guard = (agent: string) => `/bin/sh -c 'test -x "$0" || { echo "hermes-hooks-client is missing at $0: reinstall hermes-hooks, then rerun hermes-hooks print-config ${agent}" >&2; exit 2; }; exec "$0" "$@"'`;
+    const wired = (agent: string, event: string) => `/usr/bin/env HERMES_HOME=${home} HERMES_HOOKS_NODE=${process.execPath} HERMES_HOOKS_BIN=${BIN} ${guard(agent)} ${CLIENT} ${agent} ${event} ${socket}`;
+    const cfg = async (agent: string) => JSON.parse((await runMain(['print-config', agent, '--home', home])).stdout);
+    expect(await cfg('codex')).toEqual(JSON.parse((await runMain(['print-config', 'codex', '--serve', '--home', home])).stdout));
     const codex = (await cfg('codex')).hooks.PreToolUse[0].hooks[0];
     expect(codex).toEqual({ type: 'command', command: wired('codex', 'PreToolUse'), timeout: AGENT_HOOK_TIMEOUT_S });
     const gemini = (await cfg('gemini')).hooks.BeforeTool[0].hooks[0];
@@ -90,7 +91,7 @@ describe('print-config --serve', () => {
     expect([gone.code, gone.stdout, gone.stderr]).toEqual([
       2,
       '',
-      'hermes-hooks-client is missing at /nonexistent/hermes-hooks-client: reinstall hermes-hooks, then rerun hermes-hooks print-config --serve\n',
+      'hermes-hooks-client is missing at /nonexistent/hermes-hooks-client: reinstall hermes-hooks, then rerun hermes-hooks print-config codex\n',
     ]);
     const served = await startServe(home, []);
     for (const [agent, command, stdin] of cases) {
@@ -105,8 +106,8 @@ describe('print-config --serve', () => {
   it('only tool gates fail closed: with the server down or the client gone, Stop and AfterAgent are a non-blocking error (exit 1), never a forced turn', async () => {
     const home = await guardedHome();
     const socket = join(home, 'hermes-hooks.sock');
-    const cfg = async (agent: string) => JSON.parse((await runMain(['print-config', agent, '--serve', '--home', home])).stdout);
-    const claude = (await cfg('claude')).hooks;
+    const cfg = async (agent: string, ...extra: string[]) => JSON.parse((await runMain(['print-config', agent, ...extra, '--home', home])).stdout);
+    const claude = (await cfg('claude', '--http')).hooks;
     expect(claude.PreToolUse[0].hooks[0].onFailure).toBe('block');
     for (const event of ['Stop', 'UserPromptSubmit', 'PostToolUse', 'SessionStart']) expect([event, claude[event][0].hooks[0].onFailure]).toEqual([event, undefined]);
 
@@ -123,7 +124,7 @@ describe('print-config --serve', () => {
       expect([event, gone.code, gone.stderr]).toEqual([
         event,
         1,
-        'hermes-hooks-client is missing at /nonexistent/hermes-hooks-client: reinstall hermes-hooks, then rerun hermes-hooks print-config --serve\n',
+        `hermes-hooks-client is missing at /nonexistent/hermes-hooks-client: reinstall hermes-hooks, then rerun hermes-hooks print-config ${event === 'Stop' ? 'codex' : 'gemini'}\n`,
       ]);
     }
     // As run --dialect answers when it cannot decide outside a tool gate.
@@ -146,8 +147,35 @@ describe('print-config --serve', () => {
     expect(await stopServe(served)).toBe(0);
   }, 60_000);
 
-  it('--url without --serve is an error', async () => {
-    const r = await runMain(['print-config', 'claude', '--url', 'http://127.0.0.1:1']);
-    expect([r.code, r.stderr]).toEqual([1, 'hermes-hooks: print-config: --url only applies with --serve\n']);
+  it('flags that do not go together are errors that say why', async () => {
+    const said = async (...args: string[]) => {
+      const r = await runMain(['print-config', ...args]);
+      return [r.code, r.stdout, r.stderr];
+    };
+    expect(await said('codex', '--url', 'http://127.0.0.1:1')).toEqual([1, '', 'hermes-hooks: print-config: --url is for agents with http hooks (claude); Codex runs commands — drop --url\n']);
+    expect(await said('gemini', '--http')).toEqual([1, '', 'hermes-hooks: print-config: --http is for agents with http hooks (claude); Gemini CLI runs commands — drop --http\n']);
+    expect(await said('claude', '--run', '--http')).toEqual([1, '', 'hermes-hooks: print-config: --run and --http are two different wirings; give one\n']);
+    expect(await said('claude', '--command', 'hh', '--url', 'http://127.0.0.1:1')).toEqual([1, '', 'hermes-hooks: print-config: --command and --url are two different wirings; give one\n']);
+    expect(await said('codex', '--run', '--serve')).toEqual([1, '', 'hermes-hooks: print-config: --run and --serve are two different wirings; give one\n']);
+    expect(await said('codex', '--run', '--socket', '/tmp/x.sock')).toEqual([1, '', 'hermes-hooks: print-config: --socket is for the serve wiring (the default); --run starts no server\n']);
   });
+
+  it('Claude Code by default: every event through the client, no token, nothing to start; --url implies --http', async () => {
+    const home = await guardedHome();
+    const hooks = JSON.parse((await runMain(['print-config', 'claude', '--home', home])).stdout).hooks as Record<string, { hooks: Record<string, unknown>[] }[]>;
+    for (const [event, groups] of Object.entries(hooks)) {
+      const handler = groups[0]!.hooks[0]!;
+      expect([event, handler.type, handler.timeout]).toEqual([event, 'command', AGENT_HOOK_TIMEOUT_S]);
+      expect(handler.command).toContain(`${CLIENT} claude ${event} `);
+    }
+    const viaUrl = JSON.parse((await runMain(['print-config', 'claude', '--url', 'http://127.0.0.1:9', '--home', home])).stdout).hooks;
+    expect(viaUrl.PreToolUse[0].hooks[0].url).toBe('http://127.0.0.1:9/v1/agent/claude/PreToolUse');
+    const served = await startServe(home, []);
+    const stdin = JSON.stringify({ session_id: 'c', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'rm -rf /' }, cwd: '/tmp' });
+    const viaClient = await sh(hooks.PreToolUse![0]!.hooks[0]!.command as string, stdin, baseEnv());
+    const viaRun = await runBin(['run', 'PreToolUse', '--dialect', 'claude', '--home', home], { stdin });
+    expect([viaClient.code, viaClient.stdout, viaClient.stderr]).toEqual([viaRun.code, viaRun.stdout, viaRun.stderr]);
+    expect(JSON.parse(viaClient.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
+    expect(await stopServe(served)).toBe(0);
+  }, 60_000);
 });

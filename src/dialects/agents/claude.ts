@@ -115,12 +115,12 @@ export const claude = defineAgent({
     // Every turn starts with a prompt: through the client it brings back a serve that idled out.
     startsServeOn: ['UserPromptSubmit'],
     setupNotes: SETUP_NOTES,
-    // The --serve snippet already carries onFailure: say what it depends on instead of suggesting to add it.
-    serveNotes: (tokenFile, setupNotes) => [
+    // The --http snippet already carries onFailure: say what it depends on instead of suggesting to add it.
+    httpNotes: (tokenFile, setupNotes) => [
       `  and give Claude Code the token: export HERMES_HOOKS_TOKEN=$(cat ${tokenFile})`,
       ...setupNotes.filter((l) => l !== SETUP_NOTES[6] && l !== SETUP_NOTES[7]),
       'Needs Claude Code 2.1.295+ for "onFailure": "block": an older one lets every call through while the',
-      '  server is down or the token is wrong — wire it with print-config claude (no --serve) there.',
+      '  server is down or the token is wrong — wire it with print-config claude (no --http) there.',
     ],
   },
 });

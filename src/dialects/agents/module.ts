@@ -167,19 +167,19 @@ export interface TrustFacts {
 export interface PrintConfigFacts {
   /** Gemini names each command handler. */
   handlerName?: string;
-  /** Claude Code can call a URL itself (`type: "http"`), so `--serve` wires it without the client. */
+  /** Claude Code can call a URL itself (`type: "http"`), so `--http` wires it without the client. */
   httpHooks?: boolean;
-  /** Their events the agent never runs an http hook on: `--serve` wires them through the client. */
+  /** Their events the agent never runs an http hook on: `--http` wires them through the client. */
   noHttpOn?: readonly string[];
   /**
-   * Their events `--serve` wires through the client although http would reach serve: a command hook
+   * Their events `--http` wires through the client although http would reach serve: a command hook
    * can start a serve that is not running (an http hook cannot), so a session outlives serve's idle exit.
    */
   startsServeOn?: readonly string[];
   /** Where the snippet goes and what the agent needs before it runs it (the doctor line is added). */
   setupNotes: readonly string[];
-  /** print-config --serve's notes, when they differ: given the token file (quoted) and setupNotes. */
-  serveNotes?: (tokenFile: string, setupNotes: readonly string[]) => string[];
+  /** print-config --http's notes, when they differ: given the token file (quoted) and setupNotes. */
+  httpNotes?: (tokenFile: string, setupNotes: readonly string[]) => string[];
 }
 
 export interface RecogniseFacts {

@@ -1,0 +1,191 @@
+// `hermes-hooks print-config <agent>`: wire another agent to call us. Three wirings:
+//   (default)  every event through the bundled client to `hermes-hooks serve`, which the client
+//              starts on first use and which exits when idle: the fast path, nothing to set up;
+//   --run      a `hermes-hooks run` per call: no server at all, ~150–300 ms more per call;
+//   --http     Claude Code only: its own http hooks to serve's loopback listener (token in its env).
+
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { agentModule, AGENT_DIALECTS, isAgentDialect, type AgentDialect } from '../dialects/agents/index.js';
+import type { DialectMaps } from '../dialects/names.js';
+import { printDialectConfig, printServeConfig, setupNotes } from '../agent-wiring/print-config.js';
+import { TOKEN_FILE_NAME } from '../serve/auth.js';
+import { SOCKET_FILE_NAME } from '../serve/socket-file.js';
+import { defaultSocketPath, SOCKET_PATH_MAX_BYTES } from '../serve/socket-path.js';
+import { AUTOSTART_IDLE_EXIT_S } from '../serve/idle-exit.js';
+import { shellQuote } from '../spawn/argv.js';
+import { discoveryOf, parseCommandArgs } from './_args.js';
+import { CliError, writeLine, type CliIO } from './_io.js';
+import { openProfile } from './_profile.js';
+
+const HTTP_AGENTS = AGENT_DIALECTS.filter((a) => agentModule(a).printConfig.httpHooks);
+
+const PRINT_HELP = `Usage: hermes-hooks print-config <${AGENT_DIALECTS.join('|')}> [--run [--command CMD]] [--socket PATH] [discovery options]
+
+Print the settings snippet that hands every event of that agent to hermes-hooks, for the profile
+chosen by the discovery options (--home, --profile, --config, or $HERMES_HOME).
+The JSON goes to stdout; where it goes and what the agent needs before it runs the hook go to stderr.
+
+By default each call goes through the bundled client (one small process) to 'hermes-hooks serve' on
+the profile's socket. Nothing to start: the client starts serve on first use (HERMES_HOOKS_AUTOSTART=0
+to not), two agents racing start one, and serve exits after ${AUTOSTART_IDLE_EXIT_S / 60} idle minutes. When serve cannot
+answer (not installed, frozen, shutting down, an impostor on the socket), a tool gate blocks.
+  --socket PATH   the socket the client talks to (default <home>/hermes-hooks.sock, or serve's
+                  short path for a home too long for one)
+  --run           start 'hermes-hooks run --dialect AGENT' per call instead: no server, ~150–300 ms
+                  more per call. The command is this installation's CLI by absolute path (the node
+                  binary running now and its dist/cli/bin.js), so the agent needs neither PATH nor npx
+                  (npx costs ~1.2 s per call, and outside a project with hermes-hooks installed it
+                  exits 1, which every agent reads as "go ahead").
+  --command CMD   with --run (implies it): the program to call instead (e.g. 'hermes-hooks' when it
+                  is on the agent's PATH)
+  --http          ${HTTP_AGENTS.map((a) => agentModule(a).label).join(', ')} only: its own http hooks to serve's loopback listener at --url
+                  (default http://127.0.0.1:8765; --url implies --http), with the token from
+                  $HERMES_HOOKS_TOKEN in the agent's environment; the events it runs no http hook on,
+                  and the prompt that brings back a serve that idled out, stay on the client
+  --serve         the default wiring (accepted for scripts written for earlier releases)
+
+Examples:
+  hermes-hooks print-config claude > /tmp/hooks.json     then merge into ~/.claude/settings.json
+  hermes-hooks print-config codex --home ~/.hermes/profiles/work
+  hermes-hooks print-config gemini --run
+`;
+
+type Wiring = 'client' | 'run' | 'http';
+
+export async function printConfigCommand(args: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseCommandArgs('print-config', args, {
+    command: { type: 'string' },
+    run: { type: 'boolean' },
+    serve: { type: 'boolean' },
+    http: { type: 'boolean' },
+    url: { type: 'string' },
+    socket: { type: 'string' },
+  });
+  if (values.help) {
+    io.stdout.write(PRINT_HELP);
+    return 0;
+  }
+  const agent = positionals[0];
+  if (!agent || !isAgentDialect(agent)) throw new CliError(`print-config: give one of ${AGENT_DIALECTS.join(', ')}\n${PRINT_HELP}`);
+  const wiring = chooseWiring(agent, values);
+  const profile = await openProfile(discoveryOf(values), io);
+  const maps = profile.config.dialects.maps;
+  if (wiring === 'run') return printRun(agent, values, { home: profile.home, configFile: profile.configFile, maps }, io);
+  return printServe(agent, values, { home: profile.home, configFile: profile.configFile, maps, http: wiring === 'http' }, io);
+}
+
+/** Which wiring the flags ask for; flags that cannot go together are a mistake said, not one ignored. */
+function chooseWiring(agent: AgentDialect, values: Record<string, unknown>): Wiring {
+  const run = values.run === true || values.command !== undefined;
+  const http = values.http === true || values.url !== undefined;
+  const flag = values.http === true ? '--http' : '--url';
+  if (http && !agentModule(agent).printConfig.httpHooks) {
+    throw new CliError(`print-config: ${flag} is for agents with http hooks (${HTTP_AGENTS.join(', ')}); ${agentModule(agent).label} runs commands — drop ${flag}`);
+  }
+  if (run && http) throw new CliError(`print-config: ${values.run === true ? '--run' : '--command'} and ${flag} are two different wirings; give one`);
+  if (run && values.serve === true) throw new CliError(`print-config: ${values.run === true ? '--run' : '--command'} and --serve are two different wirings; give one`);
+  if (run && values.socket !== undefined) throw new CliError('print-config: --socket is for the serve wiring (the default); --run starts no server');
+  return run ? 'run' : http ? 'http' : 'client';
+}
+
+interface Target {
+  home: string;
+  configFile: string;
+  maps: DialectMaps;
+}
+
+/** print-config --run: `hermes-hooks run` per call. */
+function printRun(agent: AgentDialect, values: Record<string, unknown>, target: Target, io: CliIO): number {
+  const explicit = typeof values.command === 'string';
+  const program = explicit ? (values.command as string) : thisCli();
+  if (program.trim() === '') throw new CliError('print-config: --command is empty');
+  const runArgs = profileArgs(values, target.home, io);
+  io.stdout.write(printDialectConfig(agent, { command: program, maps: target.maps, runArgs }).replace(/\n?$/, '\n'));
+
+  // stderr only: `print-config claude > snippet.json` stays valid JSON.
+  const notes = [`hermes-hooks print-config ${agent}: the hooks read ${target.configFile}`];
+  if (!explicit && /[/\\]_npx[/\\]/.test(program)) {
+    notes.push(
+      'WARNING: this hermes-hooks runs from npm\'s npx cache, which npm may clear at any time; the agent',
+      '  would then find no command and let every call through. Install it (in a clone: npm ci && npm link,',
+      '  or npm pack && npm install -g ./hermes-hooks-<version>.tgz) and run print-config from there, or',
+      '  pass --command.',
+    );
+  }
+  notes.push(...setupNotes(agent));
+  for (const line of notes) writeLine(io.stderr, line);
+  return 0;
+}
+
+/** The serve wirings (client, or Claude's http): the snippet on stdout, what it talks to and needs on stderr. */
+function printServe(agent: AgentDialect, values: Record<string, unknown>, target: Target & { http: boolean }, io: CliIO): number {
+  const client = fileURLToPath(new URL('../../scripts-examples/hosts/hermes-hooks-client', import.meta.url));
+  const url = typeof values.url === 'string' ? values.url : 'http://127.0.0.1:8765';
+  const home = target.home;
+  const absHome = resolve(io.cwd, home);
+  // serve's own default for this home (a short path when <home>/hermes-hooks.sock is too long), or --socket.
+  const socket = typeof values.socket === 'string' ? resolve(io.cwd, values.socket) : defaultSocketPath(absHome, io.env);
+  if (Buffer.byteLength(socket) > SOCKET_PATH_MAX_BYTES) {
+    throw new CliError(`print-config: the socket path ${socket} is over ${SOCKET_PATH_MAX_BYTES} bytes, too long for a Unix socket; pass a shorter --socket`);
+  }
+  // The client starts the server on first use: for this home, with this installation's CLI.
+  // Node by absolute path too: the agent's PATH may have none (a desktop app without ~/.nvm).
+  const clientEnv: Record<string, string> = {
+    HERMES_HOME: absHome,
+    HERMES_HOOKS_NODE: process.execPath,
+    HERMES_HOOKS_BIN: fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url)),
+  };
+  // The serve the client starts reads the config print-config was pointed at, and for http hooks
+  // listens where they call it. (Serve arguments are words to the client: no spaces in the path.)
+  const configFile = typeof values.config === 'string' ? resolve(io.cwd, values.config) : undefined;
+  if (configFile !== undefined && /\s/.test(configFile)) {
+    throw new CliError(`print-config: the serve the client starts cannot be given --config ${configFile} (a path with spaces); move the file, or wire --run`);
+  }
+  const serveArgs = [...(configFile !== undefined ? ['--config', configFile] : []), ...(target.http ? ['--http', new URL(url).host] : [])];
+  if (serveArgs.length > 0) clientEnv.HERMES_HOOKS_SERVE_ARGS = serveArgs.join(' ');
+  io.stdout.write(printServeConfig(agent, { maps: target.maps, url, client, socket, clientEnv, http: target.http }).replace(/\n?$/, '\n'));
+  // The server the snippet talks to reads the config print-config was pointed at, in that home.
+  const config = configFile !== undefined ? ` --config ${shellQuote(configFile)}` : '';
+  const ownSocket = socket !== join(absHome, SOCKET_FILE_NAME) || target.http ? ` --socket ${shellQuote(socket)}` : '';
+  const start = `hermes-hooks serve --home ${shellQuote(home)}${config}${ownSocket}${target.http ? ` --http ${new URL(url).host}` : ''}`;
+  const notes = [`hermes-hooks print-config ${agent}: the hooks read ${target.configFile}`];
+  if (target.http) {
+    notes.push(`Its http hooks need a running server (the client starts one at the first prompt); to run it yourself: ${start}`);
+    const facts = agentModule(agent).printConfig;
+    notes.push(...(facts.httpNotes?.(shellQuote(join(home, TOKEN_FILE_NAME)), setupNotes(agent)) ?? setupNotes(agent)));
+  } else {
+    notes.push(
+      `Each call goes through the bundled client to hermes-hooks serve on ${socket}; the client starts it on`,
+      `  first use and it exits after ${AUTOSTART_IDLE_EXIT_S / 60} idle minutes. To run it yourself (a service, its own log): ${start}`,
+      `  'print-config ${agent} --run' wires a 'hermes-hooks run' per call instead (no server, slower).`,
+      ...setupNotes(agent),
+    );
+  }
+  for (const line of notes) writeLine(io.stderr, line);
+  return 0;
+}
+
+/**
+ * This installation's CLI as a shell command: the absolute node binary and bin.js. Resolved from
+ * this module (dist/cli/… → dist/cli/bin.js; from src/ in tests, the built dist/ beside it), which
+ * Node has already resolved through symlinks, so a global install's path is the real package
+ * folder and stays valid until it is uninstalled or moved.
+ */
+function thisCli(): string {
+  const bin = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
+  return `${shellQuote(process.execPath)} ${shellQuote(bin)}`;
+}
+
+/**
+ * The profile print-config was pointed at, for the hook command: the located profile home when
+ * anything but the default chose it (--profile, --home, or $HERMES_HOME, which is this shell's and
+ * may be missing from the agent's environment), and `--config FILE` as given. Both: the home holds
+ * the allowlist, so a command with --config alone would check approvals in ~/.hermes. Absolute paths.
+ */
+function profileArgs(values: Record<string, unknown>, home: string, io: CliIO): string[] {
+  const args: string[] = [];
+  if (typeof values.profile === 'string' || typeof values.home === 'string' || io.env.HERMES_HOME) args.push('--home', shellQuote(resolve(io.cwd, home)));
+  if (typeof values.config === 'string') args.push('--config', shellQuote(resolve(io.cwd, values.config)));
+  return args;
+}
