@@ -136,6 +136,10 @@ function printServe(agent: AgentDialect, values: Record<string, unknown>, target
     HERMES_HOOKS_NODE: process.execPath,
     HERMES_HOOKS_BIN: fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url)),
   };
+  // What the agent tells its hooks in their env that the answer depends on (Claude's attended
+  // indicator): the client forwards it, so serve counts the session as `run` in that env would.
+  const indicator = agentModule(agent).attendedEnv;
+  if (indicator !== undefined) clientEnv.HERMES_HOOKS_AGENT_ENV = indicator.variable;
   // The serve the client starts reads the config print-config was pointed at, and for http hooks
   // listens where they call it. (Serve arguments are words to the client: no spaces in the path.)
   const configFile = typeof values.config === 'string' ? resolve(io.cwd, values.config) : undefined;

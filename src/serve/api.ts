@@ -33,7 +33,8 @@ export interface ServeApi {
   emitGateway(event: unknown, context: unknown): { accepted: true };
   gatewayCollect(event: unknown, context: unknown, timeoutMs: unknown): Promise<{ answers: unknown[] }>;
   gatewayCommand(context: unknown, timeoutMs: unknown): Promise<GatewayCommandVerdict>;
-  agent(agent: string, theirEvent: string, body: unknown, signal: AbortSignal): Promise<DialectAnswer>;
+  /** `agentEnv`: what the agent set in its hook's env that the answer depends on (its attended indicator), as the client forwards it. */
+  agent(agent: string, theirEvent: string, body: unknown, signal: AbortSignal, agentEnv?: Readonly<Record<string, string>>): Promise<DialectAnswer>;
   /** A call that could not be decided: on a tool gate the agent's own block saying why (as `run --dialect`), else an error. */
   agentCannotDecide(agent: string, theirEvent: string, problem: string): DialectAnswer;
   reload(): Promise<ReloadResult>;
@@ -82,7 +83,7 @@ export function createServeApi(engine: HookEngine, opts: { surface: 'cli' | 'gat
       }
       return engine.decideGatewayCommand(ctx as GatewayCommandContext, collectOptions(timeoutMs));
     },
-    agent: (agent, theirEvent, body, signal) => answerAgent(engine, agentOf(agent), theirEvent, body, signal),
+    agent: (agent, theirEvent, body, signal, agentEnv) => answerAgent(engine, agentOf(agent), theirEvent, body, signal, agentEnv),
     agentCannotDecide: (agent, theirEvent, problem) => cannotDecide(engine, agentOf(agent), [theirEvent], problem),
     reload: () => engine.reload(),
     health(extra) {
@@ -114,8 +115,15 @@ export function createServeApi(engine: HookEngine, opts: { surface: 'cli' | 'gat
 }
 
 /** Another agent's hook call, answered as `run --dialect` answers it. */
-async function answerAgent(engine: HookEngine, dialect: AgentDialect, theirEvent: string, body: unknown, signal: AbortSignal): Promise<DialectAnswer> {
-  const call = await answerAgentCall(engine, dialect, theirEvent || null, body, { signal });
+async function answerAgent(
+  engine: HookEngine,
+  dialect: AgentDialect,
+  theirEvent: string,
+  body: unknown,
+  signal: AbortSignal,
+  agentEnv: Readonly<Record<string, string>> = {},
+): Promise<DialectAnswer> {
+  const call = await answerAgentCall(engine, dialect, theirEvent || null, body, { signal, env: agentEnv });
   const named = isPlainObject(body) && typeof body.hook_event_name === 'string' ? body.hook_event_name : undefined;
   // Hooks cancelled by serve's deadline or a shutdown decided nothing: a tool gate blocks.
   if (signal.aborted && toolGateAmong(dialect, engine.config.dialects.maps, [theirEvent, named]) !== undefined) {

@@ -16,6 +16,12 @@ import { errorText } from '../errors.js';
 
 /** The request header naming the profile a request is for (serve --profiles). */
 export const PROFILE_HEADER = 'x-hermes-profile';
+/**
+ * The agent's hook env that the answer depends on, forwarded by the bundled client as
+ * `NAME=value&…` (URL-encoded): Claude Code's CLAUDE_CODE_SESSION_ATTENDED decides the platform,
+ * and so whether a loop is stopped, as it does for `run --dialect` in that env.
+ */
+export const AGENT_ENV_HEADER = 'x-hermes-hooks-agent-env';
 
 export interface HttpContext extends MethodContext {
   maxBodyBytes: number;
@@ -128,6 +134,16 @@ async function routedContext(ctx: HttpContext, req: IncomingMessage, ex: Exchang
   }
 }
 
+/** The forwarded agent env (AGENT_ENV_HEADER), names and values as sent; none: empty. */
+function agentEnvOf(req: IncomingMessage): Record<string, string> {
+  const raw = req.headers[AGENT_ENV_HEADER];
+  const env: Record<string, string> = {};
+  for (const line of Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]) {
+    for (const [name, value] of new URLSearchParams(line)) env[name] = value;
+  }
+  return env;
+}
+
 /** The params a request carries: those its path names, and its body as the route says. */
 async function readParams(ex: Exchange, route: HttpRoute, pathParams: Params): Promise<Params> {
   if (route.body === 'none') {
@@ -157,7 +173,8 @@ async function answerAgent(
   try {
     const profileCtx = await routedContext(ctx, req, ex);
     routed = true;
-    answer = (await callMethod(method, await readParams(ex, route, pathParams), profileCtx, client)) as DialectAnswer;
+    const params = { ...(await readParams(ex, route, pathParams)), agentEnv: agentEnvOf(req) };
+    answer = (await callMethod(method, params, profileCtx, client)) as DialectAnswer;
   } catch (e) {
     // Whatever stops the call being decided (a body that is not JSON or too big, the server
     // shutting down or shedding load, a fault of ours) is answered on a tool gate as that agent's own block, as

@@ -95,7 +95,7 @@ export const METHODS: readonly ServeMethod[] = [
     rpc: null,
     http: { verb: 'POST', path: ['agent', '<agent>', '<AgentEvent>'], body: { param: 'input' }, reply: 'agent' },
     tracked: true,
-    run: (p, ctx, signal) => ctx.api.agent(p.agent as string, p.AgentEvent as string, p.input, signal),
+    run: (p, ctx, signal) => ctx.api.agent(p.agent as string, p.AgentEvent as string, p.input, signal, p.agentEnv as Record<string, string> | undefined),
   },
   {
     rpc: 'emit_gateway',
