@@ -5,7 +5,8 @@
 // here-string adds a newline and its variables hold no NUL).
 
 import { afterAll, describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { baseEnv, cleanupTemps, CLIENT, CLIENTS, tempDir } from './_helpers.js';
@@ -126,6 +127,16 @@ describe.each(CLIENTS)('the $name client on the wire', ({ path: client }) => {
       await serve.close();
     }
   }, 30_000);
+});
+
+describe('the perl client compiles clean', () => {
+  it('under strict and warnings, the part below __DATA__ (compiled only when needed) included', () => {
+    // It loads neither at run time (~2 ms a call): they are checked here instead.
+    const whole = join(tempDir(), 'hermes-hooks-client.pl');
+    writeFileSync(whole, readFileSync(CLIENT, 'utf8').replace(/^__DATA__$/m, ''));
+    const r = spawnSync('perl', ['-Mstrict', '-Mwarnings', '-M-warnings=once', '-c', whole], { encoding: 'utf8' });
+    expect([r.status, r.stderr]).toEqual([0, `${whole} syntax OK\n`]);
+  });
 });
 
 describe('the perl client carries bytes exactly', () => {
