@@ -7,6 +7,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer as createNetServer, type Socket } from 'node:net';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { baseEnv, cleanupTemps, CLIENT, CLIENTS, tempDir } from './_helpers.js';
@@ -45,6 +46,25 @@ function run(client: string, args: string[], stdin: Buffer, env = baseEnv({ HERM
     c.stdin.on('error', () => {});
     c.stdin.end(stdin);
   });
+}
+
+/** A stand-in speaking raw bytes: `answer` gets each connection once its request's head is in. */
+async function rawStandIn(answer: (conn: Socket) => void | Promise<void>): Promise<{ sock: string; close: () => Promise<void> }> {
+  const sock = join(tempDir(), 'hermes-hooks.sock');
+  const server = createNetServer((conn) => {
+    let got = '';
+    const onData = (d: Buffer): void => {
+      got += d.toString('latin1');
+      if (!got.includes('\r\n\r\n')) return;
+      conn.off('data', onData);
+      conn.resume();
+      void answer(conn);
+    };
+    conn.on('data', onData);
+    conn.on('error', () => {});
+  });
+  await new Promise<void>((r) => server.listen(sock, r));
+  return { sock, close: () => new Promise<void>((r) => server.close(() => r())) };
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -125,6 +145,45 @@ describe.each(CLIENTS)('the $name client on the wire', ({ path: client }) => {
       ]);
     } finally {
       await serve.close();
+    }
+  }, 30_000);
+});
+
+describe.each(CLIENTS)('the $name client and an answer that is not whole', ({ path: client }) => {
+  const blocked = (r: { code: number | null; err: Buffer }, why: string | RegExp) => {
+    expect(r.code).toBe(2);
+    expect(r.err.toString()).toMatch(why);
+    expect(r.err.toString()).toMatch(/; blocking this call \(exit 2\) rather than letting it through unguarded\n$/);
+  };
+
+  it('a body that ends where the connection does (no length, no chunks) is read to its end', async () => {
+    const serve = await rawStandIn(async (conn) => {
+      conn.write('HTTP/1.1 200 OK\r\nx-hermes-hooks-exit: 0\r\n\r\n{"part":');
+      await sleep(200);
+      conn.end('1}\n');
+    });
+    try {
+      const r = await run(client, ['codex', 'PreToolUse', serve.sock], GATE);
+      expect([r.code, r.out.toString(), r.err.toString()]).toEqual([0, '{"part":1}\n', '']);
+    } finally {
+      await serve.close();
+    }
+  }, 30_000);
+
+  it('no answer at all, an answer cut short, a deadline that is not a number: the gate blocks, saying so', async () => {
+    const serve = await rawStandIn((conn) => {
+      conn.destroy();
+    });
+    const short = await rawStandIn((conn) => {
+      conn.end('HTTP/1.1 200 OK\r\nx-hermes-hooks-exit: 0\r\ncontent-length: 100\r\n\r\n{"cut":');
+    });
+    try {
+      blocked(await run(client, ['codex', 'PreToolUse', serve.sock], GATE), `hermes-hooks serve on ${serve.sock} closed the connection without an answer`);
+      blocked(await run(client, ['codex', 'PreToolUse', short.sock], GATE), `hermes-hooks-client: cannot talk to hermes-hooks serve on ${short.sock} (`);
+      const env = baseEnv({ HERMES_HOOKS_AUTOSTART: '0', HERMES_HOOKS_TIMEOUT: 'soon' });
+      blocked(await run(client, ['codex', 'PreToolUse', short.sock], GATE, env), `hermes-hooks-client: cannot talk to hermes-hooks serve on ${short.sock} (`);
+    } finally {
+      await Promise.all([serve.close(), short.close()]);
     }
   }, 30_000);
 });
