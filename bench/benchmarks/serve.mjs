@@ -142,8 +142,8 @@ benchMain(async ({ quick }) => {
     const payloadLine = JSON.stringify({ tool_name: 'terminal', tool_input: KW.args, session_id: 'bench' });
     const clientEnv = { ...process.env, HERMES_HOOKS_SOCKET: sockPath };
     const unhookedEnv = { ...process.env, HERMES_HOOKS_SOCKET: unhookedSockPath };
-    const client = (file, env) => async () => {
-      const r = await runCommand([file, 'claude', 'PreToolUse'], { stdin: CLAUDE_STDIN, env });
+    const client = (argv, env) => async () => {
+      const r = await runCommand([...argv, 'claude', 'PreToolUse'], { stdin: CLAUDE_STDIN, env });
       if (r.code !== 0) throw new Error(`client exited ${r.code}: ${r.stderr}`);
     };
 
@@ -165,14 +165,16 @@ benchMain(async ({ quick }) => {
         const r = (await floorCall('emit', { event: 'pre_tool_call', kwargs: KW })).result;
         if (r.exit_code !== 0) throw new Error(`floor server's hook exited ${r.exit_code}`);
       },
-      client_perl: client(CLIENT, clientEnv),
-      client_curl: client(CLIENT_BASH, clientEnv),
+      client_perl: client([CLIENT], clientEnv),
+      client_curl: client([CLIENT_BASH], clientEnv),
       bare_true: async () => {
         const r = await spawnBare('true', [], CLAUDE_STDIN);
         if (r.code !== 0) throw new Error(`true exited ${r.code}`);
       },
-      unhooked_perl: client(CLIENT, unhookedEnv),
-      unhooked_curl: client(CLIENT_BASH, unhookedEnv),
+      unhooked_perl: client([CLIENT], unhookedEnv),
+      // Without the shebang's /usr/bin/env: what a hook command that runs `perl CLIENT` saves.
+      unhooked_perl_direct: client(['perl', CLIENT], unhookedEnv),
+      unhooked_curl: client([CLIENT_BASH], unhookedEnv),
       run: async () => {
         const r = await runCommand(['node', BIN, 'run', 'pre_tool_call', '--home', home], { stdin: payloadLine });
         if (r.code !== 0) throw new Error(`run exited ${r.code}: ${r.stderr}`);
@@ -233,7 +235,7 @@ benchMain(async ({ quick }) => {
         target: '≤ 5',
         pass: lat.unhooked_perl.median - lat.bare_true.median <= 5,
         limit: `bare spawn of true ${lat.bare_true.median} ms (p95 ${lat.bare_true.p95})`,
-        note: `perl client ${lat.unhooked_perl.median} ms (p95 ${lat.unhooked_perl.p95}); bash + curl ${lat.unhooked_curl.median} ms, ${round(lat.unhooked_curl.median - lat.bare_true.median, 2)} ms over`,
+        note: `perl client ${lat.unhooked_perl.median} ms (p95 ${lat.unhooked_perl.p95}); run as \`perl CLIENT\` (no env) ${round(lat.unhooked_perl_direct.median - lat.bare_true.median, 2)} ms over; bash + curl ${lat.unhooked_curl.median} ms, ${round(lat.unhooked_curl.median - lat.bare_true.median, 2)} ms over`,
       }),
     );
     agent.destroy();
