@@ -1,7 +1,8 @@
 // serve: what one long-lived server costs per emit, side by side with the bare spawn of the same
 // ~10 ms bash hook and with `hermes-hooks run` (a Node start per call), interleaved run by run:
 // emits through the Unix socket (HTTP keep-alive) and through --stdio (JSON-RPC), plus the
-// bash + curl client that command-only agents run per call. Then memory: the server's RSS after
+// client that command-only agents run per call — perl, and the bash + curl one for machines without
+// perl — and the perl client on an event with no hook (against a bare spawn of `true`). Then memory: the server's RSS after
 // 100 000 emits across 1 000 sessions vs after the first 1 000. Then load: 64 concurrent socket
 // clients × 1 000 requests, malformed ones interleaved, every request answered exactly once and
 // no hook process left.
@@ -23,6 +24,7 @@ sleep 0.01
 echo '{}'
 `;
 const CLIENT = `${ROOT}/scripts-examples/hosts/hermes-hooks-client`;
+const CLIENT_BASH = `${ROOT}/scripts-examples/hosts/hermes-hooks-client.bash`;
 const KW = { tool_name: 'terminal', args: { command: 'ls -la' }, session_id: 'bench' };
 const CLAUDE_STDIN = JSON.stringify({ session_id: 'bench', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls -la' }, cwd: '/tmp' });
 
@@ -125,7 +127,10 @@ benchMain(async ({ quick }) => {
     const floorSockPath = ws.file('floor.sock');
     const floorSock = startServer(null, null, [FLOOR_SERVER, hook, '--socket', floorSockPath]);
     const floorStdio = startServer(null, null, [FLOOR_SERVER, hook, '--stdio']);
-    await Promise.all([sock.ready, stdio.ready, floorSock.ready, floorStdio.ready]);
+    // A serve with no hook at all: what a call costs that no hook is configured for.
+    const unhookedSockPath = ws.file('unhooked.sock');
+    const unhooked = startServer(ws.home('unhooked', 'hooks: {}\n'), ['--socket', unhookedSockPath]);
+    await Promise.all([sock.ready, stdio.ready, floorSock.ready, floorStdio.ready, unhooked.ready]);
     const call = rpc(stdio.child);
     const floorCall = rpc(floorStdio.child);
     // One keep-alive connection per server (the agent pools per socket path), as a host holds.
@@ -136,6 +141,11 @@ benchMain(async ({ quick }) => {
     const payload = serializePayload(first.payload);
     const payloadLine = JSON.stringify({ tool_name: 'terminal', tool_input: KW.args, session_id: 'bench' });
     const clientEnv = { ...process.env, HERMES_HOOKS_SOCKET: sockPath };
+    const unhookedEnv = { ...process.env, HERMES_HOOKS_SOCKET: unhookedSockPath };
+    const client = (argv, env) => async () => {
+      const r = await runCommand([...argv, 'claude', 'PreToolUse'], { stdin: CLAUDE_STDIN, env });
+      if (r.code !== 0) throw new Error(`client exited ${r.code}: ${r.stderr}`);
+    };
 
     const ok = (e) => {
       if (e.hooks?.[0]?.status !== 'ok') throw new Error(`emit failed: ${JSON.stringify(e).slice(0, 300)}`);
@@ -155,10 +165,16 @@ benchMain(async ({ quick }) => {
         const r = (await floorCall('emit', { event: 'pre_tool_call', kwargs: KW })).result;
         if (r.exit_code !== 0) throw new Error(`floor server's hook exited ${r.exit_code}`);
       },
-      client_curl: async () => {
-        const r = await runCommand([CLIENT, 'claude', 'PreToolUse'], { stdin: CLAUDE_STDIN, env: clientEnv });
-        if (r.code !== 0) throw new Error(`client exited ${r.code}: ${r.stderr}`);
+      client_perl: client([CLIENT], clientEnv),
+      client_curl: client([CLIENT_BASH], clientEnv),
+      bare_true: async () => {
+        const r = await spawnBare('true', [], CLAUDE_STDIN);
+        if (r.code !== 0) throw new Error(`true exited ${r.code}`);
       },
+      unhooked_perl: client([CLIENT], unhookedEnv),
+      // Without the shebang's /usr/bin/env: what a hook command that runs `perl CLIENT` saves.
+      unhooked_perl_direct: client(['perl', CLIENT], unhookedEnv),
+      unhooked_curl: client([CLIENT_BASH], unhookedEnv),
       run: async () => {
         const r = await runCommand(['node', BIN, 'run', 'pre_tool_call', '--home', home], { stdin: payloadLine });
         if (r.code !== 0) throw new Error(`run exited ${r.code}: ${r.stderr}`);
@@ -176,8 +192,8 @@ benchMain(async ({ quick }) => {
     const cpu0 = { socket: cpuMs(sock.child.pid), stdio: cpuMs(stdio.child.pid) };
     const { names, wall, cpu } = await measureInterleaved(variants, { warmup, runs });
     const serverCpu = {
-      // The socket server also answers the curl client's calls: two emits per round.
-      socket: (cpuMs(sock.child.pid) - cpu0.socket) / (2 * (warmup + runs)),
+      // The socket server also answers both clients' calls: three emits per round.
+      socket: (cpuMs(sock.child.pid) - cpu0.socket) / (3 * (warmup + runs)),
       stdio: (cpuMs(stdio.child.pid) - cpu0.stdio) / (warmup + runs),
     };
     const bareCpu = summarize(cpu.bare, 3).median;
@@ -207,9 +223,19 @@ benchMain(async ({ quick }) => {
         pass: lat.run.median / lat.socket.median >= 10,
         limit: `run ${lat.run.median} ms (p95 ${lat.run.p95})`,
       }),
+      figure('perl client per call (command-only agents) − bare spawn', round(over('client_perl'), 2), 'ms', {
+        limit,
+        note: `client ${lat.client_perl.median} ms (p95 ${lat.client_perl.p95}) vs bash + curl ${lat.client_curl.median} ms: ${round(lat.client_curl.median - lat.client_perl.median, 2)} ms less`,
+      }),
       figure('bash + curl client per call (command-only agents) − bare spawn', round(over('client_curl'), 2), 'ms', {
         limit,
         note: `client ${lat.client_curl.median} ms vs run ${lat.run.median} ms: ${round(lat.run.median / lat.client_curl.median, 1)}× cheaper`,
+      }),
+      figure('an event with no hook configured, through the perl client − bare `true` spawn', round(lat.unhooked_perl.median - lat.bare_true.median, 2), 'ms', {
+        target: '≤ 5',
+        pass: lat.unhooked_perl.median - lat.bare_true.median <= 5,
+        limit: `bare spawn of true ${lat.bare_true.median} ms (p95 ${lat.bare_true.p95})`,
+        note: `perl client ${lat.unhooked_perl.median} ms (p95 ${lat.unhooked_perl.p95}); run as \`perl CLIENT\` (no env) ${round(lat.unhooked_perl_direct.median - lat.bare_true.median, 2)} ms over; bash + curl ${lat.unhooked_curl.median} ms, ${round(lat.unhooked_curl.median - lat.bare_true.median, 2)} ms over`,
       }),
     );
     agent.destroy();
@@ -217,7 +243,8 @@ benchMain(async ({ quick }) => {
     stdio.child.stdin.end();
     floorSock.child.kill('SIGTERM');
     floorStdio.child.stdin.end();
-    await Promise.all([sock.exited, stdio.exited, floorSock.exited, floorStdio.exited]);
+    unhooked.child.kill('SIGTERM');
+    await Promise.all([sock.exited, stdio.exited, floorSock.exited, floorStdio.exited, unhooked.exited]);
 
     // ---- memory: 100 000 emits across 1 000 sessions ---------------------------------------------
     // The hook's matcher never matches, so no process is spawned: what is measured is the server's

@@ -191,8 +191,15 @@ export async function stopServe(served: Served, signal: NodeJS.Signals = 'SIGTER
 
 export { tempDir as scratch };
 
-/** The bundled bash client. */
+/** The bundled client (perl). */
 export const CLIENT = join(ROOT, 'scripts-examples/hosts/hermes-hooks-client');
+/** The bundled client for machines without perl (bash + curl). */
+export const CLIENT_BASH = join(ROOT, 'scripts-examples/hosts/hermes-hooks-client.bash');
+/** Both clients, for `describe.each`: each must behave the same, message for message. */
+export const CLIENTS = [
+  { name: 'perl', path: CLIENT },
+  { name: 'bash', path: CLIENT_BASH },
+] as const;
 
 type Ran = { code: number | null; stdout: string; stderr: string };
 
@@ -211,8 +218,15 @@ export function runWithStdin(file: string, args: string[], stdin: string, env: N
   });
 }
 
-/** Runs the bundled client as an agent would: `args`, `stdin` → exit code, stdout, stderr. */
-export const runClient = (args: string[], stdin: string, env: NodeJS.ProcessEnv = baseEnv()): Promise<Ran> => runWithStdin(CLIENT, args, stdin, env);
+/** Runs the bundled client (or the one at `client`) as an agent would: `args`, `stdin` → exit code, stdout, stderr. */
+export const runClient = (args: string[], stdin: string, env: NodeJS.ProcessEnv = baseEnv(), client: string = CLIENT): Promise<Ran> =>
+  runWithStdin(client, args, stdin, env);
+
+/** `runClient` bound to the client at `client`. */
+export const clientAt =
+  (client: string) =>
+  (args: string[], stdin: string, env: NodeJS.ProcessEnv = baseEnv()): Promise<Ran> =>
+    runWithStdin(client, args, stdin, env);
 
 /** Runs a printed hook command through /bin/sh, as an agent runs it. */
 export const runShell = (command: string, stdin: string, env: NodeJS.ProcessEnv = baseEnv()): Promise<Ran> => runWithStdin('/bin/sh', ['-c', command], stdin, env);

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, realpathSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { approvedHome, baseEnv, BIN, cleanupTemps, postJson, runClient, servesOf, startServe, tempDir, waitFor, writeScript } from './_helpers.js';
+import { approvedHome, baseEnv, BIN, cleanupTemps, postJson, clientAt, CLIENTS, servesOf, startServe, tempDir, waitFor, writeScript } from './_helpers.js';
 
 const servePids: number[] = [];
 afterAll(() => {
@@ -38,7 +38,9 @@ function denied(stdout: string): string {
   return `${out.hookSpecificOutput.permissionDecision}: ${out.hookSpecificOutput.permissionDecisionReason}`;
 }
 
-describe('the client starts serve on first use', () => {
+describe.each(CLIENTS)('the client starts serve on first use ($name client)', ({ path }) => {
+  const runClient = clientAt(path);
+
   it('two clients racing against no serve: exactly one serve starts, both calls are answered by it', async () => {
     const { home, env } = await blockingHome();
     const [a, b] = await Promise.all([runClient(['claude', 'PreToolUse'], GATE, env), runClient(['claude', 'PreToolUse'], GATE, env)]);

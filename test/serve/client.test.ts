@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { baseEnv, cleanupTemps, runClient as client, makeHome, startServe, stopServe, tempDir, waitFor } from './_helpers.js';
+import { baseEnv, cleanupTemps, clientAt, CLIENTS, makeHome, startServe, stopServe, tempDir, waitFor } from './_helpers.js';
 
 const OTHER_UID = 4242;
 const GATE = JSON.stringify({ session_id: 's', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'rm -rf /' }, cwd: '/tmp' });
@@ -32,7 +32,9 @@ async function impostor(path: string): Promise<{ calls: () => number }> {
   return { calls: () => out.split('\n').filter((l) => l === 'call').length };
 }
 
-describe('hermes-hooks-client: whom it talks to', () => {
+describe.each(CLIENTS)('hermes-hooks-client: whom it talks to ($name client)', ({ path }) => {
+  const client = clientAt(path);
+
   it("another user's socket at the path is never sent the call: a tool gate blocks, another event is a non-blocking error", async () => {
     const dir = tempDir();
     chmodSync(dir, 0o777); // the other user creates its socket here …

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AGENT_HOOK_TIMEOUT_S, CLIENT_TIMEOUT_S, HOOK_TIMEOUT_MAX_S, SERVE_REQUEST_TIMEOUT_S } from '../../src/engine/deadlines.js';
-import { approvedHome, baseEnv, cleanupTemps, CLIENT, postJson, runClient, startServe, stopServe, tempDir, writeScript } from './_helpers.js';
+import { approvedHome, baseEnv, cleanupTemps, CLIENTS, postJson, runClient, startServe, stopServe, tempDir, writeScript } from './_helpers.js';
 
 afterAll(cleanupTemps);
 
@@ -20,9 +20,10 @@ describe('the deadline chain', () => {
     expect([HOOK_TIMEOUT_MAX_S, SERVE_REQUEST_TIMEOUT_S, CLIENT_TIMEOUT_S, AGENT_HOOK_TIMEOUT_S]).toEqual([300, 305, 310, 315]);
   });
 
-  it("the bundled client's default deadline is the chain's", () => {
-    const text = readFileSync(CLIENT, 'utf8');
-    const defaults = [...text.matchAll(/HERMES_HOOKS_TIMEOUT:-(\d+)/g)].map((m) => Number(m[1]));
+  it.each(CLIENTS)("the bundled $name client's default deadline is the chain's", ({ path }) => {
+    const text = readFileSync(path, 'utf8');
+    // bash: ${HERMES_HOOKS_TIMEOUT:-310}; perl: env('HERMES_HOOKS_TIMEOUT', 310)
+    const defaults = [...text.matchAll(/HERMES_HOOKS_TIMEOUT(?::-|', )(\d+)/g)].map((m) => Number(m[1]));
     expect(defaults.length).toBeGreaterThan(0);
     expect(new Set(defaults)).toEqual(new Set([CLIENT_TIMEOUT_S]));
   });

@@ -2,14 +2,16 @@
 // call waits out the client's deadline and blocks; the next calls block at once for
 // HERMES_HOOKS_RETRY_AFTER instead of each waiting again; a serve started since gets its chance.
 import { afterAll, describe, expect, it } from 'vitest';
-import { approvedHome, baseEnv, cleanupTemps, runClient, startServe, stopServe, tempDir, writeScript } from './_helpers.js';
+import { approvedHome, baseEnv, cleanupTemps, clientAt, CLIENTS, startServe, stopServe, tempDir, writeScript } from './_helpers.js';
 import { join } from 'node:path';
 
 afterAll(cleanupTemps);
 
 const GATE = JSON.stringify({ session_id: 'f', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, cwd: '/tmp' });
 
-describe('the client and a frozen serve', () => {
+describe.each(CLIENTS)('the client and a frozen serve ($name client)', ({ path }) => {
+  const runClient = clientAt(path);
+
   it('waits once, then fails at once while serve stays frozen; a restarted serve answers', async () => {
     const dir = tempDir();
     const guard = writeScript(join(dir, 'g.sh'), `#!/bin/bash\necho '{"action":"block","message":"guarded"}'\n`);

@@ -5,14 +5,16 @@
 
 import { afterAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { approvedHome, baseEnv, cleanupTemps, postJson, runClient, startServe, tempDir, waitFor, writeScript } from './_helpers.js';
+import { approvedHome, baseEnv, cleanupTemps, postJson, clientAt, CLIENTS, startServe, tempDir, waitFor, writeScript } from './_helpers.js';
 import { existsSync, readFileSync } from 'node:fs';
 
 afterAll(cleanupTemps);
 
 const GATE = JSON.stringify({ session_id: 's', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, cwd: '/tmp' });
 
-describe('shutdown with calls in flight', () => {
+describe.each(CLIENTS)('shutdown with calls in flight ($name client)', ({ path }) => {
+  const runClient = clientAt(path);
+
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     it(`${signal}: the client's tool gate and an emit are answered with a block saying serve is shutting down`, async () => {
       const dir = tempDir();

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { chmodSync, mkdirSync, realpathSync, statSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { defaultSocketPath } from '../../src/serve/socket-path.js';
-import { baseEnv, cleanupTemps, runClient, startServe, stopServe, tempDir } from './_helpers.js';
+import { baseEnv, cleanupTemps, clientAt, CLIENTS, startServe, stopServe, tempDir } from './_helpers.js';
 import { spawn } from 'node:child_process';
 import { BIN } from './_helpers.js';
 
@@ -25,7 +25,9 @@ function longHome(): string {
 
 const hex16 = (home: string): string => createHash('sha256').update(realpathSync(home)).digest('hex').slice(0, 16);
 
-describe('the short default socket of a long home', () => {
+describe.each(CLIENTS)('the short default socket of a long home ($name client)', ({ path }) => {
+  const runClient = clientAt(path);
+
   it('$XDG_RUNTIME_DIR/hermes-hooks/<16 hex>.sock, 0700; the client finds it with no socket given', async () => {
     const home = longHome();
     expect(Buffer.byteLength(join(home, 'hermes-hooks.sock'))).toBeGreaterThan(100);

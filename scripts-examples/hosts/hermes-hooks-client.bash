@@ -1,0 +1,236 @@
+#!/bin/bash
+# hermes-hooks-client.bash AGENT EVENT [SOCKET] — hermes-hooks-client (the perl one beside it) for a
+# machine without perl: the same calls, checks, start-up and messages, with bash and one curl per call
+# (~16 ms a call: curl's own start is ~10 ms; the perl client's is ~2 ms). The rationale of each step
+# is in hermes-hooks-client's comments; this file keeps only what is particular to bash and curl.
+
+SECONDS=0
+agent=$1
+event=$2
+home=${HERMES_HOME:-$HOME/.hermes}
+
+# serve's default socket for $home (as in hermes-hooks-client). Sets $sock; forks only for a long home.
+default_socket() {
+  local LC_ALL=C real sum
+  sock=$home/hermes-hooks.sock
+  [ "${#sock}" -le 100 ] && return
+  real=$(cd -P -- "$home" 2>/dev/null && pwd -P) || real=$home
+  if command -v sha256sum >/dev/null 2>&1; then
+    sum=$(printf '%s' "$real" | sha256sum)
+  else
+    sum=$(printf '%s' "$real" | shasum -a 256) # macOS
+  fi
+  if [[ ${XDG_RUNTIME_DIR:-} == /* ]]; then
+    sock=$XDG_RUNTIME_DIR/hermes-hooks/${sum:0:16}.sock
+  else
+    sock=/tmp/hermes-hooks-$(id -u)/${sum:0:16}.sock
+  fi
+}
+
+# The socket, and how to start the server this client looks for (as words, and as serve's arguments).
+sock=${3:-${HERMES_HOOKS_SOCKET:-}}
+start='hermes-hooks serve'
+[ "$home" = "$HOME/.hermes" ] || start="$start --home $home" # the start line names a home that is not the default
+if [ -z "$sock" ]; then
+  default_socket
+  serve_args=(--home "$home")
+else
+  case $sock in
+    "$home/hermes-hooks.sock") serve_args=(--home "$home") ;;
+    */hermes-hooks.sock) start="hermes-hooks serve --home ${sock%/hermes-hooks.sock}" serve_args=(--home "${sock%/hermes-hooks.sock}") ;;
+    *) start="$start --socket $sock" serve_args=(--home "$home") ;;
+  esac
+fi
+
+case $agent/$event in
+  claude/PreToolUse | codex/PreToolUse | gemini/BeforeTool | cursor/preToolUse | cursor/before[SMR]*) gate=1 ;;
+  *) gate= ;;
+esac
+
+fail() {
+  if [ -n "$gate" ] || [ -z "$event" ]; then
+    printf 'hermes-hooks-client: %s; blocking this call (exit 2) rather than letting it through unguarded\n' "$1" >&2
+    exit 2
+  fi
+  printf 'hermes-hooks-client: %s; %s is not a tool gate, so the agent goes on without hermes-hooks (exit 1, a non-blocking error)\n' "$1" "$event" >&2
+  exit 1
+}
+
+# One line per path: owner (uid), permission bits (octal), the path; a symlink is not followed.
+# GNU stat, else BSD's. One process for all of them: this runs on every tool call.
+if stat -c %u / >/dev/null 2>&1; then
+  owner_mode() { stat -c '%u %a %n' -- "$@" 2>/dev/null; }
+else
+  owner_mode() { stat -f '%u %Mp%Lp %N' -- "$@" 2>/dev/null; }
+fi
+
+[ -n "$agent" ] && [ -n "$event" ] || fail "usage: hermes-hooks-client AGENT EVENT (e.g. codex PreToolUse)"
+command -v curl >/dev/null 2>&1 || fail "curl is not installed"
+
+# Start on first use (as in hermes-hooks-client). The call's input is kept (one `cat`) so it can be
+# sent after a start.
+autostart=1 started= why=
+[ "${HERMES_HOOKS_AUTOSTART:-1}" = 0 ] && autostart=
+if [ -n "$autostart" ]; then
+  input=$(cat; printf .)
+  input=${input%.}
+fi
+
+start_serve() {
+  local bin=${HERMES_HOOKS_BIN:-hermes-hooks} lock=$sock.starting log=/dev/null pid tries=0
+  local most=$((${HERMES_HOOKS_START_WAIT:-15} * 20)) # polls 50 ms apart
+  started=1
+  command -v "$bin" >/dev/null 2>&1 || { why="$bin is not installed (or not on PATH)"; return 1; }
+  mkdir -p -m 700 -- "${sock%/*}" 2>/dev/null # the socket's directory: the lock lives there
+  if ! mkdir -- "$lock" 2>/dev/null; then
+    # Another client is starting it: wait for it to finish, then use its socket.
+    while [ -d "$lock" ]; do
+      ((tries++ < most)) || { rmdir -- "$lock" 2>/dev/null; why="another client was starting hermes-hooks serve and it did not come up"; return 1; }
+      sleep 0.05
+    done
+    [ -S "$sock" ] || { why="another client's start of hermes-hooks serve failed"; return 1; }
+    return 0
+  fi
+  [ "$1" = stale ] && rm -f -- "$sock" # we were refused there, and we hold the lock
+  if [ ! -S "$sock" ]; then
+    [ -d "$home" ] && [ -w "$home" ] && log=$home/hermes-hooks-serve.log
+    local detach=setsid
+    command -v setsid >/dev/null 2>&1 || detach=nohup # macOS
+    # HERMES_HOOKS_SERVE_ARGS: more serve options, as words (print-config adds --http for Claude Code's http hooks).
+    # shellcheck disable=SC2086
+    # --socket always: with --http (below) serve would otherwise not listen on the socket we wait for.
+    "$detach" "$bin" serve "${serve_args[@]}" --socket "$sock" ${HERMES_HOOKS_SERVE_ARGS:-} --idle-exit "${HERMES_HOOKS_IDLE_EXIT:-900}" </dev/null >>"$log" 2>&1 &
+    pid=$!
+    while [ ! -S "$sock" ]; do
+      kill -0 "$pid" 2>/dev/null || { rmdir -- "$lock"; why="hermes-hooks serve stopped at once (its output: $log)"; return 1; }
+      ((tries++ < most)) || { rmdir -- "$lock"; why="hermes-hooks serve did not listen within ${HERMES_HOOKS_START_WAIT:-15}s (its output: $log)"; return 1; }
+      sleep 0.05
+    done
+  fi
+  rmdir -- "$lock"
+}
+
+me=$(id -u)
+you="you (uid $me)"
+[ "$me" = 0 ] || you="$you or root"
+
+# Is $sock yours, a socket, in directories no other user can swap it in? fail() when not.
+check_socket() {
+  if [ -L "$sock" ]; then
+    fail "$sock is a symbolic link; point the client at the socket itself (serve's --socket path)"
+  elif [ ! -e "$sock" ]; then
+    fail "no hermes-hooks serve is running for $sock (there is no socket there)${why:+ and starting one failed: $why}; start it with: $start"
+  elif [ ! -S "$sock" ]; then
+    fail "$sock is not a socket, so it is not hermes-hooks serve; move it away, then start the server with: $start"
+  fi
+  # The directory as it is on disk, checked and connected through (as in hermes-hooks-client).
+  dir=.
+  [[ $sock == */* ]] && dir=${sock%/*}
+  dir=$(cd -P -- "${dir:-/}" 2>/dev/null && pwd -P) ||
+    fail "cannot enter the directory of $sock; start the server with: $start"
+  sock=${dir%/}/${sock##*/}
+  # The socket, its directory and every directory above it, in one stat: owner, then mode.
+  paths=("$sock" "$dir")
+  p=$dir
+  while [ "$p" != / ]; do
+    p=${p%/*}
+    p=${p:-/}
+    paths+=("$p")
+  done
+  rows=() # (no mapfile: macOS ships bash 3.2)
+  while IFS= read -r row; do rows+=("$row"); done < <(owner_mode "${paths[@]}")
+  [ "${#rows[@]}" = "${#paths[@]}" ] || fail "cannot read the owner of $sock or of the directories above it"
+  for ((i = 0; i < ${#rows[@]}; i++)); do
+    read -r uid mode _ <<<"${rows[i]}"
+    path=${paths[i]}
+    if ((i == 0)); then
+      [ "$uid" = "$me" ] || [ "$uid" = 0 ] ||
+        fail "$sock belongs to user $uid, not to $you: it is not your hermes-hooks serve, so the call is not sent there; remove it (or ask its owner to), then start yours with: $start"
+    else
+      what="the socket's directory $path"
+      ((i == 1)) || what="$path, a directory above the socket,"
+      [ "$uid" = "$me" ] || [ "$uid" = 0 ] ||
+        fail "$what belongs to user $uid, who could swap the socket for another; keep the socket in a directory of yours (serve --socket PATH)"
+      # Writable by others is fine only when sticky (such as /tmp): there only an entry's owner can replace it.
+      if [[ $mode =~ ^[0-7]+$ ]] && (((8#$mode & 8#022) && !(8#$mode & 8#1000))); then
+        fail "$what is writable by other users (mode $mode), who could swap the socket for another; run: chmod go-w $path"
+      fi
+    fi
+  done
+}
+# The deadline, counted from the client's start (as in hermes-hooks-client).
+send() {
+  local left=${HERMES_HOOKS_TIMEOUT:-310}
+  if [[ $left =~ ^[0-9]+$ ]] && ((SECONDS > 0)); then left=$((left > SECONDS ? left - SECONDS : 1)); fi
+  local args=(-sS -i --max-time "$left" --unix-socket "$sock"
+    -H 'content-type: application/json' -H 'Expect:' --data-binary @- "http://localhost/v1/agent/$agent/$event")
+  if [ -n "$autostart" ]; then
+    resp=$(curl "${args[@]}" 2>&1 <<<"$input" && printf .)
+  else
+    resp=$(curl "${args[@]}" 2>&1 && printf .)
+  fi
+}
+
+# The mark of a frozen serve (as in hermes-hooks-client).
+unanswered=$sock.unanswered
+now() { echo "${EPOCHSECONDS:-$(date +%s)}"; }
+recently_unanswered() {
+  local at=
+  [ -f "$unanswered" ] && read -r at <"$unanswered" 2>/dev/null
+  # (A serve started since removes the mark when it listens: it gets its chance.)
+  [[ $at =~ ^[0-9]+$ ]] && (($(now) - at < ${HERMES_HOOKS_RETRY_AFTER:-60}))
+}
+
+if [ -n "$autostart" ] && [ ! -e "$sock" ] && [ ! -L "$sock" ]; then start_serve; fi
+check_socket
+if recently_unanswered; then
+  fail "hermes-hooks serve on $sock did not answer within ${HERMES_HOOKS_TIMEOUT:-310}s a moment ago, so this call does not wait again (for ${HERMES_HOOKS_RETRY_AFTER:-60}s, HERMES_HOOKS_RETRY_AFTER); restart it (kill it, the next call starts one) or see its stderr"
+fi
+send
+rc=$?
+if ((rc == 7)) && [ -n "$autostart" ] && [ -z "$started" ]; then
+  # A socket left by a serve that is gone (killed, crashed): start one and send the call again.
+  if start_serve stale; then
+    check_socket
+    send
+    rc=$?
+  fi
+fi
+# curl's own words name "localhost port 80", the URL it was given, not the socket: say it ourselves.
+case $rc in
+  0) ;;
+  7) fail "nothing answers on $sock (connection refused: the server that made it has stopped)${why:+ and starting one failed: $why}; start it with: $start" ;;
+  28)
+    (umask 077 && now >"$unanswered") 2>/dev/null
+    fail "hermes-hooks serve on $sock did not answer within ${HERMES_HOOKS_TIMEOUT:-310}s (HERMES_HOOKS_TIMEOUT)"
+    ;;
+  52 | 55 | 56) fail "hermes-hooks serve on $sock closed the connection without an answer (shutting down, or shedding load: its stderr says which)" ;;
+  *) fail "cannot talk to hermes-hooks serve on $sock (curl exit $rc: ${resp##*curl: })" ;;
+esac
+[ -e "$unanswered" ] && rm -f -- "$unanswered" # it answers again
+resp=${resp%.} # the dot kept the answer's trailing newlines from $(…)
+# No `Expect: 100-continue` is sent (curl adds it to bodies over 1 MiB), but should an interim 1xx
+# answer come anyway, -i prints it before the real one: skip it.
+while [[ $resp == HTTP/1.1\ 1[0-9][0-9]\ * ]]; do resp=${resp#*$'\r\n\r\n'}; done
+
+head=${resp%%$'\r\n\r\n'*}
+body=${resp#*$'\r\n\r\n'}
+status=${head#HTTP/1.1 }
+status=${status%% *}
+code=
+err=
+while IFS= read -r line; do
+  line=${line%$'\r'}
+  case $line in
+    x-hermes-hooks-exit:*) code=${line#*: } ;;
+    x-hermes-hooks-stderr:*) err=${line#*: } ;;
+  esac
+done <<<"$head"
+[ "$status" = 200 ] && [ -n "$code" ] || fail "hermes-hooks serve answered HTTP $status: $body"
+
+printf '%s' "$body"
+if [ -n "$err" ]; then
+  printf '%b' "${err//%/\\x}" >&2
+  case $err in *%0A) ;; *) printf '\n' >&2 ;; esac
+fi
+exit "$code"
