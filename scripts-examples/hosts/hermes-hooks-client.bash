@@ -5,6 +5,8 @@
 # is in hermes-hooks-client's comments; this file keeps only what is particular to bash and curl.
 
 SECONDS=0
+# curl, stat, setsid…: the system's after the agent's PATH, which may be bare.
+PATH=${PATH:+$PATH:}/usr/bin:/bin
 agent=$1
 event=$2
 home=${HERMES_HOME:-$HOME/.hermes}
@@ -81,6 +83,12 @@ start_serve() {
   local most=$((${HERMES_HOOKS_START_WAIT:-15} * 20)) # polls 50 ms apart
   started=1
   command -v "$bin" >/dev/null 2>&1 || { why="$bin is not installed (or not on PATH)"; return 1; }
+  # HERMES_HOOKS_NODE: the node that runs $bin (as in hermes-hooks-client).
+  local node=()
+  if [ -n "${HERMES_HOOKS_NODE:-}" ]; then
+    [ -x "$HERMES_HOOKS_NODE" ] || { why="$HERMES_HOOKS_NODE (HERMES_HOOKS_NODE) is not there: node was moved or removed; print the agent's config again"; return 1; }
+    node=("$HERMES_HOOKS_NODE")
+  fi
   mkdir -p -m 700 -- "${sock%/*}" 2>/dev/null # the socket's directory: the lock lives there
   if ! mkdir -- "$lock" 2>/dev/null; then
     # Another client is starting it: wait for it to finish, then use its socket.
@@ -99,7 +107,7 @@ start_serve() {
     # HERMES_HOOKS_SERVE_ARGS: more serve options, as words (print-config adds --http for Claude Code's http hooks).
     # shellcheck disable=SC2086
     # --socket always: with --http (below) serve would otherwise not listen on the socket we wait for.
-    "$detach" "$bin" serve "${serve_args[@]}" --socket "$sock" ${HERMES_HOOKS_SERVE_ARGS:-} --idle-exit "${HERMES_HOOKS_IDLE_EXIT:-900}" </dev/null >>"$log" 2>&1 &
+    "$detach" "${node[@]}" "$bin" serve "${serve_args[@]}" --socket "$sock" ${HERMES_HOOKS_SERVE_ARGS:-} --idle-exit "${HERMES_HOOKS_IDLE_EXIT:-900}" </dev/null >>"$log" 2>&1 &
     pid=$!
     while [ ! -S "$sock" ]; do
       kill -0 "$pid" 2>/dev/null || { rmdir -- "$lock"; why="hermes-hooks serve stopped at once (its output: $log)"; return 1; }
@@ -158,11 +166,18 @@ check_socket() {
     fi
   done
 }
+# The agent's hook env the answer depends on, named in HERMES_HOOKS_AGENT_ENV (as in
+# hermes-hooks-client): values that need no URL-encoding are forwarded, others left out.
+agent_env=() pairs=
+for name in ${HERMES_HOOKS_AGENT_ENV:-}; do
+  [[ $name =~ ^[A-Za-z_][A-Za-z0-9_]*$ && -n ${!name+set} && ${!name} =~ ^[A-Za-z0-9._~-]*$ ]] && pairs+=${pairs:+&}$name=${!name}
+done
+[ -n "$pairs" ] && agent_env=(-H "X-Hermes-Hooks-Agent-Env: $pairs")
 # The deadline, counted from the client's start (as in hermes-hooks-client).
 send() {
   local left=${HERMES_HOOKS_TIMEOUT:-310}
   if [[ $left =~ ^[0-9]+$ ]] && ((SECONDS > 0)); then left=$((left > SECONDS ? left - SECONDS : 1)); fi
-  local args=(-sS -i --max-time "$left" --unix-socket "$sock"
+  local args=(-sS -i --max-time "$left" --unix-socket "$sock" "${agent_env[@]}"
     -H 'content-type: application/json' -H 'Expect:' --data-binary @- "http://localhost/v1/agent/$agent/$event")
   if [ -n "$autostart" ]; then
     resp=$(curl "${args[@]}" 2>&1 <<<"$input" && printf .)

@@ -129,7 +129,7 @@ interface ClientWiring {
 function clientWiring(command: string, home: string): ClientWiring | null {
   const split = splitCommand(command, { homedir: home });
   if (!split.ok) return null;
-  const i = split.argv.findIndex((a) => basename(a) === 'hermes-hooks-client');
+  const i = split.argv.findIndex((a) => /^hermes-hooks-client(\.bash)?$/.test(basename(a)));
   if (i < 0) return null;
   const [agent, event, socket] = split.argv.slice(i + 1);
   return { path: split.argv[i]!, agent, event, socket };

@@ -73,9 +73,24 @@ export function setupNotes(dialect: AgentDialect): string[] {
   return [...agentModule(dialect).printConfig.setupNotes, `Then check it: hermes-hooks doctor --agent ${dialect}`];
 }
 
-/** A missing client blocks a tool gate (exit 2); elsewhere it is a non-blocking error (exit 1), as `run` answers. */
-const clientGuard = (gate: boolean, dialect: AgentDialect): string =>
-  `test -x "$0" || { echo "hermes-hooks-client is missing at $0: reinstall hermes-hooks, then rerun hermes-hooks print-config ${dialect}" >&2; exit ${gate ? 2 : 1}; }; exec "$0" "$@"`;
+/**
+ * `sh -c GUARD INTERPRETER CLIENT ARGS…`: a missing client ($1) or interpreter ($0) blocks a tool gate
+ * (exit 2) with the reason; elsewhere it is a non-blocking error (exit 1), as `run` answers.
+ */
+const clientGuard = (gate: boolean, dialect: AgentDialect): string => {
+  const exit = `exit ${gate ? 2 : 1}`;
+  return (
+    `test -x "$1" || { echo "hermes-hooks-client is missing at $1: reinstall hermes-hooks, then rerun hermes-hooks print-config ${dialect}" >&2; ${exit}; }; ` +
+    `test -x "$0" || { echo "$0 is missing (hermes-hooks-client runs on it): reinstall it, or rerun hermes-hooks print-config ${dialect}" >&2; ${exit}; }; ` +
+    'exec "$0" "$@"'
+  );
+};
+
+/** The bundled client and the interpreter it runs on, both by absolute path (perl's, or bash's for the .bash one). */
+export interface ClientCommand {
+  interpreter: string;
+  path: string;
+}
 
 /**
  * `print-config <agent>` (the serve wiring): the same events wired to `hermes-hooks serve`. Every
@@ -88,7 +103,7 @@ const clientGuard = (gate: boolean, dialect: AgentDialect): string =>
  */
 export function printServeConfig(
   dialect: AgentDialect,
-  opts: { maps?: DialectMaps; url: string; client: string; socket: string; clientEnv?: Readonly<Record<string, string>>; http?: boolean },
+  opts: { maps?: DialectMaps; url: string; client: ClientCommand; socket: string; clientEnv?: Readonly<Record<string, string>>; http?: boolean },
 ): string {
   // The client's environment (the profile home, the server to start on first use), through env(1)
   // so it holds whatever shell the agent runs the command with. env and sh by absolute path: an
@@ -98,12 +113,13 @@ export function printServeConfig(
   const prefix = env.length > 0 ? ['/usr/bin/env', ...env] : [];
   const base = opts.url.replace(/\/+$/, '');
   return snippet(dialect, opts.maps ?? DEFAULT_DIALECT_MAPS, (theirEvent, ours) => {
-    // Through `sh -c` whatever the agent's shell: a client that is gone (package removed or moved)
-    // blocks with a reason instead of failing open as "command not found" would.
+    // Through `sh -c` whatever the agent's shell: a client or interpreter that is gone (package
+    // removed or moved) blocks with a reason instead of failing open as "command not found" would.
+    // The interpreter by absolute path: the shebang's `env perl` would need perl on the agent's PATH.
     // Only a tool gate fails closed: exit 2 (or Claude's onFailure: block) on Stop or AfterAgent
     // would force the agent into another turn, again and again while the server is down.
     const gate = ours === 'pre_tool_call';
-    const command = [...prefix, '/bin/sh', '-c', clientGuard(gate, dialect), opts.client, dialect, theirEvent, opts.socket].map(shellQuote).join(' ');
+    const command = [...prefix, '/bin/sh', '-c', clientGuard(gate, dialect), opts.client.interpreter, opts.client.path, dialect, theirEvent, opts.socket].map(shellQuote).join(' ');
     const facts = agentModule(dialect).printConfig;
     // An event the agent runs no http hook on (Claude's SessionStart) goes through the client too.
     if (opts.http !== true || !facts.httpHooks || facts.noHttpOn?.includes(theirEvent) || facts.startsServeOn?.includes(theirEvent)) return { command };

@@ -4,7 +4,8 @@
 
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { approvedHome, cleanupTemps, http, startServe, stopServe } from './_helpers.js';
+import { runMain } from '../cli/_helpers.js';
+import { approvedHome, baseEnv, CLIENT, CLIENT_BASH, cleanupTemps, http, runShell, startServe, stopServe } from './_helpers.js';
 
 afterAll(cleanupTemps);
 
@@ -17,7 +18,7 @@ describe('X-Hermes-Hooks-Agent-Env', () => {
     const served = await startServe(home, []);
     try {
       const seen = async (agent: string, event: string, header?: string): Promise<string> => {
-        const res = await http({ socketPath: served.socket }, 'POST', `/v1/agent/${agent}/${event}`, {
+        const res = await http({ socketPath: served.socket! }, 'POST', `/v1/agent/${agent}/${event}`, {
           body: stdin.replace('PreToolUse', event),
           headers: header === undefined ? {} : { 'x-hermes-hooks-agent-env': header },
         });
@@ -28,6 +29,29 @@ describe('X-Hermes-Hooks-Agent-Env', () => {
       expect(await seen('claude', 'PreToolUse', 'CLAUDE_CODE_SESSION_ATTENDED=1')).toContain('platform=cli');
       expect(await seen('claude', 'PreToolUse')).toContain('platform=cli');
       expect(await seen('codex', 'PreToolUse', 'CLAUDE_CODE_SESSION_ATTENDED=0')).toContain('platform=cli');
+    } finally {
+      expect(await stopServe(served)).toBe(0);
+    }
+  }, 60_000);
+
+  it.each([
+    ['perl', CLIENT],
+    ['bash', CLIENT_BASH],
+  ])("print-config claude's client (%s) forwards CLAUDE_CODE_SESSION_ATTENDED: a claude -p session counts as headless, as through run", async (_name, client) => {
+    const home = await approvedHome({ pre_tool_call: [HOOK] });
+    const hooks = JSON.parse((await runMain(['print-config', 'claude', '--home', home])).stdout).hooks;
+    const printed = hooks.PreToolUse[0].hooks[0].command as string;
+    expect(printed).toContain('HERMES_HOOKS_AGENT_ENV=CLAUDE_CODE_SESSION_ATTENDED');
+    const interpreter = client === CLIENT ? 'perl' : 'bash';
+    const bin = (await runShell(`command -v ${interpreter}`, '')).stdout.trim();
+    const command = printed.replace(/ \S+ \S+hermes-hooks-client claude /, ` ${bin} ${client} claude `);
+    expect(command).toContain(`${bin} ${client} claude PreToolUse`);
+    const served = await startServe(home, []);
+    try {
+      const seen = async (attended?: string) => (await runShell(command, stdin, baseEnv(attended === undefined ? {} : { CLAUDE_CODE_SESSION_ATTENDED: attended }))).stdout;
+      expect(await seen('0')).toContain('platform=headless');
+      expect(await seen('1')).toContain('platform=cli');
+      expect(await seen()).toContain('platform=cli');
     } finally {
       expect(await stopServe(served)).toBe(0);
     }

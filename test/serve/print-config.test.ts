@@ -62,8 +62,12 @@ describe('print-config: the serve wirings', () => {
   it('by default (and with --serve) Codex, Gemini, Cursor get the client on the profile socket, answering as run --dialect; a server that is down blocks', async () => {
     const home = await guardedHome();
     const socket = join(home, 'hermes-hooks.sock');
-    const guard = (agent: string) => `/bin/sh -c 'test -x "$0" || { echo "hermes-hooks-client is missing at $0: reinstall hermes-hooks, then rerun hermes-hooks print-config ${agent}" >&2; exit 2; }; exec "$0" "$@"'`;
-    const wired = (agent: string, event: string) => `/usr/bin/env HERMES_HOME=${home} HERMES_HOOKS_NODE=${process.execPath} HERMES_HOOKS_BIN=${BIN} ${guard(agent)} ${CLIENT} ${agent} ${event} ${socket}`;
+    const guard = (agent: string) =>
+      `/bin/sh -c 'test -x "$1" || { echo "hermes-hooks-client is missing at $1: reinstall hermes-hooks, then rerun hermes-hooks print-config ${agent}" >&2; exit 2; }; ` +
+      `test -x "$0" || { echo "$0 is missing (hermes-hooks-client runs on it): reinstall it, or rerun hermes-hooks print-config ${agent}" >&2; exit 2; }; exec "$0" "$@"'`;
+    // The perl client, run by the perl found on PATH (absolute: the agent's PATH may have none).
+    const perl = (await sh('command -v perl', '', baseEnv())).stdout.trim();
+    const wired = (agent: string, event: string) => `/usr/bin/env HERMES_HOME=${home} HERMES_HOOKS_NODE=${process.execPath} HERMES_HOOKS_BIN=${BIN} ${guard(agent)} ${perl} ${CLIENT} ${agent} ${event} ${socket}`;
     const cfg = async (agent: string) => JSON.parse((await runMain(['print-config', agent, '--home', home])).stdout);
     expect(await cfg('codex')).toEqual(JSON.parse((await runMain(['print-config', 'codex', '--serve', '--home', home])).stdout));
     const codex = (await cfg('codex')).hooks.PreToolUse[0].hooks[0];
@@ -92,6 +96,13 @@ describe('print-config: the serve wirings', () => {
       2,
       '',
       'hermes-hooks-client is missing at /nonexistent/hermes-hooks-client: reinstall hermes-hooks, then rerun hermes-hooks print-config codex\n',
+    ]);
+    // perl gone (removed, or the snippet copied to a machine without it): blocked with the reason.
+    const noPerl = await sh(codex.command.replace(` ${perl} `, ' /nonexistent/perl '), cases[0]![2], baseEnv());
+    expect([noPerl.code, noPerl.stdout, noPerl.stderr]).toEqual([
+      2,
+      '',
+      '/nonexistent/perl is missing (hermes-hooks-client runs on it): reinstall it, or rerun hermes-hooks print-config codex\n',
     ]);
     const served = await startServe(home, []);
     for (const [agent, command, stdin] of cases) {
