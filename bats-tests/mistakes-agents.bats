@@ -24,6 +24,15 @@ EOF
   CLAUDE_RM='{"session_id":"s","cwd":"/tmp","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"rm -rf /srv"},"tool_use_id":"t1"}'
 }
 
+teardown() {
+  # print-config's default wiring: the printed command's client started a serve for $HH; stop it.
+  local p
+  for p in /proc/[0-9]*; do
+    tr '\0' ' ' <"$p/cmdline" 2>/dev/null | grep -q -- " serve --home $HH " && kill "${p#/proc/}" 2>/dev/null
+  done
+  return 0
+}
+
 # snippet_command AGENT EVENT FILE — the command print-config wired for EVENT.
 snippet_command() {
   if [[ $1 == cursor ]]; then

@@ -107,7 +107,14 @@ start_serve() {
     # HERMES_HOOKS_SERVE_ARGS: more serve options, as words (print-config adds --http for Claude Code's http hooks).
     # shellcheck disable=SC2086
     # --socket always: with --http (below) serve would otherwise not listen on the socket we wait for.
-    "$detach" "${node[@]}" "$bin" serve "${serve_args[@]}" --socket "$sock" ${HERMES_HOOKS_SERVE_ARGS:-} --idle-exit "${HERMES_HOOKS_IDLE_EXIT:-900}" </dev/null >>"$log" 2>&1 &
+    # In a subshell that first closes every descriptor above 2 it inherited (as in hermes-hooks-client).
+    (
+      for fd in /dev/fd/*; do
+        fd=${fd##*/}
+        [[ $fd =~ ^[0-9]+$ ]] && ((fd > 2)) && eval "exec $fd>&-" 2>/dev/null
+      done
+      exec "$detach" "${node[@]}" "$bin" serve "${serve_args[@]}" --socket "$sock" ${HERMES_HOOKS_SERVE_ARGS:-} --idle-exit "${HERMES_HOOKS_IDLE_EXIT:-900}" </dev/null >>"$log" 2>&1
+    ) &
     pid=$!
     while [ ! -S "$sock" ]; do
       kill -0 "$pid" 2>/dev/null || { rmdir -- "$lock"; why="hermes-hooks serve stopped at once (its output: $log)"; return 1; }

@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, realpathSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
+import { spawn } from 'node:child_process';
 import { approvedHome, baseEnv, BIN, cleanupTemps, postJson, clientAt, CLIENTS, servesOf, startServe, tempDir, waitFor, writeScript } from './_helpers.js';
 
 const servePids: number[] = [];
@@ -53,6 +54,23 @@ describe.each(CLIENTS)('the client starts serve on first use ($name client)', ({
     expect(existsSync(join(home, 'hermes-hooks.sock.starting'))).toBe(false);
     const log = readFileSync(join(home, 'hermes-hooks-serve.log'), 'utf8');
     expect(log).toContain('serving HTTP on unix socket');
+  }, 60_000);
+
+  it("the serve it starts holds none of the client's descriptors: a pipe the caller gave it as fd 3 ends with the client", async () => {
+    const { home, env } = await blockingHome();
+    const child = spawn(path, ['codex', 'PreToolUse'], { env, stdio: ['pipe', 'pipe', 'pipe', 'pipe'] });
+    const extra = child.stdio[3] as NodeJS.ReadableStream;
+    extra.resume();
+    const ended = new Promise<void>((resolve) => extra.on('end', resolve).on('close', resolve));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    child.stdout!.resume();
+    child.stderr!.resume();
+    child.stdin!.end(GATE);
+    expect(await exited).toBe(2);
+    servePids.push(...servesOf(home));
+    // The serve it started is still up (idle exit 900 s), yet the pipe has ended: serve does not hold it.
+    await ended;
+    expect(servesOf(home)).toHaveLength(1);
   }, 60_000);
 
   it('a serve that idled out (--idle-exit) removed its socket; the next call starts another', async () => {
