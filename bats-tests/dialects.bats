@@ -125,12 +125,19 @@ EOF
   assert_equal "$(json_value hooks.0.dialect)" claude
 }
 
-@test "print-config claude is JSON wiring PreToolUse to this installation's run --dialect claude (never npx)" {
+@test "print-config claude is JSON wiring PreToolUse to this installation's client and serve; --run to its run --dialect claude (never npx)" {
   run --separate-stderr $HERMES_HOOKS_CLI print-config claude
   assert_success
   assert_equal "$(json_value hooks.PreToolUse.0.matcher)" '*'
+  local cmd
+  cmd=$(json_value hooks.PreToolUse.0.hooks.0.command)
+  [[ $cmd == "/usr/bin/env HERMES_HOME=$HERMES_HOME "* ]]
+  [[ $cmd == *" $PROJECT_ROOT/scripts-examples/hosts/hermes-hooks-client claude PreToolUse $HERMES_HOME/hermes-hooks.sock" ]]
+  run --separate-stderr $HERMES_HOOKS_CLI print-config claude --run
+  assert_success
   assert_equal "$(json_value hooks.PreToolUse.0.hooks.0.command)" "$(node -p process.execPath) $PROJECT_ROOT/dist/cli/bin.js run PreToolUse --dialect claude --home $HERMES_HOME"
   assert_equal "$(json_value hooks.Stop.0.hooks.0.type)" command
+  refute_output --partial npx
 }
 
 @test "import --write merges a Claude settings.json once, with a backup, and validates" {
