@@ -124,7 +124,10 @@ async function claudeRun(snippet, command, { env: extraEnv, token }) {
   clearTimeout(timer);
   const ran = existsSync(mark);
   const ms = api.toolUseAt && api.toolResultAt ? Math.round(api.toolResultAt - api.toolUseAt) : undefined;
-  const note = (api.toolResult || err.trim() || `exit ${code}, ${api.requests.length} API requests`).replace(/\s+/g, ' ').slice(0, 110);
+  // Claude quotes a failed command hook as `[<its command>]: <its stderr>`: the client's command line
+  // is long and the same every time, so it is shortened to [client] to leave room for the reason.
+  const said = api.toolResult || err.trim() || `exit ${code}, ${api.requests.length} API requests`;
+  const note = said.replace(/\[[^\]]*hermes-hooks-client[^\]]*\]/g, '[client]').replace(/\s+/g, ' ').slice(0, 110);
   return { outcome: api.toolResultAt ? (ran ? 'allowed' : 'blocked') : 'no tool_result', ms, total_ms: Math.round(performance.now() - t0), note };
 }
 
