@@ -1,13 +1,14 @@
 // The tool round trip through the REAL agents (issue 23, "Measured"): `claude -p` and `codex exec`
 // against a fake model API on 127.0.0.1, as in scripts/e2e/claude.mjs and codex.mjs, timed from the
-// fake model's tool call to the request that carries the tool's result. Four wirings per agent, in
-// interleaved rounds (each round runs all four, the first one rotating):
+// fake model's tool call to the request that carries the tool's result. Rows per agent, in
+// interleaved rounds (each round runs them all, the first one rotating):
 //   none   — no hooks at all: the agent's own floor;
 //   direct — the agent's command hooks run the guard script itself (same events as print-config's
 //            run wiring, each handler's command replaced by the guard): no hermes-hooks;
-//   run    — print-config AGENT (`hermes-hooks run --dialect AGENT` per call);
-//   serve  — print-config AGENT --serve, serve already up (Claude: http hooks to serve --http;
-//            Codex: the bundled curl client on serve's socket).
+//   run    — print-config AGENT --run (`hermes-hooks run --dialect AGENT` per call);
+//   serve  — print-config AGENT (the default: every event through the bundled client on serve's
+//            socket), serve already up. Claude has two: `serve (client)`, that default, and
+//            `serve (http)`, print-config claude --http (its http hooks to serve --http).
 // The command is `touch MARK && ls` (the guard allows it, the tool runs: MARK must exist).
 // Opt-in: `node bench/run.mjs --only agents`. Needs the agents under /tmp/agents-research (see
 // scripts/e2e/README.md; CLAUDE_BIN / CODEX_BIN override); a missing agent is skipped and said so.
@@ -26,7 +27,6 @@ import { round, summarize } from '../lib/stats.mjs';
 const CLAUDE = process.env.CLAUDE_BIN ?? '/tmp/agents-research/node_modules/@anthropic-ai/claude-code/bin/claude.exe';
 const CODEX = process.env.CODEX_BIN ?? '/tmp/agents-research/node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex';
 const COMMAND = 'touch MARK && ls';
-const ROWS = ['none', 'direct', 'run', 'serve'];
 const TARGET_MS = 10;
 
 // --- fake model APIs: one tool call, then a final answer; `clock` records the round trip ---------
@@ -121,7 +121,8 @@ const AGENTS = {
     bin: CLAUDE,
     api: claudeApi,
     version: () => execFileSync(CLAUDE, ['--version'], { encoding: 'utf8' }).trim(),
-    serveUrl: (port) => ['--url', `http://127.0.0.1:${port}`],
+    /** The serve rows: their name → print-config's wiring. */
+    serves: { 'serve (client)': 'client', 'serve (http)': 'http' },
     async call(work, apiPort, snippet, token) {
       const home = agentHome(work, '.claude', 'settings.json', snippet);
       const env = { PATH: process.env.PATH, HOME: home, ANTHROPIC_BASE_URL: `http://127.0.0.1:${apiPort}`, ANTHROPIC_API_KEY: 'sk-ant-bench', DISABLE_AUTOUPDATER: '1', DISABLE_TELEMETRY: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', ...(token ? { HERMES_HOOKS_TOKEN: token } : {}) };
@@ -132,7 +133,7 @@ const AGENTS = {
     bin: CODEX,
     api: codexApi,
     version: () => execFileSync(CODEX, ['--version'], { encoding: 'utf8' }).trim(),
-    serveUrl: () => [],
+    serves: { serve: 'client' },
     async call(work, apiPort, snippet) {
       const home = agentHome(work, '.codex', 'hooks.json', snippet);
       const env = { ...process.env, HOME: home, CODEX_HOME: join(home, '.codex'), BENCH_API_KEY: 'sk-bench' };
@@ -153,30 +154,34 @@ function directSnippet(runSnippet, guard) {
   return snippet;
 }
 
+/** The snippet each row hands the agent, keyed by row name (none, direct, run, then the agent's serve rows). */
+function rowSnippets(name, agent, home, port) {
+  const runSnippet = printConfig(name, home, { wiring: 'run' });
+  const serves = Object.entries(agent.serves).map(([row, wiring]) => [row, printConfig(name, home, { wiring, extra: wiring === 'http' ? ['--url', `http://127.0.0.1:${port}`] : [] })]);
+  return { none: {}, direct: directSnippet(runSnippet, join(home, 'guard.sh')), run: runSnippet, ...Object.fromEntries(serves) };
+}
+
 async function benchAgent(name, agent, rounds) {
   const { home, cleanup } = makeHome();
   const work = mkdtempSync(join(os.tmpdir(), `hh-bench-${name}-`));
   const { server, port: apiPort } = await listen(agent.api);
-  const port = await freePort();
-  const serve = await serveIn('up', home, name === 'claude' ? { port } : {});
+  const http = Object.values(agent.serves).includes('http');
+  const port = http ? await freePort() : undefined;
+  // One serve for every serve row: on the home's socket, and for http hooks on the port as well.
+  const serve = await serveIn('up', home, { port });
   try {
-    const runSnippet = printConfig(name, home);
-    const snippets = {
-      none: {},
-      direct: directSnippet(runSnippet, join(home, 'guard.sh')),
-      run: runSnippet,
-      serve: printConfig(name, home, { serve: true, extra: agent.serveUrl(port) }),
-    };
-    const ms = Object.fromEntries(ROWS.map((r) => [r, []]));
+    const snippets = rowSnippets(name, agent, home, port);
+    const rows = Object.keys(snippets);
+    const ms = Object.fromEntries(rows.map((r) => [r, []]));
     for (let i = -1; i < rounds; i++) {
       // Round -1 warms the agent binary, the fake API and serve; it is not recorded.
-      const order = ROWS.map((_, k) => ROWS[(k + Math.max(i, 0)) % ROWS.length]);
+      const order = rows.map((_, k) => rows[(k + Math.max(i, 0)) % rows.length]);
       for (const row of order) {
         const t = await agent.call(work, apiPort, snippets[row], serve.token());
         if (i >= 0) ms[row].push(t);
       }
     }
-    return { version: agent.version(), wall_ms: Object.fromEntries(ROWS.map((r) => [r, summarize(ms[r], 1)])), samples_ms: Object.fromEntries(ROWS.map((r) => [r, ms[r].map((x) => round(x, 1))])) };
+    return { version: agent.version(), wall_ms: Object.fromEntries(rows.map((r) => [r, summarize(ms[r], 1)])), samples_ms: Object.fromEntries(rows.map((r) => [r, ms[r].map((x) => round(x, 1))])) };
   } finally {
     await serve.stop();
     server.close();
@@ -197,14 +202,18 @@ benchMain(async ({ quick }) => {
     const r = await benchAgent(name, agent, rounds);
     result.agents[name] = r;
     const w = r.wall_ms;
-    const rowsNote = ROWS.map((row) => `${row} ${w[row].median} (p95 ${w[row].p95})`).join(', ');
-    const serveOver = w.serve.median - w.direct.median;
+    const rowsNote = Object.entries(w).map(([row, x]) => `${row} ${x.median} (p95 ${x.p95})`).join(', ');
+    for (const [i, row] of Object.keys(agent.serves).entries()) {
+      const over = w[row].median - w.direct.median;
+      result.figures.push(
+        figure(`${i === 0 ? `${name} (${r.version})` : name}: ${row} − direct, tool round trip median`, round(over, 1), 'ms', {
+          target: `≤ ${TARGET_MS}`,
+          pass: over <= TARGET_MS,
+          limit: `ms median (p95): ${rowsNote}; ${rounds} interleaved rounds`,
+        }),
+      );
+    }
     result.figures.push(
-      figure(`${name} (${r.version}): serve − direct, tool round trip median`, round(serveOver, 1), 'ms', {
-        target: `≤ ${TARGET_MS}`,
-        pass: serveOver <= TARGET_MS,
-        limit: `ms median (p95): ${rowsNote}; ${rounds} interleaved rounds`,
-      }),
       figure(`${name}: run − direct, tool round trip median`, round(w.run.median - w.direct.median, 1), 'ms', {
         note: `direct − none ${round(w.direct.median - w.none.median, 1)} ms (the guard script's own cost through the agent's hooks)`,
       }),

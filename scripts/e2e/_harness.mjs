@@ -52,9 +52,18 @@ export function makeHome() {
   return { home, socket: join(home, 'hermes-hooks.sock'), cleanup: () => rmSync(home, { recursive: true, force: true }) };
 }
 
-/** The JSON snippet `print-config AGENT [--serve] --home H [...extra]` prints on stdout. */
-export function printConfig(agent, home, { serve = false, extra = [] } = {}) {
-  return JSON.parse(cli(['print-config', agent, ...(serve ? ['--serve'] : []), '--home', home, ...extra]));
+/**
+ * The wirings print-config offers: `client` (the default: every event through the bundled client to
+ * serve on the home's socket), `run` (`--run`: a `hermes-hooks run` per call) and `http` (`--http`,
+ * agents with http hooks only: their http hooks to serve's loopback listener).
+ */
+const WIRING_FLAGS = { client: [], run: ['--run'], http: ['--http'] };
+
+/** The JSON snippet `print-config AGENT [--run|--http] --home H [...extra]` prints on stdout. */
+export function printConfig(agent, home, { wiring = 'client', extra = [] } = {}) {
+  const flags = WIRING_FLAGS[wiring];
+  if (!flags) throw new Error(`printConfig: unknown wiring ${wiring} (one of ${Object.keys(WIRING_FLAGS).join(', ')})`);
+  return JSON.parse(cli(['print-config', agent, ...flags, '--home', home, ...extra]));
 }
 
 /** Every handler of a printed `{hooks: {Event: [{hooks: [handler]}]}}` snippet. */
@@ -70,13 +79,14 @@ export function handlers(snippet) {
 // pinned instead: E2E_AGENT_TIMEOUT, E2E_CLIENT_TIMEOUT, E2E_SERVE_TIMEOUT (seconds).
 export const SCALE = Number(process.env.E2E_SCALE ?? 0.1);
 
-/** The client script a printed --serve command runs (the path right after `' `), if any. */
+/** The client script a printed client command runs (the path right after the guard's closing `' `), if any. */
 export function clientPath(command) {
   return command.match(/' (\S*hermes-hooks-client)\b/)?.[1];
 }
 
+/** The client's default deadline, as its source spells it: `${HERMES_HOOKS_TIMEOUT:-N}` (bash) or `env('HERMES_HOOKS_TIMEOUT', N)` (perl). */
 function clientDefaultSeconds(client) {
-  const m = client && existsSync(client) ? readFileSync(client, 'utf8').match(/HERMES_HOOKS_TIMEOUT:-(\d+)/) : null;
+  const m = client && existsSync(client) ? readFileSync(client, 'utf8').match(/HERMES_HOOKS_TIMEOUT(?::-|'\s*,\s*)(\d+)/) : null;
   return m ? Number(m[1]) : undefined;
 }
 
@@ -138,12 +148,15 @@ function health({ socket, port, token }) {
 }
 
 /**
- * `hermes-hooks serve --home H` (socket) or with `--http 127.0.0.1:PORT`; resolves once it answers
- * /v1/health. The handle can freeze (SIGSTOP: the kernel still accepts connections, nobody answers),
- * kill (SIGKILL: the socket file stays behind, stale) and stop.
+ * `hermes-hooks serve --home H` (socket), with `--http 127.0.0.1:PORT --socket <home>/hermes-hooks.sock`
+ * for http hooks (the socket too: the client-wired events of that snippet call it there, and with
+ * --http alone serve would not listen on it); resolves once it answers /v1/health. The handle can
+ * freeze (SIGSTOP: the kernel still accepts connections, nobody answers), kill (SIGKILL: the socket
+ * file stays behind, stale) and stop.
  */
 export async function startServe(home, { port, requestTimeout } = {}) {
-  const args = [BIN, 'serve', '--home', home, ...(port ? ['--http', `127.0.0.1:${port}`] : []), ...(requestTimeout ? ['--request-timeout', String(requestTimeout)] : [])];
+  const http = port ? ['--http', `127.0.0.1:${port}`, '--socket', join(home, 'hermes-hooks.sock')] : [];
+  const args = [BIN, 'serve', '--home', home, ...http, ...(requestTimeout ? ['--request-timeout', String(requestTimeout)] : [])];
   const proc = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   proc.stderr.on('data', (c) => (stderr += c));
@@ -174,21 +187,29 @@ export async function startServe(home, { port, requestTimeout } = {}) {
 }
 
 /**
- * The serve states a scenario can ask for. `setup` brings serve to that state and returns a
- * teardown. `up`/`frozen`/`killed` start it; `never` does not (no socket, nothing on the port).
+ * The serve states a scenario can ask for. `up`/`frozen`/`killed` start serve (frozen: SIGSTOP;
+ * killed: SIGKILL, its socket left behind, stale); `never` and `noauto` start none and leave no
+ * socket, token or mark of an earlier serve. `noauto` runs the agent with HERMES_HOOKS_AUTOSTART=0,
+ * so the client cannot start one either.
  */
-const ALL_STATES = ['up', 'frozen', 'killed', 'never'];
-/** E2E_SCENARIOS=run,up,frozen,killed,never (default: all) picks the scenarios to run. */
-const PICKED = (process.env.E2E_SCENARIOS ?? ['run', ...ALL_STATES].join(',')).split(',').map((x) => x.trim());
-export const RUN_WIRING = PICKED.includes('run');
-export const SERVE_STATES = ALL_STATES.filter((s) => PICKED.includes(s));
+const ALL_STATES = ['up', 'frozen', 'killed', 'never', 'noauto'];
+const STATE_LABELS = { noauto: 'never, no autostart' };
+const ALL_WIRINGS = ['run', 'client', 'http'];
+
+/** A comma list from the environment, kept to the known names (default: all of them). */
+function picked(env, all) {
+  const names = (process.env[env] ?? all.join(',')).split(',').map((x) => x.trim());
+  return all.filter((n) => names.includes(n));
+}
+/** E2E_WIRINGS=run,client,http and E2E_STATES=up,frozen,killed,never,noauto (default: all) pick the scenarios to run. */
+const WIRINGS = picked('E2E_WIRINGS', ALL_WIRINGS);
+const SERVE_STATES = picked('E2E_STATES', ALL_STATES);
 
 /**
  * The bundled client starts a serve itself when none answers (killed: a stale socket; never: no
- * socket), unless HERMES_HOOKS_AUTOSTART=0 — then those calls are answered by the guard through the
- * serve the client started, and that serve is stopped with the scenario.
+ * socket), unless HERMES_HOOKS_AUTOSTART=0 — set for the whole run, it makes every such row expect a block.
  */
-export const AUTOSTART = process.env.HERMES_HOOKS_AUTOSTART !== '0';
+const AUTOSTART = process.env.HERMES_HOOKS_AUTOSTART !== '0';
 
 /** Kill serves started for `home` that the harness did not start itself (the client's autostart). */
 function killServesOf(home) {
@@ -203,19 +224,56 @@ function killServesOf(home) {
   }
 }
 
+/** Brings serve to `state` for `home`; the handle's `stop` also ends any serve the client started meanwhile. */
 export async function serveIn(state, home, opts) {
-  const autostarted = { token: () => undefined, stop: async () => killServesOf(home) };
-  if (state === 'never') {
-    rmSync(join(home, 'hermes-hooks.sock'), { force: true }); // a killed serve's stale socket
-    return autostarted;
+  if (state === 'never' || state === 'noauto') {
+    // Never started: no socket (a killed serve's stale one), no token, no client mark beside the socket.
+    for (const f of readdirSync(home)) if (f.startsWith('hermes-hooks.sock') || f === 'hermes-hooks.token') rmSync(join(home, f), { recursive: true, force: true });
+    return { token: () => undefined, stop: async () => killServesOf(home) };
   }
   const s = await startServe(home, opts);
   if (state === 'frozen') s.freeze();
-  if (state === 'killed') {
-    await s.kill();
-    return { ...s, stop: async () => { await s.stop(); killServesOf(home); } };
+  if (state === 'killed') await s.kill();
+  return { ...s, stop: async () => { await s.stop(); killServesOf(home); } };
+}
+
+/**
+ * Runs one agent through every picked scenario: each wiring it supports (`run` with no serve, then
+ * `client` and `http` in every serve state), each command, by `call(snippet, command, { env, token })`
+ * which runs the agent once and returns `{ outcome, ms, ... }`. `env`: what the agent's environment
+ * must add (the scaled client deadline, HERMES_HOOKS_AUTOSTART=0 for `noauto`); `token`: serve's
+ * bearer token for http hooks, when it has one. The snippet's timeouts are the scaled chain
+ * (`unitMs`: the agent's timeouts are in ms). Returns the judged rows and each wiring's chain.
+ */
+export async function runScenarios(agent, home, { wirings, commands, call, unitMs = false }) {
+  const rows = [];
+  const chains = {};
+  const port = wirings.includes('http') ? await freePort() : undefined;
+  try {
+    for (const wiring of WIRINGS.filter((w) => wirings.includes(w))) {
+      const snippet = printConfig(agent, home, { wiring, extra: wiring === 'http' ? ['--url', `http://127.0.0.1:${port}`] : [] });
+      const chain = (chains[wiring] = timeoutChain(snippet, { unitMs }));
+      setAgentTimeout(snippet, chain.agent, { unitMs });
+      const env = {
+        ...(chain.client !== undefined ? { HERMES_HOOKS_TIMEOUT: String(chain.client) } : {}),
+        ...(AUTOSTART ? {} : { HERMES_HOOKS_AUTOSTART: '0' }),
+      };
+      const states = wiring === 'run' ? ['-'] : SERVE_STATES;
+      for (const state of states) {
+        const serve = state === '-' ? { token: () => undefined, stop: async () => {} } : await serveIn(state, home, { port: wiring === 'http' ? port : undefined, requestTimeout: chain.serve });
+        const rowEnv = state === 'noauto' ? { ...env, HERMES_HOOKS_AUTOSTART: '0' } : env;
+        try {
+          for (const command of commands) rows.push({ wiring, serve: state, command, ...(await call(snippet, command, { env: rowEnv, token: serve.token() })) });
+        } finally {
+          await serve.stop();
+        }
+      }
+    }
+  } finally {
+    killServesOf(home);
   }
-  return s;
+  judgeRows(rows);
+  return { rows, chains };
 }
 
 // --- reporting ------------------------------------------------------------------------------------
@@ -227,27 +285,36 @@ export function table(rows, cols) {
 }
 
 /**
- * Whether an outcome is the one issue 23 demands: `rm -rf` blocked; `ls` allowed while the guard can
- * answer, blocked when it cannot (serve frozen, killed or never started: never open).
+ * The outcome issue 23 demands: `rm -rf` always blocked; `ls` allowed while the guard can answer,
+ * blocked when it cannot — never open. The guard cannot answer on a frozen serve, nor where nothing
+ * may start one (`noauto`, or HERMES_HOOKS_AUTOSTART=0 for the run), nor through http hooks on a
+ * serve the client started for a home that never had one: it writes a new token, which the agent's
+ * environment (the hooks' Authorization header) cannot hold yet.
  */
-export function expected(command, state, also = []) {
-  // Killed or never started, the client starts a serve (unless HERMES_HOOKS_AUTOSTART=0): the guard
-  // answers. `also`: states an agent cannot be answered in anyway (Claude's `never`: no token yet).
-  const unanswerable = state === 'frozen' || also.includes(state) || (!AUTOSTART && (state === 'killed' || state === 'never'));
+export function expected(command, wiring, state) {
+  const unstarted = state === 'killed' || state === 'never';
+  const unanswerable = state === 'frozen' || state === 'noauto' || (!AUTOSTART && unstarted) || (wiring === 'http' && state === 'never');
   return command.includes('rm -rf') || unanswerable ? 'blocked' : 'allowed';
 }
 
-export function verdict(command, state, outcome, also = []) {
-  const want = expected(command, state, also);
-  return outcome === want ? 'ok' : want === 'blocked' ? 'FAIL (open)' : 'FAIL (closed)';
+/** Fills each row's `expected` and `verdict`, and shows the command without the marker and the state by its label. */
+function judgeRows(rows) {
+  for (const r of rows) {
+    r.expected = expected(r.command, r.wiring, r.serve);
+    r.verdict = r.outcome === r.expected ? 'ok' : r.expected === 'blocked' ? 'FAIL (open)' : 'FAIL (closed)';
+    r.command = r.command.replace('touch MARK && ', '');
+    r.serve = STATE_LABELS[r.serve] ?? r.serve;
+  }
 }
 
-/** Fills each row's `expected` and `verdict` (a run-wiring row counts as serve `up`), and shows the command without the marker. */
-export function judgeRows(rows, also = []) {
-  for (const r of rows) {
-    const state = r.serve === '-' ? 'up' : r.serve;
-    r.expected = expected(r.command, state, also);
-    r.verdict = verdict(r.command, state, r.outcome, also);
-    r.command = r.command.replace('touch MARK && ', '');
+/** Prints the agent line, each wiring's scaled timeout chain and the table; returns the exit code (0: every row ok). */
+export function report(title, { rows, chains }, cols) {
+  console.log(title);
+  for (const [wiring, c] of Object.entries(chains)) {
+    const client = c.client === undefined ? '' : `, client ${c.client} (shipped ${c.shipped.client})`;
+    const serve = wiring === 'run' ? '' : `, serve --request-timeout ${c.serve} (default ${c.shipped.serve})`;
+    console.log(`timeouts (s), ${wiring}: agent ${c.agent} (printed ${c.shipped.agent})${client}${serve}; scale ${SCALE}`);
   }
+  console.log(table(rows, ['wiring', 'serve', 'command', 'outcome', 'expected', 'verdict', ...cols]));
+  return rows.every((r) => r.verdict === 'ok') ? 0 : 1;
 }

@@ -9,10 +9,12 @@
 //   npm i --prefix /tmp/agents-research @anthropic-ai/claude-code
 //   CLAUDE_BIN=/tmp/agents-research/node_modules/@anthropic-ai/claude-code/bin/claude.exe node scripts/e2e/claude.mjs [--root CHECKOUT]
 //
-// Scenarios: `print-config claude` (run per call), and `print-config claude --serve --url
-// http://127.0.0.1:PORT` with `serve --http` up, frozen (SIGSTOP), killed and never started.
-// Timeouts are the printed chain scaled by E2E_SCALE (see _harness.mjs). "ms" is the tool round trip
-// as the model sees it: from the tool_use answer to the request carrying its tool_result.
+// Scenarios (_harness.mjs runScenarios): `print-config claude --run`; the default client wiring (every
+// event a command hook to the bundled client) and `print-config claude --http --url
+// http://127.0.0.1:PORT` (http hooks to `serve --http`, the token in HERMES_HOOKS_TOKEN), each with
+// serve up, frozen, killed, never started and never started with autostart off. Timeouts are the
+// printed chain scaled by E2E_SCALE. "ms" is the tool round trip as the model sees it: from the
+// tool_use answer to the request carrying its tool_result.
 // Exit 0 when every outcome is the one issue 23 demands.
 
 import { execFileSync, spawn } from 'node:child_process';
@@ -20,7 +22,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { RUN_WIRING, SERVE_STATES, freePort, makeHome, printConfig, serveIn, setAgentTimeout, table, timeoutChain, judgeRows } from './_harness.mjs';
+import { makeHome, report, runScenarios } from './_harness.mjs';
 
 const CLAUDE = process.env.CLAUDE_BIN ?? '/tmp/agents-research/node_modules/@anthropic-ai/claude-code/bin/claude.exe';
 if (!existsSync(CLAUDE)) {
@@ -92,7 +94,7 @@ const apiPort = server.address().port;
 // --- one claude -p run -----------------------------------------------------------------------------
 const work = mkdtempSync(join(tmpdir(), 'hh-claude-e2e-'));
 
-async function claudeRun(snippet, command, token) {
+async function claudeRun(snippet, command, { env: extraEnv, token }) {
   const home = mkdtempSync(join(work, 'home-'));
   const project = join(home, 'project');
   mkdirSync(join(home, '.claude'), { recursive: true });
@@ -108,7 +110,9 @@ async function claudeRun(snippet, command, token) {
     DISABLE_AUTOUPDATER: '1',
     DISABLE_TELEMETRY: '1',
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-    ...(token ? { HERMES_HOOKS_TOKEN: token } : {}),
+    ...extraEnv,
+    // http hooks send `Bearer $HERMES_HOOKS_TOKEN`: a serve that never ran left no token to give.
+    HERMES_HOOKS_TOKEN: token ?? 'no-serve-token',
   };
   const t0 = performance.now();
   const child = spawn(...run(CLAUDE, ['-p', 'Run the command.', '--output-format', 'json', '--allowedTools', 'Bash'], { cwd: project, env, stdio: ['ignore', 'pipe', 'pipe'] }));
@@ -120,44 +124,23 @@ async function claudeRun(snippet, command, token) {
   clearTimeout(timer);
   const ran = existsSync(mark);
   const ms = api.toolUseAt && api.toolResultAt ? Math.round(api.toolResultAt - api.toolUseAt) : undefined;
-  const note = (api.toolResult || err.trim() || `exit ${code}, ${api.requests.length} API requests`).replace(/\s+/g, ' ').slice(0, 110);
+  // Claude quotes a failed command hook as `[<its command>]: <its stderr>`: the client's command line
+  // is long and the same every time, so it is shortened to [client] to leave room for the reason.
+  const said = api.toolResult || err.trim() || `exit ${code}, ${api.requests.length} API requests`;
+  const note = said.replace(/\[[^\]]*hermes-hooks-client[^\]]*\]/g, '[client]').replace(/\s+/g, ' ').slice(0, 110);
   return { outcome: api.toolResultAt ? (ran ? 'allowed' : 'blocked') : 'no tool_result', ms, total_ms: Math.round(performance.now() - t0), note };
 }
 
 // --- scenarios -------------------------------------------------------------------------------------
-const COMMANDS = ['touch MARK && rm -rf DIR/x', 'touch MARK && ls'];
-const rows = [];
 const { home, cleanup } = makeHome();
-let chain;
+let result;
 try {
-  const runSnippet = printConfig('claude', home);
-  chain = timeoutChain(runSnippet);
-  setAgentTimeout(runSnippet, chain.agent);
-  if (RUN_WIRING) for (const command of COMMANDS) rows.push({ wiring: 'run', serve: '-', command, ...(await claudeRun(runSnippet, command)) });
-
-  const port = await freePort();
-  const serveSnippet = printConfig('claude', home, { serve: true, extra: ['--url', `http://127.0.0.1:${port}`] });
-  chain = timeoutChain(serveSnippet);
-  setAgentTimeout(serveSnippet, chain.agent);
-  for (const state of SERVE_STATES) {
-    const serve = await serveIn(state, home, { port, requestTimeout: chain.serve });
-    try {
-      for (const command of COMMANDS) rows.push({ wiring: 'serve', serve: state, command, ...(await claudeRun(serveSnippet, command, serve.token() ?? 'no-serve-token')) });
-    } finally {
-      await serve.stop();
-    }
-  }
+  result = await runScenarios('claude', home, { wirings: ['run', 'client', 'http'], commands: ['touch MARK && rm -rf DIR/x', 'touch MARK && ls'], call: claudeRun });
 } finally {
   cleanup();
   server.close();
   if (process.env.KEEP !== '1') rmSync(work, { recursive: true, force: true });
 }
 
-// Never started: the serve the client starts makes a new token, which Claude's environment (the
-// http hooks' Authorization header) cannot have yet — the gate blocks until the user exports it.
-judgeRows(rows, ['never']);
 const version = execFileSync(...run(CLAUDE, ['--version'], { encoding: 'utf8' })).trim();
-console.log(`Claude Code ${version}; fake Messages API on 127.0.0.1:${apiPort}`);
-console.log(`timeouts (s): agent ${chain.agent} (printed ${chain.shipped.agent}), serve --request-timeout ${chain.serve} (default ${chain.shipped.serve}); scale ${process.env.E2E_SCALE ?? 0.1}`);
-console.log(table(rows, ['wiring', 'serve', 'command', 'outcome', 'expected', 'verdict', 'ms', 'total_ms', 'note']));
-process.exit(rows.every((r) => r.verdict === 'ok') ? 0 : 1);
+process.exit(report(`Claude Code ${version}; fake Messages API on 127.0.0.1:${apiPort}`, result, ['ms', 'total_ms', 'note']));

@@ -11,10 +11,10 @@
 //   CODEX_BIN=/tmp/agents-research/node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex \
 //     node scripts/e2e/codex.mjs [--root CHECKOUT]
 //
-// Scenarios: `print-config codex` (run per call), and `print-config codex --serve` (the bundled
-// curl client on <home>/hermes-hooks.sock) with serve up, frozen (SIGSTOP), killed and never
-// started. Timeouts are the printed chain scaled by E2E_SCALE (see _harness.mjs). "ms" is the tool
-// round trip as the model sees it: from the function call to the request carrying its output.
+// Scenarios (_harness.mjs runScenarios): `print-config codex --run`, and the default client wiring
+// with serve up, frozen, killed, never started and never started with autostart off. Timeouts are
+// the printed chain scaled by E2E_SCALE. "ms" is the tool round trip as the model sees it: from the
+// function call to the request carrying its output.
 // Exit 0 when every outcome is the one issue 23 demands.
 
 import { execFileSync, spawn } from 'node:child_process';
@@ -22,7 +22,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { RUN_WIRING, SERVE_STATES, makeHome, printConfig, serveIn, setAgentTimeout, table, timeoutChain, judgeRows } from './_harness.mjs';
+import { makeHome, report, runScenarios } from './_harness.mjs';
 
 const CODEX = process.env.CODEX_BIN ?? '/tmp/agents-research/node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex';
 if (!existsSync(CODEX)) {
@@ -72,7 +72,7 @@ const apiPort = server.address().port;
 // --- one codex exec run ----------------------------------------------------------------------------
 const work = mkdtempSync(join(tmpdir(), 'hh-codex-e2e-'));
 
-async function codexRun(snippet, command) {
+async function codexRun(snippet, command, { env: extraEnv }) {
   const home = mkdtempSync(join(work, 'home-'));
   const codexHome = join(home, '.codex');
   const project = join(home, 'project');
@@ -81,7 +81,7 @@ async function codexRun(snippet, command) {
   writeFileSync(join(codexHome, 'hooks.json'), JSON.stringify(snippet, null, 2));
   const mark = join(home, 'tool-ran');
   Object.assign(api, { command: command.replace('MARK', mark).replace('DIR', home), requests: 0, callAt: 0, outputAt: 0, output: '' });
-  const env = { ...process.env, HOME: home, CODEX_HOME: codexHome, E2E_API_KEY: 'sk-e2e-dummy' };
+  const env = { ...process.env, ...extraEnv, HOME: home, CODEX_HOME: codexHome, E2E_API_KEY: 'sk-e2e-dummy' };
   const provider = `model_providers.e2e={name="e2e",base_url="http://127.0.0.1:${apiPort}/v1",wire_api="responses",env_key="E2E_API_KEY"}`;
   const args = ['exec', '--skip-git-repo-check', '--ephemeral', '--dangerously-bypass-approvals-and-sandbox', '--dangerously-bypass-hook-trust', '-c', provider, '-c', 'model_provider="e2e"', '-m', 'gpt-5', 'Run the command.'];
   const t0 = performance.now();
@@ -102,39 +102,15 @@ async function codexRun(snippet, command) {
 }
 
 // --- scenarios -------------------------------------------------------------------------------------
-const COMMANDS = ['touch MARK && rm -rf DIR/x', 'touch MARK && ls'];
-const rows = [];
 const { home, cleanup } = makeHome();
-let chain;
+let result;
 try {
-  const runSnippet = printConfig('codex', home);
-  chain = timeoutChain(runSnippet);
-  setAgentTimeout(runSnippet, chain.agent);
-  if (RUN_WIRING) for (const command of COMMANDS) rows.push({ wiring: 'run', serve: '-', command, ...(await codexRun(runSnippet, command)) });
-
-  const serveSnippet = printConfig('codex', home, { serve: true });
-  chain = timeoutChain(serveSnippet);
-  setAgentTimeout(serveSnippet, chain.agent);
-  if (chain.client !== undefined) process.env.HERMES_HOOKS_TIMEOUT = String(chain.client);
-  for (const state of SERVE_STATES) {
-    const serve = await serveIn(state, home, { requestTimeout: chain.serve });
-    try {
-      for (const command of COMMANDS) rows.push({ wiring: 'serve', serve: state, command, ...(await codexRun(serveSnippet, command)) });
-    } finally {
-      await serve.stop();
-    }
-  }
+  result = await runScenarios('codex', home, { wirings: ['run', 'client'], commands: ['touch MARK && rm -rf DIR/x', 'touch MARK && ls'], call: codexRun });
 } finally {
   cleanup();
   server.close();
   if (process.env.KEEP !== '1') rmSync(work, { recursive: true, force: true });
 }
 
-judgeRows(rows);
 const version = execFileSync(CODEX, ['--version'], { encoding: 'utf8' }).trim();
-console.log(`${version}; fake Responses API on 127.0.0.1:${apiPort}`);
-console.log(
-  `timeouts (s): agent ${chain.agent} (printed ${chain.shipped.agent}), client ${chain.client ?? '-'} (shipped ${chain.shipped.client ?? '-'}), serve --request-timeout ${chain.serve} (default ${chain.shipped.serve}); scale ${process.env.E2E_SCALE ?? 0.1}`,
-);
-console.log(table(rows, ['wiring', 'serve', 'command', 'outcome', 'expected', 'verdict', 'ms', 'total_ms', 'note']));
-process.exit(rows.every((r) => r.verdict === 'ok') ? 0 : 1);
+process.exit(report(`${version}; fake Responses API on 127.0.0.1:${apiPort}`, result, ['ms', 'total_ms', 'note']));

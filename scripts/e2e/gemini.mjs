@@ -9,14 +9,14 @@
 //   npm i --prefix /tmp/agents-research @google/gemini-cli-core
 //   GEMINI_CORE=/tmp/agents-research/node_modules/@google/gemini-cli-core node scripts/e2e/gemini.mjs [--root CHECKOUT]
 //
-// Scenarios: `print-config gemini` (run per call), and `print-config gemini --serve` with serve up,
-// frozen (SIGSTOP), killed (SIGKILL, stale socket) and never started. Timeouts are the printed chain
-// scaled by E2E_SCALE (see _harness.mjs). Exit 0 when every outcome is the one issue 23 demands.
+// Scenarios (_harness.mjs runScenarios): `print-config gemini --run`, and the default client wiring
+// with serve up, frozen, killed, never started and never started with autostart off. Timeouts are the
+// printed chain scaled by E2E_SCALE. Exit 0 when every outcome is the one issue 23 demands.
 
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { RUN_WIRING, SERVE_STATES, makeHome, printConfig, serveIn, setAgentTimeout, table, timeoutChain, judgeRows } from './_harness.mjs';
+import { makeHome, report, runScenarios } from './_harness.mjs';
 
 const CORE = process.env.GEMINI_CORE ?? '/tmp/agents-research/node_modules/@google/gemini-cli-core';
 if (!existsSync(join(CORE, 'dist/src/hooks/hookSystem.js'))) {
@@ -75,37 +75,30 @@ async function fireBeforeTool(hooks, command) {
   return { outcome, ms, note: note.replace(/\s+/g, ' ').slice(0, 110) };
 }
 
-const COMMANDS = ['rm -rf /', 'ls'];
-const rows = [];
-const { home, socket, cleanup } = makeHome();
-let chain;
-try {
-  // run per call: no serve involved.
-  const runSnippet = printConfig('gemini', home);
-  chain = timeoutChain(runSnippet, { unitMs: true });
-  setAgentTimeout(runSnippet, chain.agent, { unitMs: true });
-  if (RUN_WIRING) for (const command of COMMANDS) rows.push({ wiring: 'run', serve: '-', command, ...(await fireBeforeTool(runSnippet.hooks, command)) });
-
-  const serveSnippet = printConfig('gemini', home, { serve: true });
-  chain = timeoutChain(serveSnippet, { unitMs: true });
-  setAgentTimeout(serveSnippet, chain.agent, { unitMs: true });
-  if (chain.client !== undefined) process.env.HERMES_HOOKS_TIMEOUT = String(chain.client);
-  for (const state of SERVE_STATES) {
-    const serve = await serveIn(state, home, { requestTimeout: chain.serve });
-    try {
-      for (const command of COMMANDS) rows.push({ wiring: 'serve', serve: state, command, ...(await fireBeforeTool(serveSnippet.hooks, command)) });
-    } finally {
-      await serve.stop();
+/** Gemini's HookRunner spawns the hook with this process's environment: `env` is added to it for the call. */
+async function withEnv(env, fn) {
+  const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
+  Object.assign(process.env, env);
+  try {
+    return await fn();
+  } finally {
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
     }
   }
+}
+
+const { home, socket, cleanup } = makeHome();
+let result;
+try {
+  result = await runScenarios('gemini', home, {
+    wirings: ['run', 'client'],
+    commands: ['rm -rf /', 'ls'],
+    unitMs: true,
+    call: (snippet, command, { env }) => withEnv(env, () => fireBeforeTool(snippet.hooks, command)),
+  });
 } finally {
   cleanup();
 }
-
-judgeRows(rows);
-console.log(`Gemini CLI core ${version}; socket ${socket}`);
-console.log(
-  `timeouts (s): agent ${chain.agent} (printed ${chain.shipped.agent}), client ${chain.client ?? '-'} (shipped ${chain.shipped.client ?? '-'}), serve --request-timeout ${chain.serve} (default ${chain.shipped.serve}); scale ${process.env.E2E_SCALE ?? 0.1}`,
-);
-console.log(table(rows, ['wiring', 'serve', 'command', 'outcome', 'expected', 'verdict', 'ms', 'note']));
-process.exit(rows.every((r) => r.verdict === 'ok') ? 0 : 1);
+process.exit(report(`Gemini CLI core ${version}; socket ${socket}`, result, ['ms', 'note']));
