@@ -79,9 +79,9 @@ export function handlers(snippet) {
 // pinned instead: E2E_AGENT_TIMEOUT, E2E_CLIENT_TIMEOUT, E2E_SERVE_TIMEOUT (seconds).
 export const SCALE = Number(process.env.E2E_SCALE ?? 0.1);
 
-/** The client script a printed client command runs (the path right after the guard's closing `' `), if any. */
+/** The client script a printed client command runs (an absolute path after the guard, after its interpreter), if any. */
 export function clientPath(command) {
-  return command.match(/' (\S*hermes-hooks-client)\b/)?.[1];
+  return command.match(/ (\/\S*\/hermes-hooks-client(?:\.bash)?) /)?.[1];
 }
 
 /** The client's default deadline, as its source spells it: `${HERMES_HOOKS_TIMEOUT:-N}` (bash) or `env('HERMES_HOOKS_TIMEOUT', N)` (perl). */
@@ -102,7 +102,12 @@ function serveDefaultSeconds() {
 export function timeoutChain(snippet, { unitMs = false } = {}) {
   const hs = handlers(snippet);
   const printed = Math.max(...hs.map((h) => h.timeout ?? 0)) / (unitMs ? 1000 : 1);
-  const client = clientDefaultSeconds(hs.map((h) => clientPath(h.command ?? '')).find(Boolean));
+  const path = hs.map((h) => clientPath(h.command ?? '')).find(Boolean);
+  const client = clientDefaultSeconds(path);
+  // A client wiring whose deadline is not scaled would outlast the scaled agent timeout: a false "open".
+  if (hs.some((h) => (h.command ?? '').includes('hermes-hooks-client')) && client === undefined) {
+    throw new Error(`e2e: cannot find the client's default deadline (client ${path ?? 'not found in the printed command'})`);
+  }
   const serve = serveDefaultSeconds();
   const pick = (env, shipped) => (process.env[env] ? Number(process.env[env]) : shipped === undefined ? undefined : Math.round(shipped * SCALE));
   return {
