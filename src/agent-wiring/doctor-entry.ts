@@ -120,6 +120,8 @@ function httpChecks(input: AgentDoctorInput, url: string, raw: RawEntry): AgentC
 
 interface ClientWiring {
   path: string;
+  /** The interpreter print-config runs it with (`… /usr/bin/perl <client> …`), when one is named. */
+  interpreter: string | undefined;
   agent: string | undefined;
   event: string | undefined;
   socket: string | undefined;
@@ -132,7 +134,9 @@ function clientWiring(command: string, home: string): ClientWiring | null {
   const i = split.argv.findIndex((a) => /^hermes-hooks-client(\.bash)?$/.test(basename(a)));
   if (i < 0) return null;
   const [agent, event, socket] = split.argv.slice(i + 1);
-  return { path: split.argv[i]!, agent, event, socket };
+  const before = split.argv[i - 1];
+  const interpreter = before !== undefined && isAbsolute(before) && /^(perl|bash)$/.test(basename(before)) ? before : undefined;
+  return { path: split.argv[i]!, interpreter, agent, event, socket };
 }
 
 /** A client-wired entry: it answers as this agent, on this event, and the client is there to run. */
@@ -144,6 +148,8 @@ function clientChecks(input: AgentDoctorInput, c: ClientWiring, event: string): 
   const state = isAbsolute(c.path) ? input.probes.runnable(c.path, 'exec') : 'missing';
   if (state !== 'ok') {
     out.push({ ok: false, message: `the client ${c.path} is not an executable file here: a tool gate blocks every call (and other events go ahead) until it is — reinstall hermes-hooks, then rerun 'hermes-hooks print-config ${dialect}'` });
+  } else if (c.interpreter !== undefined && input.probes.runnable(c.interpreter, 'exec') !== 'ok') {
+    out.push({ ok: false, message: `${c.interpreter}, which runs the client, is not there: a tool gate blocks every call (and other events go ahead) until it is — rerun 'hermes-hooks print-config ${dialect}'` });
   } else {
     out.push({ ok: true, message: `calls hermes-hooks serve through the bundled client${c.socket ? ` on ${c.socket}` : ''} (a serve that is not running is started on first use)` });
   }

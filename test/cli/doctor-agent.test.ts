@@ -265,6 +265,12 @@ describe('print-config serve wirings', () => {
     expect((await doctor(s, 'codex')).problems).toContain(
       'Codex stops the hook after 300 s, before the client\'s own 310 s deadline for serve: a frozen serve lets the call go ahead — set "timeout": 315',
     );
+    // The perl that runs the client, gone: ✗ (the printed guard blocks every tool call until it is back).
+    const perl = /' (\/\S+\/perl) /.exec(r.stdout)![1]!;
+    put(file, r.stdout.replaceAll(` ${perl} `, ' /nonexistent/perl '));
+    expect((await doctor(s, 'codex')).problems).toContain(
+      "/nonexistent/perl, which runs the client, is not there: a tool gate blocks every call (and other events go ahead) until it is — rerun 'hermes-hooks print-config codex'",
+    );
   });
 
   it('Claude over http (--http): the entries count (no "no hermes-hooks entry"); a gate without onFailure: block is ✗', async () => {
