@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AGENT_HOOK_TIMEOUT_S } from '../../src/engine/deadlines.js';
 import { runBin, runMain } from '../cli/_helpers.js';
-import { approvedHome, baseEnv, BIN, CLIENT, cleanupTemps, http, runShell as sh, startServe, stopServe, tempDir, writeScript } from './_helpers.js';
+import { approvedHome, baseEnv, BIN, CLIENT, cleanupTemps, http, runShell as sh, servesOf, startServe, stopServe, tempDir, writeScript } from './_helpers.js';
 
 afterAll(cleanupTemps);
 
@@ -156,6 +156,31 @@ describe('print-config: the serve wirings', () => {
     expect(viaRun.stderr).toMatch(/^saw 15\d{5} bytes\n$/);
     expect([viaClient.code, viaClient.stdout, viaClient.stderr]).toEqual([viaRun.code, viaRun.stdout, viaRun.stderr]);
     expect(await stopServe(served)).toBe(0);
+  }, 60_000);
+
+  it('--config: the serve the printed client starts reads that file (with the home\'s allowlist), not the home\'s config.yaml', async () => {
+    const home = await approvedHome({ post_tool_call: ['/bin/true'] }); // its own config.yaml has no guard
+    const dir = tempDir();
+    const guard = writeScript(join(dir, 'g.sh'), `#!/bin/bash\ncat >/dev/null\necho '{"action":"block","message":"from the --config file"}'\n`);
+    const config = join(dir, 'other.yaml');
+    writeFileSync(config, `hooks:\n  pre_tool_call:\n    - command: ${guard}\n`);
+    expect((await runBin(['approve', '--all', '--home', home, '--config', config])).code).toBe(0);
+    const printed = JSON.parse((await runMain(['print-config', 'codex', '--home', home, '--config', config])).stdout);
+    const command = printed.hooks.PreToolUse[0].hooks[0].command as string;
+    expect(command).toContain(`'HERMES_HOOKS_SERVE_ARGS=--config ${config}'`);
+    const stdin = JSON.stringify({ session_id: 'x', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, cwd: '/tmp' });
+    try {
+      const r = await sh(command, stdin, baseEnv());
+      expect([r.code, r.stdout, r.stderr]).toEqual([2, '', 'from the --config file\n']);
+    } finally {
+      for (const pid of servesOf(home)) process.kill(pid, 'SIGKILL');
+    }
+    writeFileSync(join(dir, 'a b.yaml'), 'hooks: {}\n');
+    const spaced = await runMain(['print-config', 'codex', '--home', home, '--config', join(dir, 'a b.yaml')]);
+    expect([spaced.code, spaced.stderr]).toEqual([
+      1,
+      `hermes-hooks: print-config: the serve the client starts cannot be given --config ${join(dir, 'a b.yaml')} (a path with spaces); move the file, or wire --run\n`,
+    ]);
   }, 60_000);
 
   it('flags that do not go together are errors that say why', async () => {
