@@ -21,7 +21,7 @@ import { openProfile } from './_profile.js';
 
 const HTTP_AGENTS = AGENT_DIALECTS.filter((a) => agentModule(a).printConfig.httpHooks);
 
-const PRINT_HELP = `Usage: hermes-hooks print-config <${AGENT_DIALECTS.join('|')}> [--run [--command CMD]] [--socket PATH] [discovery options]
+const PRINT_HELP = `Usage: hermes-hooks print-config <${AGENT_DIALECTS.join('|')}> [--socket PATH | --run [--command CMD] | --http [--url URL]] [discovery options]
 
 Print the settings snippet that hands every event of that agent to hermes-hooks, for the profile
 chosen by the discovery options (--home, --profile, --config, or $HERMES_HOME).
@@ -161,8 +161,9 @@ function printServe(agent: AgentDialect, values: Record<string, unknown>, target
     notes.push(...(facts.httpNotes?.(shellQuote(join(home, TOKEN_FILE_NAME)), setupNotes(agent)) ?? setupNotes(agent)));
   } else {
     notes.push(
-      `Each call goes through the bundled client to hermes-hooks serve on ${socket}; the client starts it on`,
-      `  first use and it exits after ${AUTOSTART_IDLE_EXIT_S / 60} idle minutes. To run it yourself (a service, its own log): ${start}`,
+      `Each call goes through the bundled client to hermes-hooks serve on ${socket};`,
+      `  the client starts it on first use and it exits after ${AUTOSTART_IDLE_EXIT_S / 60} idle minutes.`,
+      `  To run it yourself (a service, its own log): ${start}`,
       `  'print-config ${agent} --run' wires a 'hermes-hooks run' per call instead (no server, slower).`,
       ...setupNotes(agent),
     );
