@@ -9,6 +9,22 @@ SECONDS=0
 PATH=${PATH:+$PATH:}/usr/bin:/bin
 agent=$1
 event=$2
+# Options after AGENT EVENT SOCKET stand for variables (as in hermes-hooks-client).
+bad_option= sock_arg=${3:-}
+set -- "${@:4}"
+while (($# > 0)); do
+  case $1 in
+    --home) var=HERMES_HOME ;;
+    --node) var=HERMES_HOOKS_NODE ;;
+    --bin) var=HERMES_HOOKS_BIN ;;
+    --agent-env) var=HERMES_HOOKS_AGENT_ENV ;;
+    --serve-args) var=HERMES_HOOKS_SERVE_ARGS ;;
+    *) var= ;;
+  esac
+  if [ -z "$var" ] || (($# < 2)); then bad_option=$1 && break; fi
+  export "$var=$2"
+  shift 2
+done
 home=${HERMES_HOME:-$HOME/.hermes}
 
 # serve's default socket for $home (as in hermes-hooks-client). Sets $sock; forks only for a long home.
@@ -30,7 +46,7 @@ default_socket() {
 }
 
 # The socket, and how to start the server this client looks for (as words, and as serve's arguments).
-sock=${3:-${HERMES_HOOKS_SOCKET:-}}
+sock=${sock_arg:-${HERMES_HOOKS_SOCKET:-}}
 start='hermes-hooks serve'
 [ "$home" = "$HOME/.hermes" ] || start="$start --home $home" # the start line names a home that is not the default
 if [ -z "$sock" ]; then
@@ -67,6 +83,7 @@ else
 fi
 
 [ -n "$agent" ] && [ -n "$event" ] || fail "usage: hermes-hooks-client AGENT EVENT (e.g. codex PreToolUse)"
+[ -z "$bad_option" ] || fail "unknown option or one without its value: $bad_option (options after AGENT EVENT SOCKET: --agent-env, --bin, --home, --node, --serve-args VALUE)"
 command -v curl >/dev/null 2>&1 || fail "curl is not installed"
 
 # Start on first use (as in hermes-hooks-client). The call's input is kept (one `cat`) so it can be

@@ -103,14 +103,13 @@ export interface ClientCommand {
  */
 export function printServeConfig(
   dialect: AgentDialect,
-  opts: { maps?: DialectMaps; url: string; client: ClientCommand; socket: string; clientEnv?: Readonly<Record<string, string>>; http?: boolean },
+  opts: { maps?: DialectMaps; url: string; client: ClientCommand; socket: string; clientOptions?: readonly string[]; http?: boolean },
 ): string {
-  // The client's environment (the profile home, the server to start on first use), through env(1)
-  // so it holds whatever shell the agent runs the command with. env and sh by absolute path: an
-  // agent started with a bare PATH would otherwise get "command not found" (exit 127), which
-  // Codex and Gemini read as a non-blocking error — the call would go through unguarded.
-  const env = Object.entries(opts.clientEnv ?? {}).map(([k, v]) => `${k}=${v}`);
-  const prefix = env.length > 0 ? ['/usr/bin/env', ...env] : [];
+  // What the client needs beyond AGENT EVENT SOCKET (the profile home, the server to start on first
+  // use) as its options, not an `env VAR=…` in front: that is one process more on every call.
+  // sh by absolute path: an agent started with a bare PATH would otherwise get "command not found"
+  // (exit 127), which Codex and Gemini read as a non-blocking error — the call would go through unguarded.
+  const tail = opts.clientOptions ?? [];
   const base = opts.url.replace(/\/+$/, '');
   return snippet(dialect, opts.maps ?? DEFAULT_DIALECT_MAPS, (theirEvent, ours) => {
     // Through `sh -c` whatever the agent's shell: a client or interpreter that is gone (package
@@ -119,7 +118,7 @@ export function printServeConfig(
     // Only a tool gate fails closed: exit 2 (or Claude's onFailure: block) on Stop or AfterAgent
     // would force the agent into another turn, again and again while the server is down.
     const gate = ours === 'pre_tool_call';
-    const command = [...prefix, '/bin/sh', '-c', clientGuard(gate, dialect), opts.client.interpreter, opts.client.path, dialect, theirEvent, opts.socket].map(shellQuote).join(' ');
+    const command = ['/bin/sh', '-c', clientGuard(gate, dialect), opts.client.interpreter, opts.client.path, dialect, theirEvent, opts.socket, ...tail].map(shellQuote).join(' ');
     const facts = agentModule(dialect).printConfig;
     // An event the agent runs no http hook on (Claude's SessionStart) goes through the client too.
     if (opts.http !== true || !facts.httpHooks || facts.noHttpOn?.includes(theirEvent) || facts.startsServeOn?.includes(theirEvent)) return { command };

@@ -132,15 +132,11 @@ function printServe(agent: AgentDialect, values: Record<string, unknown>, target
   }
   // The client starts the server on first use: for this home, with this installation's CLI.
   // Node by absolute path too: the agent's PATH may have none (a desktop app without ~/.nvm).
-  const clientEnv: Record<string, string> = {
-    HERMES_HOME: absHome,
-    HERMES_HOOKS_NODE: process.execPath,
-    HERMES_HOOKS_BIN: fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url)),
-  };
+  const clientOptions = ['--home', absHome, '--node', process.execPath, '--bin', fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url))];
   // What the agent tells its hooks in their env that the answer depends on (Claude's attended
   // indicator): the client forwards it, so serve counts the session as `run` in that env would.
   const indicator = agentModule(agent).attendedEnv;
-  if (indicator !== undefined) clientEnv.HERMES_HOOKS_AGENT_ENV = indicator.variable;
+  if (indicator !== undefined) clientOptions.push('--agent-env', indicator.variable);
   // The serve the client starts reads the config print-config was pointed at, and for http hooks
   // listens where they call it. (Serve arguments are words to the client: no spaces in the path.)
   const configFile = typeof values.config === 'string' ? resolve(io.cwd, values.config) : undefined;
@@ -148,8 +144,8 @@ function printServe(agent: AgentDialect, values: Record<string, unknown>, target
     throw new CliError(`print-config: the serve the client starts cannot be given --config ${configFile} (a path with spaces); move the file, or wire --run`);
   }
   const serveArgs = [...(configFile !== undefined ? ['--config', configFile] : []), ...(target.http ? ['--http', new URL(url).host] : [])];
-  if (serveArgs.length > 0) clientEnv.HERMES_HOOKS_SERVE_ARGS = serveArgs.join(' ');
-  io.stdout.write(printServeConfig(agent, { maps: target.maps, url, client, socket, clientEnv, http: target.http }).replace(/\n?$/, '\n'));
+  if (serveArgs.length > 0) clientOptions.push('--serve-args', serveArgs.join(' '));
+  io.stdout.write(printServeConfig(agent, { maps: target.maps, url, client, socket, clientOptions, http: target.http }).replace(/\n?$/, '\n'));
   // The server the snippet talks to reads the config print-config was pointed at, in that home.
   const config = configFile !== undefined ? ` --config ${shellQuote(configFile)}` : '';
   const ownSocket = socket !== join(absHome, SOCKET_FILE_NAME) || target.http ? ` --socket ${shellQuote(socket)}` : '';

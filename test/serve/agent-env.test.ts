@@ -41,7 +41,7 @@ describe('X-Hermes-Hooks-Agent-Env', () => {
     const home = await approvedHome({ pre_tool_call: [HOOK] });
     const hooks = JSON.parse((await runMain(['print-config', 'claude', '--home', home])).stdout).hooks;
     const printed = hooks.PreToolUse[0].hooks[0].command as string;
-    expect(printed).toContain('HERMES_HOOKS_AGENT_ENV=CLAUDE_CODE_SESSION_ATTENDED');
+    expect(printed).toContain(' --agent-env CLAUDE_CODE_SESSION_ATTENDED');
     const interpreter = client === CLIENT ? 'perl' : 'bash';
     const bin = (await runShell(`command -v ${interpreter}`, '')).stdout.trim();
     const command = printed.replace(/ \S+ \S+hermes-hooks-client claude /, ` ${bin} ${client} claude `);

@@ -35,6 +35,21 @@ async function impostor(path: string): Promise<{ calls: () => number }> {
 describe.each(CLIENTS)('hermes-hooks-client: whom it talks to ($name client)', ({ path }) => {
   const client = clientAt(path);
 
+  it('options after the socket stand for their variables; an unknown one (or one without a value) is refused: a gate blocks, saying which', async () => {
+    const home = tempDir();
+    const sock = join(home, 'hermes-hooks.sock');
+    const env = baseEnv({ HERMES_HOOKS_AUTOSTART: '0' });
+    const stdin = JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: {} });
+    // --home names the home in the start line (no socket there, autostart off).
+    const known = await client(['codex', 'PreToolUse', sock, '--home', home, '--node', process.execPath], stdin, env);
+    expect([known.code, known.stderr]).toEqual([2, `hermes-hooks-client: no hermes-hooks serve is running for ${sock} (there is no socket there); start it with: hermes-hooks serve --home ${home}; blocking this call (exit 2) rather than letting it through unguarded\n`]);
+    const list = '--agent-env, --bin, --home, --node, --serve-args VALUE';
+    for (const args of [['--homes', home], ['--home']]) {
+      const r = await client(['codex', 'PreToolUse', sock, ...args], stdin, env);
+      expect([r.code, r.stdout, r.stderr]).toEqual([2, '', `hermes-hooks-client: unknown option or one without its value: ${args[0]} (options after AGENT EVENT SOCKET: ${list}); blocking this call (exit 2) rather than letting it through unguarded\n`]);
+    }
+  });
+
   it("another user's socket at the path is never sent the call: a tool gate blocks, another event is a non-blocking error", async () => {
     const dir = tempDir();
     chmodSync(dir, 0o777); // the other user creates its socket here …

@@ -67,7 +67,7 @@ describe('print-config: the serve wirings', () => {
       `test -x "$0" || { echo "$0 is missing (hermes-hooks-client runs on it): reinstall it, or rerun hermes-hooks print-config ${agent}" >&2; exit 2; }; exec "$0" "$@"'`;
     // The perl client, run by the perl found on PATH (absolute: the agent's PATH may have none).
     const perl = (await sh('command -v perl', '', baseEnv())).stdout.trim();
-    const wired = (agent: string, event: string) => `/usr/bin/env HERMES_HOME=${home} HERMES_HOOKS_NODE=${process.execPath} HERMES_HOOKS_BIN=${BIN} ${guard(agent)} ${perl} ${CLIENT} ${agent} ${event} ${socket}`;
+    const wired = (agent: string, event: string) => `${guard(agent)} ${perl} ${CLIENT} ${agent} ${event} ${socket} --home ${home} --node ${process.execPath} --bin ${BIN}`;
     const cfg = async (agent: string) => JSON.parse((await runMain(['print-config', agent, '--home', home])).stdout);
     expect(await cfg('codex')).toEqual(JSON.parse((await runMain(['print-config', 'codex', '--serve', '--home', home])).stdout));
     const codex = (await cfg('codex')).hooks.PreToolUse[0].hooks[0];
@@ -106,7 +106,7 @@ describe('print-config: the serve wirings', () => {
     ]);
     const served = await startServe(home, []);
     for (const [agent, command, stdin] of cases) {
-      const event = command.split(' ').at(-2)!;
+      const event = /\/hermes-hooks-client \S+ (\S+) /.exec(command)![1]!;
       const viaClient = await sh(command, stdin, baseEnv());
       const viaRun = await runBin(['run', event, '--dialect', agent, '--home', home], { stdin });
       expect([agent, viaClient.code, viaClient.stdout, viaClient.stderr]).toEqual([agent, viaRun.code, viaRun.stdout, viaRun.stderr]);
@@ -167,7 +167,7 @@ describe('print-config: the serve wirings', () => {
     expect((await runBin(['approve', '--all', '--home', home, '--config', config])).code).toBe(0);
     const printed = JSON.parse((await runMain(['print-config', 'codex', '--home', home, '--config', config])).stdout);
     const command = printed.hooks.PreToolUse[0].hooks[0].command as string;
-    expect(command).toContain(`'HERMES_HOOKS_SERVE_ARGS=--config ${config}'`);
+    expect(command).toContain(` --serve-args '--config ${config}'`);
     const stdin = JSON.stringify({ session_id: 'x', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, cwd: '/tmp' });
     try {
       const r = await sh(command, stdin, baseEnv());
