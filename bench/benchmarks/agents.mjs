@@ -14,12 +14,12 @@
 // scripts/e2e/README.md; CLAUDE_BIN / CODEX_BIN override); a missing agent is skipped and said so.
 // Gemini is not here: its round trip is not a model loop (scripts/e2e/gemini.mjs drives its
 // HookSystem directly), so there is no agent-seen tool round trip to compare.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
 import os from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { messagesApi, responsesApi, runAgent } from '../../scripts/e2e/_fake-apis.mjs';
 import { freePort, handlers, makeHome, printConfig, serveIn } from '../../scripts/e2e/_harness.mjs';
 import { benchMain, figure } from '../lib/bench-main.mjs';
 import { round, summarize } from '../lib/stats.mjs';
@@ -32,78 +32,42 @@ const TARGET_MS = 10;
 // --- fake model APIs: one tool call, then a final answer; `clock` records the round trip ---------
 const clock = { command: '', callAt: 0, resultAt: 0 };
 
-function listen(handle) {
-  const server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c) => (body += c));
-    req.on('end', () => handle(req, res, body));
+/** Anthropic Messages API: a Bash tool_use while no tool_result came back, then "done". */
+function claudeApi() {
+  return messagesApi((msg) => {
+    const last = msg.messages.at(-1);
+    const hasResult = Array.isArray(last?.content) && last.content.some((b) => b.type === 'tool_result');
+    if (hasResult) {
+      clock.resultAt ||= performance.now();
+      return { content: [{ type: 'text', text: 'done' }], stop: 'end_turn' };
+    }
+    if (!(msg.tools ?? []).some((t) => t.name === 'Bash')) return { content: [{ type: 'text', text: 'ok' }], stop: 'end_turn' };
+    clock.callAt = performance.now();
+    return { content: [{ type: 'tool_use', id: `toolu_${Date.now()}`, name: 'Bash', input: { command: clock.command, description: 'bench' } }], stop: 'tool_use' };
   });
-  return new Promise((r) => server.listen(0, '127.0.0.1', () => r({ server, port: server.address().port })));
 }
 
-/** Anthropic Messages API (SSE): a Bash tool_use while no tool_result came back, then "done". */
-function claudeApi(req, res, body) {
-  if (!req.url.startsWith('/v1/messages') || req.url.includes('count_tokens')) {
-    res.writeHead(200, { 'content-type': 'application/json' });
-    return res.end('{"input_tokens":10}');
-  }
-  const msg = JSON.parse(body);
-  const last = msg.messages.at(-1);
-  const hasResult = Array.isArray(last?.content) && last.content.some((b) => b.type === 'tool_result');
-  const hasBash = (msg.tools ?? []).some((t) => t.name === 'Bash');
-  let block = { type: 'text', text: hasResult ? 'done' : 'ok' };
-  if (hasResult) clock.resultAt ||= performance.now();
-  else if (hasBash) {
-    clock.callAt = performance.now();
-    block = { type: 'tool_use', id: `toolu_${Date.now()}`, name: 'Bash', input: { command: clock.command, description: 'bench' } };
-  }
-  const stop = block.type === 'tool_use' ? 'tool_use' : 'end_turn';
-  res.writeHead(200, { 'content-type': 'text/event-stream' });
-  const send = (type, data) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
-  send('message_start', { message: { id: 'msg_b', type: 'message', role: 'assistant', model: msg.model, content: [], stop_reason: null, usage: { input_tokens: 10, output_tokens: 1 } } });
-  send('content_block_start', { index: 0, content_block: block.type === 'text' ? { type: 'text', text: '' } : { ...block, input: {} } });
-  send('content_block_delta', { index: 0, delta: block.type === 'text' ? { type: 'text_delta', text: block.text } : { type: 'input_json_delta', partial_json: JSON.stringify(block.input) } });
-  send('content_block_stop', { index: 0 });
-  send('message_delta', { delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: 5 } });
-  send('message_stop', {});
-  res.end();
-}
-
-/** OpenAI Responses API (SSE): an exec_command call while no output came back, then a message. */
-function codexApi(req, res, body) {
-  if (req.method !== 'POST' || !req.url.endsWith('/responses')) {
-    res.writeHead(404);
-    return res.end('{}');
-  }
-  const b = JSON.parse(body);
-  const hasOutput = (b.input ?? []).some((i) => i.type === 'function_call_output');
-  const shell = (b.tools ?? []).find((t) => t.name === 'exec_command' || t.name === 'shell');
-  let item = { type: 'message', role: 'assistant', id: 'msg_b', content: [{ type: 'output_text', text: 'done' }] };
-  if (hasOutput) clock.resultAt ||= performance.now();
-  else if (shell) {
-    clock.callAt = performance.now();
-    const args = shell.name === 'exec_command' ? { cmd: clock.command } : { command: ['bash', '-lc', clock.command] };
-    item = { type: 'function_call', id: 'fc_b', call_id: `call_${Date.now()}`, name: shell.name, arguments: JSON.stringify(args) };
-  }
-  res.writeHead(200, { 'content-type': 'text/event-stream' });
-  const send = (data) => res.write(`event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`);
-  send({ type: 'response.created', response: { id: 'resp_b' } });
-  send({ type: 'response.output_item.done', item });
-  send({ type: 'response.completed', response: { id: 'resp_b', usage: { input_tokens: 10, input_tokens_details: null, output_tokens: 5, output_tokens_details: null, total_tokens: 15 } } });
-  res.end();
+/** OpenAI Responses API: an exec_command call while no output came back, then a message. */
+function codexApi() {
+  return responsesApi((b) => {
+    const shell = (b.tools ?? []).find((t) => t.name === 'exec_command' || t.name === 'shell');
+    if ((b.input ?? []).some((i) => i.type === 'function_call_output')) clock.resultAt ||= performance.now();
+    else if (shell) {
+      clock.callAt = performance.now();
+      const args = shell.name === 'exec_command' ? { cmd: clock.command } : { command: ['bash', '-lc', clock.command] };
+      return { type: 'function_call', id: 'fc_b', call_id: `call_${Date.now()}`, name: shell.name, arguments: JSON.stringify(args) };
+    }
+    return { type: 'message', role: 'assistant', id: 'msg_b', content: [{ type: 'output_text', text: 'done' }] };
+  });
 }
 
 // --- one agent run --------------------------------------------------------------------------------
 
-async function runAgent(bin, args, env, cwd, mark) {
+/** One agent run; its tool round trip (ms) as the fake API saw it. The tool must have run. */
+async function timedRun(bin, args, env, cwd, mark) {
   Object.assign(clock, { command: COMMAND.replace('MARK', mark), callAt: 0, resultAt: 0 });
-  const child = spawn(bin, args, { cwd, env, stdio: ['ignore', 'ignore', 'pipe'] });
-  let err = '';
-  child.stderr.on('data', (c) => (err += c));
-  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-  const code = await new Promise((r) => child.on('close', r));
-  clearTimeout(timer);
-  if (!clock.resultAt || !existsSync(mark)) throw new Error(`${bin}: the tool did not run (exit ${code}): ${err.trim().split('\n').at(-1)}`);
+  const { code, stderr } = await runAgent(bin, args, { cwd, env, timeoutMs: 60_000 });
+  if (!clock.resultAt || !existsSync(mark)) throw new Error(`${bin}: the tool did not run (exit ${code}): ${stderr.trim().split('\n').at(-1)}`);
   return clock.resultAt - clock.callAt;
 }
 
@@ -126,7 +90,7 @@ const AGENTS = {
     async call(work, apiPort, snippet, token) {
       const home = agentHome(work, '.claude', 'settings.json', snippet);
       const env = { PATH: process.env.PATH, HOME: home, ANTHROPIC_BASE_URL: `http://127.0.0.1:${apiPort}`, ANTHROPIC_API_KEY: 'sk-ant-bench', DISABLE_AUTOUPDATER: '1', DISABLE_TELEMETRY: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', ...(token ? { HERMES_HOOKS_TOKEN: token } : {}) };
-      return runAgent(CLAUDE, ['-p', 'Run the command.', '--output-format', 'json', '--allowedTools', 'Bash'], env, join(home, 'project'), join(home, 'ran'));
+      return timedRun(CLAUDE, ['-p', 'Run the command.', '--output-format', 'json', '--allowedTools', 'Bash'], env, join(home, 'project'), join(home, 'ran'));
     },
   },
   codex: {
@@ -139,7 +103,7 @@ const AGENTS = {
       const env = { ...process.env, HOME: home, CODEX_HOME: join(home, '.codex'), BENCH_API_KEY: 'sk-bench' };
       const provider = `model_providers.bench={name="bench",base_url="http://127.0.0.1:${apiPort}/v1",wire_api="responses",env_key="BENCH_API_KEY"}`;
       const args = ['exec', '--skip-git-repo-check', '--ephemeral', '--dangerously-bypass-approvals-and-sandbox', '--dangerously-bypass-hook-trust', '-c', provider, '-c', 'model_provider="bench"', '-m', 'gpt-5', 'Run the command.'];
-      return runAgent(CODEX, args, env, join(home, 'project'), join(home, 'ran'));
+      return timedRun(CODEX, args, env, join(home, 'project'), join(home, 'ran'));
     },
   },
 };
@@ -164,7 +128,7 @@ function rowSnippets(name, agent, home, port) {
 async function benchAgent(name, agent, rounds) {
   const { home, cleanup } = makeHome();
   const work = mkdtempSync(join(os.tmpdir(), `hh-bench-${name}-`));
-  const { server, port: apiPort } = await listen(agent.api);
+  const { server, port: apiPort } = await agent.api();
   const http = Object.values(agent.serves).includes('http');
   const port = http ? await freePort() : undefined;
   // One serve for every serve row: on the home's socket, and for http hooks on the port as well.

@@ -16,12 +16,12 @@
 //      the outside folder) → file created: the rewrite IS applied, under Claude's own rules.
 // Needs `npm run build` first (it runs dist/cli/bin.js). Exit 0 when all three behave as expected.
 
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { messagesApi, runAgent } from './_fake-apis.mjs';
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const BIN = join(ROOT, 'dist/cli/bin.js');
@@ -67,58 +67,14 @@ chmodSync(oldAnswer, 0o755);
 
 // --- a fake Messages API -----------------------------------------------------------------------
 let requests = [];
-const server = createServer((req, res) => {
-  let body = '';
-  req.on('data', (c) => (body += c));
-  req.on('end', () => {
-    if (!req.url.startsWith('/v1/messages') || req.url.startsWith('/v1/messages/count_tokens')) {
-      res.writeHead(req.url.startsWith('/v1/messages/count_tokens') ? 200 : 404, { 'content-type': 'application/json' });
-      res.end(req.url.startsWith('/v1/messages/count_tokens') ? '{"input_tokens":10}' : '{}');
-      return;
-    }
-    const msg = JSON.parse(body);
-    requests.push(msg);
-    const last = msg.messages.at(-1);
-    const toolResult = Array.isArray(last?.content) ? last.content.find((b) => b.type === 'tool_result') : undefined;
-    const hasBash = (msg.tools ?? []).some((t) => t.name === 'Bash');
-    let content;
-    let stop;
-    if (toolResult) {
-      content = [{ type: 'text', text: 'done' }];
-      stop = 'end_turn';
-    } else if (hasBash) {
-      content = [{ type: 'tool_use', id: `toolu_${requests.length}`, name: 'Bash', input: { command: 'echo original', description: 'Print original' } }];
-      stop = 'tool_use';
-    } else {
-      content = [{ type: 'text', text: 'ok' }];
-      stop = 'end_turn';
-    }
-    const message = { id: `msg_${requests.length}`, type: 'message', role: 'assistant', model: msg.model, content, stop_reason: stop, stop_sequence: null, usage: { input_tokens: 10, output_tokens: 5 } };
-    if (!msg.stream) {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(message));
-      return;
-    }
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-    const send = (type, data) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
-    send('message_start', { message: { ...message, content: [], stop_reason: null, usage: { input_tokens: 10, output_tokens: 1 } } });
-    content.forEach((block, index) => {
-      if (block.type === 'text') {
-        send('content_block_start', { index, content_block: { type: 'text', text: '' } });
-        send('content_block_delta', { index, delta: { type: 'text_delta', text: block.text } });
-      } else {
-        send('content_block_start', { index, content_block: { ...block, input: {} } });
-        send('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: JSON.stringify(block.input) } });
-      }
-      send('content_block_stop', { index });
-    });
-    send('message_delta', { delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: 5 } });
-    send('message_stop', {});
-    res.end();
-  });
+const { server, port } = await messagesApi((msg) => {
+  requests.push(msg);
+  const last = msg.messages.at(-1);
+  const toolResult = Array.isArray(last?.content) ? last.content.find((b) => b.type === 'tool_result') : undefined;
+  if (toolResult) return { content: [{ type: 'text', text: 'done' }], stop: 'end_turn' };
+  if (!(msg.tools ?? []).some((t) => t.name === 'Bash')) return { content: [{ type: 'text', text: 'ok' }], stop: 'end_turn' };
+  return { content: [{ type: 'tool_use', id: `toolu_${requests.length}`, name: 'Bash', input: { command: 'echo original', description: 'Print original' } }], stop: 'tool_use' };
 });
-await new Promise((r) => server.listen(0, '127.0.0.1', r));
-const port = server.address().port;
 
 // --- one Claude run ----------------------------------------------------------------------------
 async function claudeRun(name, hookCommand, allow = []) {
@@ -149,14 +105,7 @@ async function claudeRun(name, hookCommand, allow = []) {
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
   };
   const args = ['-p', 'Run the command.', '--output-format', 'json', '--permission-mode', 'default', ...(allow.length ? ['--add-dir', outside] : [])];
-  const child = spawn(CLAUDE, args, { cwd: project, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (c) => (out += c));
-  child.stderr.on('data', (c) => (err += c));
-  const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
-  const code = await new Promise((r) => child.on('close', r));
-  clearTimeout(timer);
+  const { code, stdout: out, stderr: err } = await runAgent(CLAUDE, args, { cwd: project, env, timeoutMs: 120_000 });
   const toolResults = requests.flatMap((m) => m.messages.flatMap((x) => (Array.isArray(x.content) ? x.content.filter((b) => b.type === 'tool_result') : [])));
   const resultText = toolResults.map((b) => (typeof b.content === 'string' ? b.content : JSON.stringify(b.content))).join(' | ');
   return { name, code, created: existsSync(marker), resultText, requests: requests.length, stderr: err.trim().slice(0, 400), stdout: out.trim().slice(0, 300) };

@@ -17,11 +17,11 @@
 // tool_use answer to the request carrying its tool_result.
 // Exit 0 when every outcome is the one issue 23 demands.
 
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { messagesApi, runAgent } from './_fake-apis.mjs';
 import { makeHome, report, runScenarios } from './_harness.mjs';
 
 const CLAUDE = process.env.CLAUDE_BIN ?? '/tmp/agents-research/node_modules/@anthropic-ai/claude-code/bin/claude.exe';
@@ -29,7 +29,6 @@ if (!existsSync(CLAUDE)) {
   console.error(`Set CLAUDE_BIN to the claude binary (not found: ${CLAUDE}); see the header of this file.`);
   process.exit(2);
 }
-const run = (file, args, opts) => (file.endsWith('.js') ? [process.execPath, [file, ...args], opts] : [file, args, opts]);
 
 // --- a fake Messages API: tool_use first, then a final text ---------------------------------------
 const api = { command: '', requests: [], toolUseAt: 0, toolResultAt: 0 };
@@ -48,48 +47,10 @@ function reply(msg) {
   return { content: [{ type: 'tool_use', id: `toolu_e2e_${api.requests.length}`, name: 'Bash', input: { command: api.command, description: 'e2e' } }], stop: 'tool_use' };
 }
 
-function sendSse(res, message, content, stop) {
-  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-  const send = (type, data) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
-  send('message_start', { message: { ...message, content: [], stop_reason: null, usage: { input_tokens: 10, output_tokens: 1 } } });
-  content.forEach((block, index) => {
-    if (block.type === 'text') {
-      send('content_block_start', { index, content_block: { type: 'text', text: '' } });
-      send('content_block_delta', { index, delta: { type: 'text_delta', text: block.text } });
-    } else {
-      send('content_block_start', { index, content_block: { ...block, input: {} } });
-      send('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: JSON.stringify(block.input) } });
-    }
-    send('content_block_stop', { index });
-  });
-  send('message_delta', { delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: 5 } });
-  send('message_stop', {});
-  res.end();
-}
-
-const server = createServer((req, res) => {
-  let body = '';
-  req.on('data', (c) => (body += c));
-  req.on('end', () => {
-    if (req.url.startsWith('/v1/messages/count_tokens')) {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      return res.end('{"input_tokens":10}');
-    }
-    if (!req.url.startsWith('/v1/messages')) {
-      res.writeHead(404, { 'content-type': 'application/json' });
-      return res.end('{}');
-    }
-    const msg = JSON.parse(body);
-    api.requests.push(msg);
-    const { content, stop } = reply(msg);
-    const message = { id: `msg_${api.requests.length}`, type: 'message', role: 'assistant', model: msg.model, content, stop_reason: stop, stop_sequence: null, usage: { input_tokens: 10, output_tokens: 5 } };
-    if (msg.stream) return sendSse(res, message, content, stop);
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(message));
-  });
+const { server, port: apiPort } = await messagesApi((msg) => {
+  api.requests.push(msg);
+  return reply(msg);
 });
-await new Promise((r) => server.listen(0, '127.0.0.1', r));
-const apiPort = server.address().port;
 
 // --- one claude -p run -----------------------------------------------------------------------------
 const work = mkdtempSync(join(tmpdir(), 'hh-claude-e2e-'));
@@ -115,13 +76,7 @@ async function claudeRun(snippet, command, { env: extraEnv, token }) {
     HERMES_HOOKS_TOKEN: token ?? 'no-serve-token',
   };
   const t0 = performance.now();
-  const child = spawn(...run(CLAUDE, ['-p', 'Run the command.', '--output-format', 'json', '--allowedTools', 'Bash'], { cwd: project, env, stdio: ['ignore', 'pipe', 'pipe'] }));
-  let err = '';
-  child.stderr.on('data', (c) => (err += c));
-  child.stdout.resume();
-  const timer = setTimeout(() => child.kill('SIGKILL'), 300_000);
-  const code = await new Promise((r) => child.on('close', r));
-  clearTimeout(timer);
+  const { code, stderr: err } = await runAgent(CLAUDE, ['-p', 'Run the command.', '--output-format', 'json', '--allowedTools', 'Bash'], { cwd: project, env, timeoutMs: 300_000 });
   const ran = existsSync(mark);
   const ms = api.toolUseAt && api.toolResultAt ? Math.round(api.toolResultAt - api.toolUseAt) : undefined;
   // Claude quotes a failed command hook as `[<its command>]: <its stderr>`: the client's command line
@@ -142,5 +97,5 @@ try {
   if (process.env.KEEP !== '1') rmSync(work, { recursive: true, force: true });
 }
 
-const version = execFileSync(...run(CLAUDE, ['--version'], { encoding: 'utf8' })).trim();
+const version = (await runAgent(CLAUDE, ['--version'], { timeoutMs: 60_000 })).stdout.trim();
 process.exit(report(`Claude Code ${version}; fake Messages API on 127.0.0.1:${apiPort}`, result, ['ms', 'total_ms', 'note']));

@@ -17,11 +17,11 @@
 // function call to the request carrying its output.
 // Exit 0 when every outcome is the one issue 23 demands.
 
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { responsesApi, runAgent } from './_fake-apis.mjs';
 import { makeHome, report, runScenarios } from './_harness.mjs';
 
 const CODEX = process.env.CODEX_BIN ?? '/tmp/agents-research/node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex';
@@ -47,27 +47,10 @@ function answer(body) {
   return { type: 'function_call', id: `fc_${api.requests}`, call_id: `call_e2e_${api.requests}`, name: shell.name, arguments: JSON.stringify(args) };
 }
 
-const server = createServer((req, res) => {
-  let body = '';
-  req.on('data', (c) => (body += c));
-  req.on('end', () => {
-    if (req.method !== 'POST' || !req.url.endsWith('/responses')) {
-      res.writeHead(404, { 'content-type': 'application/json' });
-      return res.end('{}');
-    }
-    api.requests++;
-    const item = answer(JSON.parse(body));
-    const id = `resp_${api.requests}`;
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-    const send = (data) => res.write(`event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`);
-    send({ type: 'response.created', response: { id } });
-    send({ type: 'response.output_item.done', item });
-    send({ type: 'response.completed', response: { id, usage: { input_tokens: 10, input_tokens_details: null, output_tokens: 5, output_tokens_details: null, total_tokens: 15 } } });
-    res.end();
-  });
+const { server, port: apiPort } = await responsesApi((body) => {
+  api.requests++;
+  return answer(body);
 });
-await new Promise((r) => server.listen(0, '127.0.0.1', r));
-const apiPort = server.address().port;
 
 // --- one codex exec run ----------------------------------------------------------------------------
 const work = mkdtempSync(join(tmpdir(), 'hh-codex-e2e-'));
@@ -85,13 +68,7 @@ async function codexRun(snippet, command, { env: extraEnv }) {
   const provider = `model_providers.e2e={name="e2e",base_url="http://127.0.0.1:${apiPort}/v1",wire_api="responses",env_key="E2E_API_KEY"}`;
   const args = ['exec', '--skip-git-repo-check', '--ephemeral', '--dangerously-bypass-approvals-and-sandbox', '--dangerously-bypass-hook-trust', '-c', provider, '-c', 'model_provider="e2e"', '-m', 'gpt-5', 'Run the command.'];
   const t0 = performance.now();
-  const child = spawn(CODEX, args, { cwd: project, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let err = '';
-  child.stderr.on('data', (c) => (err += c));
-  child.stdout.resume();
-  const timer = setTimeout(() => child.kill('SIGKILL'), 300_000);
-  const code = await new Promise((r) => child.on('close', r));
-  clearTimeout(timer);
+  const { code, stderr: err } = await runAgent(CODEX, args, { cwd: project, env, timeoutMs: 300_000 });
   const ran = existsSync(mark);
   const ms = api.callAt && api.outputAt ? Math.round(api.outputAt - api.callAt) : undefined;
   const note = (api.output || `exit ${code}: ${err.trim().split('\n').at(-1)}`).replace(/\s+/g, ' ').slice(0, 110);

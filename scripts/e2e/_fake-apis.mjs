@@ -1,0 +1,97 @@
+// The pieces every real-agent script shares (scripts/e2e/*.mjs and bench/benchmarks/agents.mjs):
+// fake model APIs on 127.0.0.1 that answer with whatever the script's model decides, and one agent
+// run as a child process. The scripts keep only what their model says and how they judge the run.
+
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+
+/** An HTTP server on 127.0.0.1 (a free port) calling `handle(req, res, body)` once the body is in. */
+function listen(handle) {
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => handle(req, res, body));
+  });
+  return new Promise((r) => server.listen(0, '127.0.0.1', () => r({ server, port: server.address().port })));
+}
+
+/**
+ * Anthropic's Messages API (what `claude -p` talks to with ANTHROPIC_BASE_URL): `reply(msg)` gives
+ * the assistant turn as `{ content, stop }`; it is sent as JSON, or as the event stream when asked.
+ * count_tokens answers 10; any other path 404.
+ */
+export function messagesApi(reply) {
+  let n = 0;
+  return listen((req, res, body) => {
+    if (req.url.startsWith('/v1/messages/count_tokens')) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return res.end('{"input_tokens":10}');
+    }
+    if (!req.url.startsWith('/v1/messages')) {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      return res.end('{}');
+    }
+    const msg = JSON.parse(body);
+    const { content, stop } = reply(msg);
+    const message = { id: `msg_${++n}`, type: 'message', role: 'assistant', model: msg.model, content, stop_reason: stop, stop_sequence: null, usage: { input_tokens: 10, output_tokens: 5 } };
+    if (!msg.stream) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return res.end(JSON.stringify(message));
+    }
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    const send = (type, data) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
+    send('message_start', { message: { ...message, content: [], stop_reason: null, usage: { input_tokens: 10, output_tokens: 1 } } });
+    content.forEach((block, index) => {
+      if (block.type === 'text') {
+        send('content_block_start', { index, content_block: { type: 'text', text: '' } });
+        send('content_block_delta', { index, delta: { type: 'text_delta', text: block.text } });
+      } else {
+        send('content_block_start', { index, content_block: { ...block, input: {} } });
+        send('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: JSON.stringify(block.input) } });
+      }
+      send('content_block_stop', { index });
+    });
+    send('message_delta', { delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: 5 } });
+    send('message_stop', {});
+    res.end();
+  });
+}
+
+/**
+ * OpenAI's Responses API (a Codex `model_providers` entry with wire_api "responses"): `answer(body)`
+ * gives the one output item of the turn, streamed. Anything but POST …/responses: 404.
+ */
+export function responsesApi(answer) {
+  let n = 0;
+  return listen((req, res, body) => {
+    if (req.method !== 'POST' || !req.url.endsWith('/responses')) {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      return res.end('{}');
+    }
+    const item = answer(JSON.parse(body));
+    const id = `resp_${++n}`;
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    const send = (data) => res.write(`event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`);
+    send({ type: 'response.created', response: { id } });
+    send({ type: 'response.output_item.done', item });
+    send({ type: 'response.completed', response: { id, usage: { input_tokens: 10, input_tokens_details: null, output_tokens: 5, output_tokens_details: null, total_tokens: 15 } } });
+    res.end();
+  });
+}
+
+/**
+ * One agent run to its end: `bin` (a .js entry runs under this node), killed after `timeoutMs`.
+ * Resolves to its exit code, stdout and stderr.
+ */
+export async function runAgent(bin, args, { cwd, env, timeoutMs }) {
+  const [file, argv] = bin.endsWith('.js') ? [process.execPath, [bin, ...args]] : [bin, args];
+  const child = spawn(file, argv, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c) => (stdout += c));
+  child.stderr.on('data', (c) => (stderr += c));
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  const code = await new Promise((r) => child.on('close', r));
+  clearTimeout(timer);
+  return { code, stdout, stderr };
+}
