@@ -4,7 +4,7 @@
 
 import { accessSync, constants, readFileSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { delimiter, join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { configLoadError } from '../config/load.js';
 import { agentFiles, agentTrustFile, checkAgentConfig, type AgentCheck, type AgentFile, type AgentProbes } from '../agent-wiring/agent-doctor.js';
 import { platformRule } from '../agent-wiring/platform.js';
@@ -14,6 +14,7 @@ import { discoveryOf, parseCommandArgs } from './_args.js';
 import { painter, type Paint } from './_color.js';
 import { CliError, writeLine, type CliIO } from './_io.js';
 import { openProfile } from './_profile.js';
+import { whichOnPath } from '../spawn/launch-problems.js';
 
 const HELP = `Usage: hermes-hooks doctor --agent <${AGENT_DIALECTS.join('|')}> [--project DIR] [--json] [discovery options]
 
@@ -153,21 +154,7 @@ function fsProbes(io: CliIO): AgentProbes {
         return 'not_executable';
       }
     },
-    which(name) {
-      for (const dir of (io.env.PATH ?? '').split(delimiter)) {
-        if (!dir) continue;
-        const candidate = join(dir, name);
-        try {
-          if (statSync(candidate).isFile()) {
-            accessSync(candidate, constants.X_OK);
-            return candidate;
-          }
-        } catch {
-          // not here
-        }
-      }
-      return null;
-    },
+    which: (name) => whichOnPath(name, io.env.PATH),
   };
 }
 

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { agentModule, AGENT_DIALECTS, isAgentDialect, type AgentDialect } from '../dialects/agents/index.js';
 import type { DialectMaps } from '../dialects/names.js';
 import { printDialectConfig, printServeConfig, setupNotes, type ClientCommand } from '../agent-wiring/print-config.js';
-import { firstOnPath } from '../spawn/launch-problems.js';
+import { whichOnPath } from '../spawn/launch-problems.js';
 import { TOKEN_FILE_NAME } from '../serve/auth.js';
 import { SOCKET_FILE_NAME } from '../serve/socket-file.js';
 import { defaultSocketPath, SOCKET_PATH_MAX_BYTES } from '../serve/socket-path.js';
@@ -18,6 +18,13 @@ import { shellQuote } from '../spawn/argv.js';
 import { discoveryOf, parseCommandArgs } from './_args.js';
 import { CliError, writeLine, type CliIO } from './_io.js';
 import { openProfile } from './_profile.js';
+
+/**
+ * This installation's CLI entry, resolved from this module (dist/cli/… → dist/cli/bin.js; from src/
+ * in tests, the built dist/ beside it). Node has already resolved this module through symlinks, so
+ * a global install's path is the real package folder and stays valid until it is uninstalled or moved.
+ */
+const CLI_BIN = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
 
 const HTTP_AGENTS = AGENT_DIALECTS.filter((a) => agentModule(a).printConfig.httpHooks);
 
@@ -132,7 +139,7 @@ function printServe(agent: AgentDialect, values: Record<string, unknown>, target
   }
   // The client starts the server on first use: for this home, with this installation's CLI.
   // Node by absolute path too: the agent's PATH may have none (a desktop app without ~/.nvm).
-  const clientOptions = ['--home', absHome, '--node', process.execPath, '--bin', fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url))];
+  const clientOptions = ['--home', absHome, '--node', process.execPath, '--bin', CLI_BIN];
   // What the agent tells its hooks in their env that the answer depends on (Claude's attended
   // indicator): the client forwards it, so serve counts the session as `run` in that env would.
   const indicator = agentModule(agent).attendedEnv;
@@ -176,7 +183,7 @@ function printServe(agent: AgentDialect, values: Record<string, unknown>, target
  */
 function bundledClient(io: CliIO): ClientCommand {
   const path = `${io.env.PATH ?? ''}${delimiter}/usr/bin${delimiter}/bin`;
-  const found = (name: string): string | null => firstOnPath(name, path, '/');
+  const found = (name: string): string | null => whichOnPath(name, path);
   const client = fileURLToPath(new URL('../../scripts-examples/hosts/hermes-hooks-client', import.meta.url));
   const perl = found('perl');
   if (perl !== null) return { interpreter: perl, path: client };
@@ -185,15 +192,9 @@ function bundledClient(io: CliIO): ClientCommand {
   throw new CliError('print-config: the serve wiring needs perl (or bash and curl) to run its client, and neither is on PATH or in /usr/bin, /bin: install perl, or wire --run');
 }
 
-/**
- * This installation's CLI as a shell command: the absolute node binary and bin.js. Resolved from
- * this module (dist/cli/… → dist/cli/bin.js; from src/ in tests, the built dist/ beside it), which
- * Node has already resolved through symlinks, so a global install's path is the real package
- * folder and stays valid until it is uninstalled or moved.
- */
+/** This installation's CLI as a shell command: the absolute node binary and bin.js. */
 function thisCli(): string {
-  const bin = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
-  return `${shellQuote(process.execPath)} ${shellQuote(bin)}`;
+  return `${shellQuote(process.execPath)} ${shellQuote(CLI_BIN)}`;
 }
 
 /**

@@ -6,7 +6,7 @@
 // Synchronous file reads, only ever on those paths — never on a hook that starts.
 
 import { accessSync, constants, statSync } from 'node:fs';
-import { delimiter, extname, resolve } from 'node:path';
+import { delimiter, extname, join, resolve } from 'node:path';
 import { shellQuote, splitCommand } from './argv.js';
 import { readHead } from './_exec-format.js';
 
@@ -83,6 +83,16 @@ export function splitPathFix(command: string, cwd: string, homedir?: string): st
     if (!word.includes('/') || isFile(resolve(cwd, word))) continue;
     const found = unquotedPath(split.argv, at, cwd);
     if (found !== null) return quotingFix(found);
+  }
+  return null;
+}
+
+/** `which`: the first executable regular file named `name` in the directories of `path` (empty entries skipped). */
+export function whichOnPath(name: string, path: string | undefined): string | null {
+  for (const dir of (path ?? '').split(delimiter)) {
+    if (!dir) continue;
+    const candidate = join(dir, name);
+    if (isFile(candidate) && executable(candidate)) return candidate;
   }
   return null;
 }
