@@ -18,14 +18,20 @@ const lines = (file: string): string[] => (existsSync(file) ? readFileSync(file,
 const logging = (log: string, tag: string, answer: string): string => `#!/bin/bash\ncat >/dev/null\necho ${tag} >>'${log}'\necho '${answer}'\n`;
 const CALL = { tool_name: 'terminal', args: { command: 'rm -rf /important' }, session_id: 's1' };
 
+/** An approved fail_closed guard that logs each run and blocks, a serve for its home, and one call's decision. */
+async function servedGuard() {
+  const dir = tempDir();
+  const log = join(dir, 'ran.log');
+  const guard = writeScript(join(dir, 'guard.sh'), logging(log, 'guard', '{"action":"block","message":"guard says no"}'));
+  const home = await approvedHome({ pre_tool_call: [{ command: guard, fail_closed: true }] });
+  const served = await startServe(home, []);
+  const decision = async () => JSON.parse((await postJson(served, '/v1/emit/pre_tool_call', CALL)).body).decision;
+  return { log, guard, home, served, decision };
+}
+
 describe('serve: consent', () => {
   it('a revoke from another process stops the hook at the next call (the fail_closed guard blocks); an approve starts it again', async () => {
-    const dir = tempDir();
-    const log = join(dir, 'ran.log');
-    const guard = writeScript(join(dir, 'guard.sh'), logging(log, 'guard', '{"action":"block","message":"guard says no"}'));
-    const home = await approvedHome({ pre_tool_call: [{ command: guard, fail_closed: true }] });
-    const served = await startServe(home, []);
-    const decision = async () => JSON.parse((await postJson(served, '/v1/emit/pre_tool_call', CALL)).body).decision;
+    const { log, guard, home, served, decision } = await servedGuard();
     expect((await decision()).message).toBe('guard says no');
     expect(lines(log)).toEqual(['guard']);
 
@@ -42,12 +48,7 @@ describe('serve: consent', () => {
   }, 60_000);
 
   it('a revoke that reaches serve as a reload first still says revoked (serve reloads when the allowlist changes)', async () => {
-    const dir = tempDir();
-    const log = join(dir, 'ran.log');
-    const guard = writeScript(join(dir, 'guard.sh'), logging(log, 'guard', '{"action":"block","message":"guard says no"}'));
-    const home = await approvedHome({ pre_tool_call: [{ command: guard, fail_closed: true }] });
-    const served = await startServe(home, []);
-    const decision = async () => JSON.parse((await postJson(served, '/v1/emit/pre_tool_call', CALL)).body).decision;
+    const { log, guard, home, served, decision } = await servedGuard();
     expect((await decision()).message).toBe('guard says no');
     expect((await runBin(['revoke', guard, '--home', home])).code).toBe(0);
     expect(JSON.parse((await http({ socketPath: served.socket! }, 'POST', '/v1/reload')).body).ok).toBe(true);
