@@ -4,7 +4,7 @@
 //   --run      a `hermes-hooks run` per call: no server at all, ~150–300 ms more per call;
 //   --http     Claude Code only: its own http hooks to serve's loopback listener (token in its env).
 
-import { delimiter, join, resolve } from 'node:path';
+import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { agentModule, AGENT_DIALECTS, isAgentDialect, type AgentDialect } from '../dialects/agents/index.js';
 import type { DialectMaps } from '../dialects/names.js';
@@ -182,7 +182,8 @@ function printServe(agent: AgentDialect, values: Record<string, unknown>, target
  * wiring that blocks every call.
  */
 function bundledClient(io: CliIO): ClientCommand {
-  const path = `${io.env.PATH ?? ''}${delimiter}/usr/bin${delimiter}/bin`;
+  // Absolute directories only: the printed command runs from the agent's directory, not this one.
+  const path = [...(io.env.PATH ?? '').split(delimiter).filter((d) => isAbsolute(d)), '/usr/bin', '/bin'].join(delimiter);
   const found = (name: string): string | null => whichOnPath(name, path);
   const client = fileURLToPath(new URL('../../scripts-examples/hosts/hermes-hooks-client', import.meta.url));
   const perl = found('perl');

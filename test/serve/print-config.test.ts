@@ -183,6 +183,19 @@ describe('print-config: the serve wirings', () => {
     ]);
   }, 60_000);
 
+  it("the client's interpreter is an executable found in an absolute PATH directory (else /usr/bin, /bin): never a relative one, never one that cannot run", async () => {
+    const home = await guardedHome();
+    const cwd = tempDir();
+    writeScript(join(cwd, 'rel', 'perl'), '#!/bin/sh\nexit 0\n'); // on PATH as a relative directory
+    const notExecutable = join(tempDir(), 'bin');
+    writeScript(join(notExecutable, 'perl'), '#!/bin/sh\nexit 0\n', 0o644);
+    // The real process, in that directory: a relative PATH entry is looked up from the process's cwd.
+    const r = await runBin(['print-config', 'codex', '--home', home], { cwd, env: baseEnv({ PATH: `rel:${notExecutable}` }) });
+    expect(r.code).toBe(0);
+    const perl = (await sh('command -v perl', '', baseEnv())).stdout.trim();
+    expect(JSON.parse(r.stdout).hooks.PreToolUse[0].hooks[0].command).toContain(`' ${perl} ${CLIENT} codex PreToolUse `);
+  });
+
   it('flags that do not go together are errors that say why', async () => {
     const said = async (...args: string[]) => {
       const r = await runMain(['print-config', ...args]);
