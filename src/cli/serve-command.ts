@@ -103,13 +103,14 @@ export async function serveCommand({ values }: ParsedArgs, io: CliIO): Promise<n
   const location = await locateProfile(discoveryOf(values), io);
   const engine = await openEngine(location, engineOptions(values, io, opts, logger, onSessionFinalized));
   const profiles = values.profiles === true ? profileRouter(location, values, io, opts, logger, onSessionFinalized) : null;
-  server = await startTransports(engine, values, io, opts, logger, profiles);
   // As `run` prints its event's problems: errors and warnings (a `failclosed:` typo is a warning).
   // An error (another agent's block under hooks:, an entry that cannot run) is labelled one.
+  // Before listening: whoever waits for "serving …" has been told what is wrong with the config.
   for (const d of engine.diagnostics) {
     if (d.level === 'error') io.stderr.write(`hermes-hooks: error: ${inert(locatedMessage(d, engine.configFile), { keepNewlines: true })}\n`);
     else if (d.level !== 'info') logger.warn(locatedMessage(d, engine.configFile));
   }
+  server = await startTransports(engine, values, io, opts, logger, profiles);
   return server.done;
 }
 
