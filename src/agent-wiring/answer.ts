@@ -172,11 +172,12 @@ export function renderDialectAnswer(
   theirEvent: string,
   decision: Decision,
   toolName: string | null,
+  notice: string | null = null,
 ): DialectAnswer {
   const theirTool = toolName === null ? null : toTheirTool(maps, dialect, toolName);
   const theirArgs = decision.args === null ? null : argsToTheirs(maps, dialect, theirTool, decision.args);
   // The message is what the agent shows a person (Claude's reason, Cursor's user_message, Codex's
   // stderr as is): a command name or a hook's message must not repaint that terminal either.
   if (decision.message !== null) decision = { ...decision, message: inert(decision.message, { keepNewlines: true }) };
-  return agentModule(dialect).answer({ theirEvent, decision, theirTool, theirArgs });
+  return agentModule(dialect).answer({ theirEvent, decision, theirTool, theirArgs, notice: notice === null ? null : inert(notice, { keepNewlines: true }) });
 }

@@ -5,18 +5,27 @@
 
 import type { HookEngine } from '../engine/create-engine.js';
 import type { EmitOptions } from '../engine/emit.js';
-import type { Decision, EventName } from '../types.js';
+import type { Decision, Emission, EventName } from '../types.js';
 import { parseDialectInput, renderDialectAnswer, type DialectAnswer } from './answer.js';
 import { DEFAULT_DIALECT_MAPS, toOurEvent, type AgentDialect, type DialectMaps } from '../dialects/names.js';
 import { agentPlatform } from './platform.js';
+import { diagnosticLines, noticeText, outcomeLines } from './problems.js';
+import { profileProblems, type ProfileView } from './profile-problems.js';
 
 export interface AgentCallOptions extends Pick<EmitOptions, 'signal'> {
   /** The env the agent gave its hook command (run --dialect: ours); absent: no indicator (serve). */
   env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * Which of this call's problems to tell the person (serve: those not yet told in this session
+   * since the config last changed); absent: all of them (`run` has no memory between calls).
+   */
+  tell?: (sessionId: string, problems: readonly string[]) => readonly string[];
+  /** Where the hooks run, for the session-start check of their programs (default: ours). */
+  cwd?: string;
 }
 
 export async function answerAgentCall(
-  engine: Pick<HookEngine, 'emit' | 'config'>,
+  engine: Pick<HookEngine, 'emit' | 'config'> & ProfileView,
   dialect: AgentDialect,
   theirEvent: string | null,
   stdin: unknown,
@@ -38,7 +47,20 @@ export async function answerAgentCall(
     ...(opts.signal ? { signal: opts.signal } : {}),
   });
   const toolName = typeof parsed.kwargs.tool_name === 'string' ? parsed.kwargs.tool_name : null;
-  return { answer: renderDialectAnswer(dialect, maps, parsed.theirEvent, emission.decision, toolName), event: parsed.event };
+  const sessionId = typeof parsed.kwargs.session_id === 'string' ? parsed.kwargs.session_id : '';
+  const problems = callProblems(engine, parsed.event, emission, { cwd: opts.cwd ?? process.cwd(), env: opts.env ?? process.env });
+  const notice = noticeText(opts.tell ? opts.tell(sessionId, problems) : problems);
+  return { answer: renderDialectAnswer(dialect, maps, parsed.theirEvent, emission.decision, toolName, notice), event: parsed.event };
+}
+
+/**
+ * Everything the person must hear about this call: at a session's start the profile's problems
+ * (told once, up front), elsewhere the config's problems with this event's hooks; then what went
+ * wrong with the hooks that ran.
+ */
+function callProblems(engine: ProfileView, event: EventName, emission: Emission, ctx: { cwd: string; env: Readonly<Record<string, string | undefined>> }): string[] {
+  const profile = event === 'on_session_start' ? profileProblems(engine, ctx) : diagnosticLines(engine.diagnostics, engine.configFile, event, engine.config.foreign);
+  return [...profile, ...outcomeLines(event, emission.hooks, emission.decision)];
 }
 
 /** Events whose answer can stop what the agent is about to do: the tool gates. */

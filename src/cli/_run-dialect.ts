@@ -108,7 +108,7 @@ async function answerCall(agent: AgentDialect, args: string[], io: CliIO, call: 
 
   return await withRunEngine(values, io, held.logger, async (engine) => {
     call.maps = engine.config.dialects.maps;
-    const answered = await answerAgentCall(engine, agent, commandLineEvent ?? null, stdin, { env: io.env });
+    const answered = await answerAgentCall(engine, agent, commandLineEvent ?? null, stdin, { env: io.env, cwd: io.cwd });
     if ('error' in answered) throw new CannotDecide(answered.error);
     held.configLines.push(...eventDiagnosticLines(engine.diagnostics, answered.event, engine.config.foreign));
     return held.write(answered.answer);
@@ -118,7 +118,8 @@ async function answerCall(agent: AgentDialect, args: string[], io: CliIO, call: 
     eventsFor: (config) => {
       const parsed = parseDialectInput(agent, config.dialects.maps, stdin, commandLineEvent ? { event: commandLineEvent } : {});
       // Input that names no event of ours is answered with the problem alone: no hook registers.
-      return 'error' in parsed ? [] : [parsed.event];
+      // A session's start tells the whole profile's problems (unapproved hooks of every event too).
+      return 'error' in parsed ? [] : parsed.event === 'on_session_start' ? undefined : [parsed.event];
     },
   });
 }

@@ -13,7 +13,7 @@ import type { Directive, JsonObject } from '../../types.js';
 import { isPlainObject } from '../../_json.js';
 import { firstText, nonBlank, parseJsonObject, parseMaybeJson, promptText } from '../values.js';
 import type { AnswerInput, DialectAnswer, ReadInput, Reading, StdinFields } from './module.js';
-import { approve, block, BLOCKED, contextOf, continueWith, json, none, obj, OK_EMPTY, str } from './_read.js';
+import { approve, block, BLOCKED, contextOf, continueWith, json, none, obj, OK_EMPTY, str, withSystemMessage } from './_read.js';
 
 type Variant = 'claude' | 'codex';
 
@@ -137,6 +137,11 @@ function approvalText(a: AnswerInput): string {
 }
 
 export function answerClaudeFamily(variant: Variant, a: AnswerInput): DialectAnswer {
+  // Both show a top-level systemMessage to the person, on every event (Codex's schemas allow it on each).
+  return withSystemMessage(answerDecision(variant, a), a.notice);
+}
+
+function answerDecision(variant: Variant, a: AnswerInput): DialectAnswer {
   const { decision } = a;
   const specific = (fields: JsonObject): DialectAnswer => json({ hookSpecificOutput: { hookEventName: a.theirEvent, ...fields } });
   if (decision.event === 'pre_tool_call') return answerToolGate(variant, a, specific);

@@ -20,3 +20,15 @@ export const BLOCKED = 'Blocked by hermes-hooks.';
 
 export const OK_EMPTY: DialectAnswer = { exitCode: 0, stdout: '', stderr: '' };
 export const json = (value: JsonObject): DialectAnswer => ({ exitCode: 0, stdout: `${JSON.stringify(value)}\n`, stderr: '' });
+
+/**
+ * `answer` with `notice` in the top-level `systemMessage` that Claude Code, Codex and Gemini CLI show
+ * the person (JSON on exit 0); on an exit-2 block, where only stderr is read, after the reason.
+ */
+export function withSystemMessage(answer: DialectAnswer, notice: string | null | undefined): DialectAnswer {
+  if (notice === null || notice === undefined) return answer;
+  if (answer.exitCode === 2) return { ...answer, stderr: `${answer.stderr.trimEnd()}\n${notice}\n` };
+  if (answer.exitCode !== 0) return answer;
+  const parsed: unknown = answer.stdout.trim() === '' ? {} : JSON.parse(answer.stdout);
+  return isPlainObject(parsed) ? json({ ...parsed, systemMessage: notice }) : answer;
+}

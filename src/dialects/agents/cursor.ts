@@ -115,7 +115,18 @@ function readRun(r: ReadInput): Reading {
 // ahead". Whether Cursor's hook `allow` also skips its own allowlist prompt is not documented in
 // our sources (unverified). Only preToolUse can carry `updated_input`; a rewrite on
 // beforeShellExecution & co. is answered as a deny that tells the agent what to run.
-function answer({ theirEvent, decision, theirArgs }: AnswerInput): DialectAnswer {
+// Cursor documents one field it shows the person, `user_message`, on its permission answers (the
+// tool gates): a notice goes there, after the block reason when there is one. Its other events
+// (sessionStart included) document no such field, so a notice there stays on stderr alone.
+function answer(a: AnswerInput): DialectAnswer {
+  const out = answerDecision(a);
+  if (!a.notice || a.decision.event !== 'pre_tool_call' || out.stdout === '') return out;
+  const fields = JSON.parse(out.stdout) as JsonObject;
+  const said = typeof fields['user_message'] === 'string' ? `${fields['user_message']}\n` : '';
+  return json({ ...fields, user_message: `${said}${a.notice}` });
+}
+
+function answerDecision({ theirEvent, decision, theirArgs }: AnswerInput): DialectAnswer {
   if (decision.event === 'pre_tool_call') {
     const canRewrite = theirEvent === 'preToolUse';
     if (decision.action === 'block') {

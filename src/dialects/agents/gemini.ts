@@ -10,7 +10,7 @@ import type { Directive, JsonObject } from '../../types.js';
 import { isPlainObject } from '../../_json.js';
 import { firstText, nonBlank, parseMaybeJson, promptText } from '../values.js';
 import { defineAgent, type AnswerInput, type DialectAnswer, type ReadInput, type Reading, type StdinFields } from './module.js';
-import { approve, block, BLOCKED, contextOf, continueWith, json, none, obj, OK_EMPTY, str } from './_read.js';
+import { approve, block, BLOCKED, contextOf, continueWith, json, none, obj, OK_EMPTY, str, withSystemMessage } from './_read.js';
 
 function renderStdin(f: StdinFields): Record<string, unknown> {
   const { ourEvent, extra } = f;
@@ -103,7 +103,10 @@ function readRun(r: ReadInput): Reading {
 // Exit 0 + `decision` JSON: Gemini ignores the exit code when JSON is present and does not block on
 // exit 2 without text (§b3). A rewrite is `hookSpecificOutput.tool_input` alone: Gemini reads it
 // whatever the decision, so no `decision:"allow"` is sent with it.
-function answer({ theirEvent, decision, theirArgs }: AnswerInput): DialectAnswer {
+// Gemini shows a top-level systemMessage to the person on every event.
+const answer = (a: AnswerInput): DialectAnswer => withSystemMessage(answerDecision(a), a.notice);
+
+function answerDecision({ theirEvent, decision, theirArgs }: AnswerInput): DialectAnswer {
   if (decision.event === 'pre_tool_call') {
     const rewrite = theirArgs ? { hookSpecificOutput: { hookEventName: theirEvent, tool_input: theirArgs } } : {};
     if (decision.action === 'block') {

@@ -64,6 +64,11 @@ export interface AnswerInput {
   decision: Decision;
   theirTool: string | null;
   theirArgs: JsonObject | null;
+  /**
+   * What the person must hear about this call (a guard that could not run, a config mistake), or
+   * null on a healthy call: put where the agent shows it to the person, never changing the verdict.
+   */
+  notice?: string | null;
 }
 
 /** Exactly what the agent reads back from its hook command. */
