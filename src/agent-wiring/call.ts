@@ -20,8 +20,9 @@ export interface AgentCallOptions extends Pick<EmitOptions, 'signal'> {
    * since the config last changed); absent: all of them (`run` has no memory between calls).
    */
   tell?: (sessionId: string, problems: readonly string[]) => readonly string[];
-  /** Where the hooks run, for the session-start check of their programs (default: ours). */
+  /** Where and with what PATH the hooks run, for the session-start check of their programs (default: ours). */
   cwd?: string;
+  hookEnv?: Readonly<Record<string, string | undefined>>;
 }
 
 export async function answerAgentCall(
@@ -48,7 +49,7 @@ export async function answerAgentCall(
   });
   const toolName = typeof parsed.kwargs.tool_name === 'string' ? parsed.kwargs.tool_name : null;
   const sessionId = typeof parsed.kwargs.session_id === 'string' ? parsed.kwargs.session_id : '';
-  const problems = callProblems(engine, parsed.event, emission, { cwd: opts.cwd ?? process.cwd(), env: opts.env ?? process.env });
+  const problems = callProblems(engine, parsed.event, emission, { cwd: opts.cwd ?? process.cwd(), env: opts.hookEnv ?? process.env });
   const notice = noticeText(opts.tell ? opts.tell(sessionId, problems) : problems);
   return { answer: renderDialectAnswer(dialect, maps, parsed.theirEvent, emission.decision, toolName, notice), event: parsed.event };
 }

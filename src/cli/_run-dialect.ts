@@ -108,7 +108,7 @@ async function answerCall(agent: AgentDialect, args: string[], io: CliIO, call: 
 
   return await withRunEngine(values, io, held.logger, async (engine) => {
     call.maps = engine.config.dialects.maps;
-    const answered = await answerAgentCall(engine, agent, commandLineEvent ?? null, stdin, { env: io.env, cwd: io.cwd });
+    const answered = await answerAgentCall(engine, agent, commandLineEvent ?? null, stdin, { env: io.env, cwd: io.cwd, hookEnv: io.env });
     if ('error' in answered) throw new CannotDecide(answered.error);
     held.configLines.push(...eventDiagnosticLines(engine.diagnostics, answered.event, engine.config.foreign));
     return held.write(answered.answer);

@@ -4,7 +4,7 @@
 
 import { didYouMean } from '../config/hooks.js';
 import { locatedMessage } from '../config/source.js';
-import { answerAgentCall, cannotDecideAnswer, oneLineProblem, toolGateAmong } from '../agent-wiring/call.js';
+import { answerAgentCall, cannotDecideAnswer, oneLineProblem, toolGateAmong, type AgentCallOptions } from '../agent-wiring/call.js';
 import { AGENT_DIALECTS, AGENT_LABELS, DEFAULT_DIALECT_MAPS, isAgentDialect, type AgentDialect } from '../dialects/names.js';
 import { agentEventName } from '../dialects/recognise.js';
 import type { GatewayCommandContext, GatewayCommandVerdict } from '../gateway/command-decision.js';
@@ -16,6 +16,7 @@ import type { DialectAnswer } from '../agent-wiring/answer.js';
 import type { Emission, EventName, FinalizeNotice } from '../types.js';
 import { isPlainObject } from '../_json.js';
 import { HooksError } from '../errors.js';
+import { ToldOnce } from './told-once.js';
 
 /** A request the client must fix (JSON-RPC -32602 / HTTP 400 or 404). */
 export class RequestError extends HooksError {
@@ -53,6 +54,8 @@ export function createServeApi(engine: HookEngine, opts: { surface: 'cli' | 'gat
     if (opts.surface !== 'gateway') throw new RequestError(`${method} needs a server started with --surface gateway`);
   };
   const started = Date.now();
+  const told = new ToldOnce();
+  const tell = (sessionId: string, problems: readonly string[]): string[] => told.fresh(sessionId, engine.stats().generation, problems);
   return {
     async emit(event, kwargs, options, signal) {
       const name = eventName(event);
@@ -83,7 +86,7 @@ export function createServeApi(engine: HookEngine, opts: { surface: 'cli' | 'gat
       }
       return engine.decideGatewayCommand(ctx as GatewayCommandContext, collectOptions(timeoutMs));
     },
-    agent: (agent, theirEvent, body, signal, agentEnv) => answerAgent(engine, agentOf(agent), theirEvent, body, signal, agentEnv),
+    agent: (agent, theirEvent, body, signal, agentEnv) => answerAgent(engine, agentOf(agent), theirEvent, body, signal, agentEnv, tell),
     agentCannotDecide: (agent, theirEvent, problem) => cannotDecide(engine, agentOf(agent), [theirEvent], problem),
     reload: () => engine.reload(),
     health(extra) {
@@ -122,8 +125,9 @@ async function answerAgent(
   body: unknown,
   signal: AbortSignal,
   agentEnv: Readonly<Record<string, string>> = {},
+  tell?: AgentCallOptions['tell'],
 ): Promise<DialectAnswer> {
-  const call = await answerAgentCall(engine, dialect, theirEvent || null, body, { signal, env: agentEnv });
+  const call = await answerAgentCall(engine, dialect, theirEvent || null, body, { signal, env: agentEnv, ...(tell ? { tell } : {}) });
   const named = isPlainObject(body) && typeof body.hook_event_name === 'string' ? body.hook_event_name : undefined;
   // Hooks cancelled by serve's deadline or a shutdown decided nothing: a tool gate blocks.
   if (signal.aborted && toolGateAmong(dialect, engine.config.dialects.maps, [theirEvent, named]) !== undefined) {
