@@ -10,7 +10,7 @@ import { parseDialectInput, renderDialectAnswer, type DialectAnswer } from './an
 import { DEFAULT_DIALECT_MAPS, toOurEvent, type AgentDialect, type DialectMaps } from '../dialects/names.js';
 import { agentPlatform } from './platform.js';
 import { diagnosticLines, noticeText, outcomeLines } from './problems.js';
-import { profileProblems, type ProfileView } from './profile-problems.js';
+import { profileProblems, type HookPlace, type ProfileView } from './profile-problems.js';
 
 export interface AgentCallOptions extends Pick<EmitOptions, 'signal'> {
   /** The env the agent gave its hook command (run --dialect: ours); absent: no indicator (serve). */
@@ -59,8 +59,9 @@ export async function answerAgentCall(
  * (told once, up front), elsewhere the config's problems with this event's hooks; then what went
  * wrong with the hooks that ran.
  */
-function callProblems(engine: ProfileView, event: EventName, emission: Emission, ctx: { cwd: string; env: Readonly<Record<string, string | undefined>> }): string[] {
-  const profile = event === 'on_session_start' ? profileProblems(engine, ctx) : diagnosticLines(engine.diagnostics, engine.configFile, event, engine.config.foreign);
+function callProblems(engine: ProfileView, event: EventName, emission: Emission, ctx: HookPlace): string[] {
+  const profile =
+    event === 'on_session_start' ? profileProblems(engine, ctx) : diagnosticLines(engine.diagnostics, engine.configFile, event, engine.config.foreign);
   return [...profile, ...outcomeLines(event, emission.hooks, emission.decision)];
 }
 

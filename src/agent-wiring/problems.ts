@@ -17,7 +17,12 @@ const MAX_LINES = 5;
 const MAX_LINE = 300;
 
 /** The config's problems (not infos), one line each, with where they are written. */
-export function diagnosticLines(diagnostics: readonly Diagnostic[], configFile: string, event: EventName | null, foreign: readonly { key: string }[] = []): string[] {
+export function diagnosticLines(
+  diagnostics: readonly Diagnostic[],
+  configFile: string,
+  event: EventName | null,
+  foreign: readonly { key: string }[] = [],
+): string[] {
   // Another agent's block under hooks: concerns every call: its guards are not guarding any of them.
   const foreignPaths = new Set(foreign.map((f) => `hooks.${f.key}`));
   return diagnostics

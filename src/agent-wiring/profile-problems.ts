@@ -14,7 +14,13 @@ import { diagnosticLines } from './problems.js';
 
 export type ProfileView = Pick<HookEngine, 'diagnostics' | 'configFile' | 'config' | 'hooksFor' | 'stats'>;
 
-export function profileProblems(engine: ProfileView, ctx: { cwd: string; env: Readonly<Record<string, string | undefined>> }): string[] {
+/** Where the hooks run and the env (PATH, HOME) they are started with. */
+export interface HookPlace {
+  cwd: string;
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+export function profileProblems(engine: ProfileView, ctx: HookPlace): string[] {
   const stats = engine.stats();
   const lines: string[] = [];
   if (!stats.config_exists) lines.push(`no config file at ${engine.configFile}: no hooks are configured, every call goes ahead unchecked`);
@@ -41,7 +47,7 @@ export function profileProblems(engine: ProfileView, ctx: { cwd: string; env: Re
 }
 
 /** What stops the command's program from starting as spawn starts it, with its fix; null when nothing visible does. */
-function programCheck(command: string, ctx: { cwd: string; env: Readonly<Record<string, string | undefined>> }): string | null {
+function programCheck(command: string, ctx: HookPlace): string | null {
   const home = ctx.env['HOME'];
   const split = splitCommand(command, home === undefined ? {} : { homedir: home });
   if (!split.ok || split.argv.length === 0) return null; // the config's diagnostics say it
@@ -51,7 +57,9 @@ function programCheck(command: string, ctx: { cwd: string; env: Readonly<Record<
     return whichOnPath(program, ctx.env['PATH']) === null ? `command not found: ${program} — it is not on PATH; use its full path` : null;
   }
   const relative = !program.startsWith('/');
-  const fix = relative ? `a relative path is looked up in the directory the agent runs the hook from (here ${ctx.cwd}); use an absolute path` : 'fix the path in config.yaml';
+  const fix = relative
+    ? `a relative path is looked up in the directory the agent runs the hook from (here ${ctx.cwd}); use an absolute path`
+    : 'fix the path in config.yaml';
   const found = programProblem(path.resolve(ctx.cwd, program), { cwd: ctx.cwd, path: ctx.env['PATH'], argv });
   return found === null ? null : problemText(found, fix);
 }
