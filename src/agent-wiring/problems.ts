@@ -41,8 +41,8 @@ function withPath(d: Diagnostic): string {
 export function outcomeLines(event: EventName, hooks: readonly HookOutcome[], decision: Decision): string[] {
   const lines: string[] = [];
   for (const h of hooks) {
-    // A block already shows its own reason to the person: said once, as the reason.
-    if (decision.action === 'block' && decision.decided_by === h.index && h.directive?.action === 'block' && h.error === decision.message) continue;
+    // The hook whose block decided is shown to the person as the reason (a fail_closed guard's says why it failed): said once.
+    if (decision.action === 'block' && decision.decided_by === h.index) continue;
     const line = outcomeLine(event, h);
     if (line !== null) lines.push(line);
     if (h.kind === 'shell') {
