@@ -25,7 +25,7 @@ export interface Finding {
 export const HOOK_ENTRY_KEYS: readonly string[] = ['command', 'matcher', 'timeout', 'fail_closed', 'failClosed', 'dialect'];
 
 /** The top-level keys hermes-hooks reads. Every other top-level key belongs to Hermes or the user. */
-const OWNED_TOP_LEVEL_KEYS: readonly string[] = ['hooks', 'hooks_auto_accept', 'tool_loop_guardrails', 'plugins', 'dialects'];
+const OWNED_TOP_LEVEL_KEYS: readonly string[] = ['hooks', 'hooks_auto_accept', 'hooks_fail_closed', 'tool_loop_guardrails', 'plugins', 'dialects'];
 
 // Sections of a real Hermes config.yaml: never reported, even when one happens to look like ours.
 const HERMES_SECTIONS = new Set([
@@ -41,6 +41,7 @@ const HERMES_SECTIONS = new Set([
 const TOP_LEVEL_CONSEQUENCE: Readonly<Record<string, string>> = {
   hooks: 'none of the hooks under it are registered',
   hooks_auto_accept: 'hooks are not auto-accepted, so an unapproved hook does not run unattended',
+  hooks_fail_closed: 'strict mode is off: a pre_tool_call guard that cannot run lets the call through',
   tool_loop_guardrails: 'the tool-loop guardrails run with their defaults',
   plugins: 'no plugin is loaded from it',
   dialects: 'the built-in name maps are used instead',
