@@ -227,9 +227,8 @@ class HooksParser {
       return;
     }
     // A relative program or script is resolved against this file's directory, before anything else sees it.
-    const relative = resolveRelativeCommand(pyStrip(command), this.source.file);
-    if (relative !== null) this.push('info', [...path, 'command'], relativeNote(relative.resolved));
-    const cmd = relative?.command ?? pyStrip(command);
+    // (No diagnostic: every report shows the resolved command, and a clean config stays silent.)
+    const cmd = resolveRelativeCommand(pyStrip(command), this.source.file)?.command ?? pyStrip(command);
     const matcher = this.entryMatcher(event, field('matcher') ?? null, path, prefix);
     const timeout = this.entryTimeout(raw.has('timeout') ? field('timeout') : DEFAULT_HOOK_TIMEOUT, path, prefix);
     const failClosed = this.entryFailClosed(event, raw, path, prefix);
@@ -307,12 +306,13 @@ class HooksParser {
       this.warn([...path, 'timeout'], `${prefix}.timeout must be an int (got ${pyRepr(rawTimeout)}); using default ${DEFAULT_HOOK_TIMEOUT}s`);
       timeout = DEFAULT_HOOK_TIMEOUT;
     }
+    // Read as Hermes reads it; said when that is not the number written (2.9 → 2, true → 1).
+    const surprise = timeout >= 1 ? timeoutWarning(rawTimeout, timeout, prefix) : null;
+    if (surprise !== null) this.warn([...path, 'timeout'], surprise);
     if (timeout < 1) {
       this.warn([...path, 'timeout'], `${prefix}.timeout must be >=1; using default ${DEFAULT_HOOK_TIMEOUT}s`);
       timeout = DEFAULT_HOOK_TIMEOUT;
     }
-    const surprise = timeout >= 1 ? timeoutWarning(rawTimeout, timeout, prefix) : null;
-    if (surprise !== null) this.warn([...path, 'timeout'], surprise);
     if (timeout > MAX_HOOK_TIMEOUT) {
       this.warn([...path, 'timeout'], `${prefix}.timeout=${BigInt(timeout)}s exceeds max ${MAX_HOOK_TIMEOUT}s; clamping`);
       timeout = MAX_HOOK_TIMEOUT;
@@ -387,13 +387,6 @@ class HooksParser {
   private push(level: DiagnosticLevel, path: ConfigPath, message: string, opts: { key?: boolean } = {}): void {
     this.diagnostics.push(diagnosticAt(this.source, level, path, message, opts));
   }
-}
-
-/** The info note for a command whose relative program or script was resolved against the config file's directory. */
-function relativeNote(resolved: readonly { word: string; path: string }[]): string {
-  const words = resolved.map((r) => `'${r.word}' → ${r.path}`).join(', ');
-  return `relative path ${words}: resolved against this config file's directory, whatever the working directory ` +
-    "(Hermes would look it up in the agent's working directory); write the absolute path to say so yourself";
 }
 
 /** For an entry with no command that is another agent's matcher group (`{matcher, hooks: [{type, command}]}`): how to write it. */
