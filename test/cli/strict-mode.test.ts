@@ -139,3 +139,20 @@ describe('a relative script path resolves against the config file directory, wha
     expect(report.hooks.map((h) => [h.command, h.status])).toEqual([[join(home, 'hooks/guard.sh'), 'ok']]);
   });
 });
+
+describe('doctor and print-config recommend strict mode', () => {
+  it('doctor recommends it when a pre_tool_call guard is configured and strict mode is off, and not once it is on', async () => {
+    const guard = writeScript(join(tempDir(), 'guard.sh'), BLOCKER);
+    const advice = 'Recommended: hooks_fail_closed: true';
+    const off = await runBin(['doctor', '--home', makeHome(`hooks:\n  pre_tool_call:\n    - command: ${guard}\n`)], { env: baseEnv() });
+    expect(off.stdout).toContain(advice);
+    const on = await runBin(['doctor', '--home', makeHome(`hooks:\n  pre_tool_call:\n    - command: ${guard}\n${STRICT}`)], { env: baseEnv() });
+    expect(on.stdout).not.toContain(advice);
+  });
+
+  it('print-config notes it on stderr', async () => {
+    const r = await runBin(['print-config', 'claude', '--run', '--home', makeHome('hooks: {}\n')], { env: baseEnv() });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('Tip: hooks_fail_closed: true');
+  });
+});
