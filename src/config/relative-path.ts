@@ -15,6 +15,8 @@ const INTERPRETER = /^((ba|z|da|k|mk|a)?sh|(python|pypy)[0-9.]*|node|nodejs|tsx|
 const INLINE = new Set(['-c', '-e', '-E', '-m', '-p', '--eval', '--print', '-', '--']);
 const SHELL_INLINE = /^-[a-zA-Z]*c[a-zA-Z]*$/;
 const SCRIPT_SUFFIX = /\.(sh|bash|zsh|py|pyw|js|mjs|cjs|ts|mts|rb|pl)$/i;
+/** Options that take the next word as their value (`node -r ./setup.js`): a relative file there is resolved too. */
+const TAKES_VALUE = new Set(['-r', '--require', '--import', '--loader', '-W', '-X', '-o', '-O', '-I', '-M']);
 
 export interface ResolvedCommand {
   /** The command with the relative word(s) replaced by absolute paths, each quoted for the splitter. */
@@ -40,6 +42,11 @@ function relativeWords(argv: readonly string[]): number[] {
   for (let i = 1; i < argv.length; i++) {
     const w = argv[i] as string;
     if (INLINE.has(w) || (shell && SHELL_INLINE.test(w))) break;
+    if (TAKES_VALUE.has(w)) {
+      if (isRelativePath(argv[i + 1] ?? '', false)) out.push(i + 1);
+      i += 1;
+      continue;
+    }
     if (w.startsWith('-')) continue;
     // The first word that is not an option is the script (a bare `guard.py` too: python opens it from the cwd).
     if (isRelativePath(w, true)) out.push(i);
