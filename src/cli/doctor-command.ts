@@ -209,7 +209,8 @@ function printFindings(io: CliIO, f: Findings): void {
 }
 
 const STRICT_ADVICE =
-  'Recommended: hooks_fail_closed: true (top level of config.yaml): a pre_tool_call guard that cannot run, or a config mistake that drops one, then blocks the call instead of allowing it.';
+  'Recommended: hooks_fail_closed: true (top level of config.yaml): a pre_tool_call guard that cannot run, ' +
+  'or a config mistake that drops one, then blocks the call instead of allowing it.';
 
 function mark(c: Check, paint: Paint): string {
   return c.ok === null ? paint('dim', 'ℹ') : c.ok ? paint('green', '✓') : paint('red', '✗');

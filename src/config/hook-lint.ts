@@ -274,3 +274,14 @@ export function concernsEvent(d: Pick<Diagnostic, 'path'>, event: EventName): bo
   if (m) return didYouMean(m[1] as string, Object.keys(EVENTS)) === event;
   return !path.includes('.') && !path.includes('[') && topLevelNearMiss(path) === 'hooks';
 }
+
+/** For an entry with no command that is another agent's matcher group (`{matcher, hooks: [{type, command}]}`): how to write it. */
+export function groupHint(raw: Map<unknown, unknown>): string {
+  const inner = raw.get('hooks');
+  if (!Array.isArray(inner)) return '';
+  const commands = inner.map((h) => (h instanceof Map ? h.get('command') : undefined)).filter((c): c is string => typeof c === 'string');
+  const example = commands.length > 0 ? `- command: ${JSON.stringify(commands[0])}` : '- command: …';
+  return " — it is another agent's matcher group (Claude Code's {matcher, hooks: [{type: command, command}]}), which Hermes does not read, " +
+    `so none of its hooks run; write each hook as its own entry: ${example} ` +
+    "(with matcher: in Hermes tool names, and dialect: claude if it prints Claude's JSON)";
+}

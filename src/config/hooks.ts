@@ -11,7 +11,7 @@ import { didYouMean as closestMatch } from '../util/did-you-mean.js';
 import { AGENT_DIALECTS } from '../dialects/agents/index.js';
 import { DEFAULT_DIALECT_MAPS, type DialectMaps } from '../dialects/names.js';
 import { foreignHooksMessage, recogniseAgentHooks, type ForeignHooksKey } from '../dialects/recognise.js';
-import { commandFinding, HOOK_ENTRY_KEYS, matcherFindings, topLevelKeyFinding, unknownEntryKeyFinding, type Finding } from './hook-lint.js';
+import { commandFinding, groupHint, HOOK_ENTRY_KEYS, matcherFindings, topLevelKeyFinding, unknownEntryKeyFinding, type Finding } from './hook-lint.js';
 import { compileMatcher } from './matcher.js';
 import { diagnosticAt, formatPath, type ConfigPath, type ConfigSource } from './source.js';
 import { errorText } from '../errors.js';
@@ -389,12 +389,3 @@ class HooksParser {
   }
 }
 
-/** For an entry with no command that is another agent's matcher group (`{matcher, hooks: [{type, command}]}`): how to write it. */
-function groupHint(raw: Map<unknown, unknown>): string {
-  const inner = raw.get('hooks');
-  if (!Array.isArray(inner)) return '';
-  const commands = inner.map((h) => (h instanceof Map ? h.get('command') : undefined)).filter((c): c is string => typeof c === 'string');
-  const example = commands.length > 0 ? `- command: ${JSON.stringify(commands[0])}` : '- command: …';
-  return " — it is another agent's matcher group (Claude Code's {matcher, hooks: [{type: command, command}]}), which Hermes does not read, " +
-    `so none of its hooks run; write each hook as its own entry: ${example} (with matcher: in Hermes tool names, and dialect: claude if it prints Claude's JSON)`;
-}

@@ -28,7 +28,8 @@ export function readStrict(value: unknown): { strict: boolean; warning: string |
   if (value === undefined || value === null) return { strict: false, warning: null };
   if (typeof value === 'boolean') return { strict: value, warning: null };
   if (typeof value === 'string' && isTruthyString(value)) {
-    return { strict: true, warning: `must be a boolean (got ${pyRepr(value)}); read as true, the safer reading of a safety switch — write it unquoted: ${STRICT_KEY}: true` };
+    const warning = `must be a boolean (got ${pyRepr(value)}); read as true, the safer reading of a safety switch — write it unquoted: ${STRICT_KEY}: true`;
+    return { strict: true, warning };
   }
   return { strict: false, warning: `must be a boolean (got ${pyRepr(value)}); strict mode is OFF — write ${STRICT_KEY}: true (unquoted) to turn it on` };
 }

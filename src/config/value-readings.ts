@@ -16,7 +16,9 @@ export function failClosedReading(raw: unknown, prefix: string, gate: { canBlock
   if (gate.strict && gate.canBlock) {
     return {
       value: true,
-      warning: `${base}; Hermes would read it as false (fail open), but ${STRICT_KEY} is on, so this hook is fail_closed — write fail_closed: true or false, unquoted`,
+      warning:
+        `${base}; Hermes would read it as false (fail open), but ${STRICT_KEY} is on, so this hook is fail_closed` +
+        ' — write fail_closed: true or false, unquoted',
     };
   }
   const meantTrue = (typeof raw === 'string' && isTruthyString(raw)) || raw === 1;

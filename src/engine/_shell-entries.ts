@@ -64,7 +64,9 @@ export async function consentedEntries(
 /** Strict mode's blockers: each tool-gate guard the config meant but that cannot be registered (config/strict.ts). */
 export function refusedEntries(config: LoadedConfig): ShellEntry[] {
   return config.refused.map((r, index): ShellEntry => {
-    const spec: HookSpec = { event: 'pre_tool_call', command: r.path, matcher: r.matcher, timeout: 60, fail_closed: true, dialect: 'hermes', index, path: r.path, line: null, column: null };
+    const spec: HookSpec = {
+      event: 'pre_tool_call', command: r.path, matcher: r.matcher, timeout: 60, fail_closed: true, dialect: 'hermes', index, path: r.path, line: null, column: null,
+    };
     return { kind: 'shell', event: 'pre_tool_call', spec, matcher: compileMatcher(r.matcher), consent: null, action: 'refused', note: r.message };
   });
 }
