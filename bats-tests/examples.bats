@@ -45,13 +45,13 @@ for (const [event, entries] of Object.entries(config.hooks)) {
   done
 }
 
-@test "config.yaml commands are paths relative to the repo root that exist and are executable" {
+@test "config.yaml commands are paths relative to its own directory that exist and are executable" {
   run config_entries
   assert_success
   local event command rest
   while IFS=$'\t' read -r event command rest; do
-    assert_regex "$command" '^scripts-examples/hooks/[a-z-]+\.(sh|py)$'
-    assert [ -x "$PROJECT_ROOT/$command" ]
+    assert_regex "$command" '^hooks/[a-z-]+\.(sh|py)$'
+    assert [ -x "$PROJECT_ROOT/scripts-examples/$command" ]
   done <<<"$output"
 }
 
@@ -59,17 +59,17 @@ for (const [event, entries] of Object.entries(config.hooks)) {
   run config_entries
   local hook
   for hook in "$HOOKS"/*; do
-    assert_output --partial "scripts-examples/hooks/$(basename "$hook")"
+    assert_output --partial "hooks/$(basename "$hook")"
   done
 }
 
 @test "config.yaml: matchers, timeouts and exactly one fail_closed on the destructive-command guard" {
   run config_entries
-  assert_line $'pre_tool_call\tscripts-examples/hooks/block-destructive.sh\tterminal\t10\ttrue'
-  assert_line $'pre_tool_call\tscripts-examples/hooks/protect-env-files.py\twrite_file|patch|terminal\t10\t'
-  assert_line $'post_tool_call\tscripts-examples/hooks/audit-log.py\t\t5\t'
-  assert_line $'pre_llm_call\tscripts-examples/hooks/inject-context.py\t\t10\t'
-  assert_line $'pre_verify\tscripts-examples/hooks/verify-tests-ran.py\t\t5\t'
+  assert_line $'pre_tool_call\thooks/block-destructive.sh\tterminal\t10\ttrue'
+  assert_line $'pre_tool_call\thooks/protect-env-files.py\twrite_file|patch|terminal\t10\t'
+  assert_line $'post_tool_call\thooks/audit-log.py\t\t5\t'
+  assert_line $'pre_llm_call\thooks/inject-context.py\t\t10\t'
+  assert_line $'pre_verify\thooks/verify-tests-ran.py\t\t5\t'
   assert_equal "$(grep -c $'\ttrue$' <<<"$output")" 1
 }
 

@@ -72,12 +72,13 @@ pre_tool_call $HERMES_HOME/b.sh"
   run --separate-stderr hh approve python3 hook.py
   assert_failure 1
   assert_equal "${stderr_lines[0]}" "hermes-hooks: approve: no configured hook matches 'python3', 'hook.py' in $CONFIG"
-  assert_equal "${stderr_lines[1]}" "did you mean 'python3 hook.py'? (quote the command: each argument is one command)"
+  # The relative script is resolved against the config file's directory: the command to approve names it.
+  assert_equal "${stderr_lines[1]}" "did you mean 'python3 $HERMES_HOME/hook.py'? (quote the command: each argument is one command)"
   assert_equal "$(approvals)" ''
 
-  run --separate-stderr hh approve 'python3 hook.py'
+  run --separate-stderr hh approve "python3 $HERMES_HOME/hook.py"
   assert_success
-  assert_output --regexp "^Approved \[pre_llm_call\] python3 hook\.py  \(pins $HERMES_HOME/hook\.py, sha256 [0-9a-f]{12}…\)$"
+  assert_output --regexp "^Approved \[pre_llm_call\] python3 $HERMES_HOME/hook\.py  \(pins $HERMES_HOME/hook\.py, sha256 [0-9a-f]{12}…\)$"
 }
 
 @test "approve nothing.sh: an error listing the closest configured commands, and no approval" {

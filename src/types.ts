@@ -172,7 +172,9 @@ export type HookOutcomeStatus =
   /** Not run: HERMES_SAFE_MODE is set (the dry run lists what it would have run). */
   | 'safe_mode'
   /** Not run: written in another agent's format under `hooks:`; a tool gate blocks what it would have checked. */
-  | 'not_converted';
+  | 'not_converted'
+  /** Not run: strict mode's blocker for a tool-gate guard the config meant but that cannot be registered. */
+  | 'refused';
 
 /** One hook's part in an emit, in registration order. `index` is what Decision indices point at. */
 export interface HookOutcome {

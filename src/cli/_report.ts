@@ -63,7 +63,8 @@ function renderHook(h: HookOutcome, span: number, paint: Paint, configPath: stri
   const where = configPath !== null && configPath !== `hooks.${event}[${h.index}]` ? paint('dim', ` (${configPath})`) : '';
   const status = statusLabel(h, paint);
   const exit = h.exit_code !== null ? `exit ${h.exit_code}` : h.signal ? h.signal : '';
-  const dur = h.status === 'not_matched' || h.status === 'awaiting_approval' || h.status === 'safe_mode' || h.status === 'not_converted' ? '' : `${h.duration_ms.toFixed(1)} ms`;
+  const notRun = ['not_matched', 'awaiting_approval', 'safe_mode', 'not_converted', 'refused'].includes(h.status);
+  const dur = notRun ? '' : `${h.duration_ms.toFixed(1)} ms`;
   const consent = h.consent ? paint(h.consent === 'approved' ? 'dim' : 'yellow', `[${h.consent.replace('_', ' ')}]`) : '';
   out.push(
     `  #${h.index} ${pad(status, 22, paint)} ${pad(exit, 8)} ${pad(dur, 10)} ${timeline(h, span, paint)}  ${inert(h.command)} ${consent}`.trimEnd() + where,
@@ -107,7 +108,7 @@ function statusLabel(h: HookOutcome, paint: Paint): string {
 }
 
 function timeline(h: HookOutcome, span: number, paint: Paint): string {
-  if (h.status === 'not_matched' || h.status === 'awaiting_approval' || h.status === 'skipped' || h.status === 'safe_mode' || h.status === 'not_converted') {
+  if (['not_matched', 'awaiting_approval', 'skipped', 'safe_mode', 'not_converted', 'refused'].includes(h.status)) {
     return ' '.repeat(BAR_WIDTH + 2);
   }
   const from = Math.min(BAR_WIDTH - 1, Math.floor((h.started_ms / span) * BAR_WIDTH));

@@ -197,6 +197,7 @@ function printFindings(io: CliIO, f: Findings): void {
   if (f.pingSkipped) writeLine(io.stdout, `  ping skipped: ${f.pingSkipped}`);
   for (const p of f.pings) writeLine(io.stdout, `  ping ${p.target}: ${p.ok ? paint('green', '✓') : paint('red', '✗')} ${p.detail}`);
   for (const d of f.configProblems) writeLine(io.stdout, `  ${formatDiagnostic(d, paint)}`);
+  if (!profile.config.strict && profile.config.specs.some((s) => s.event === 'pre_tool_call')) writeLine(io.stdout, STRICT_ADVICE);
   writeLine(
     io.stdout,
     f.issues > 0
@@ -206,6 +207,10 @@ function printFindings(io: CliIO, f: Findings): void {
         : paint('green', 'All hooks look healthy.'),
   );
 }
+
+const STRICT_ADVICE =
+  'Recommended: hooks_fail_closed: true (top level of config.yaml): a pre_tool_call guard that cannot run, ' +
+  'or a config mistake that drops one, then blocks the call instead of allowing it.';
 
 function mark(c: Check, paint: Paint): string {
   return c.ok === null ? paint('dim', 'ℹ') : c.ok ? paint('green', '✓') : paint('red', '✗');

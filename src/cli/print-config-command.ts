@@ -61,6 +61,8 @@ Examples:
 
 type Wiring = 'client' | 'run' | 'http';
 
+const STRICT_TIP = 'Tip: hooks_fail_closed: true at the top of config.yaml makes a pre_tool_call guard that cannot run block the call, not allow it';
+
 export async function printConfigCommand(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseCommandArgs('print-config', args, {
     command: { type: 'string' },
@@ -122,6 +124,7 @@ function printRun(agent: AgentDialect, values: Record<string, unknown>, target: 
     );
   }
   notes.push(...setupNotes(agent));
+  notes.push(STRICT_TIP);
   for (const line of notes) writeLine(io.stderr, line);
   return 0;
 }
@@ -171,6 +174,7 @@ function printServe(agent: AgentDialect, values: Record<string, unknown>, target
       ...setupNotes(agent),
     );
   }
+  notes.push(STRICT_TIP);
   for (const line of notes) writeLine(io.stderr, line);
   return 0;
 }

@@ -25,7 +25,7 @@ export interface Finding {
 export const HOOK_ENTRY_KEYS: readonly string[] = ['command', 'matcher', 'timeout', 'fail_closed', 'failClosed', 'dialect'];
 
 /** The top-level keys hermes-hooks reads. Every other top-level key belongs to Hermes or the user. */
-const OWNED_TOP_LEVEL_KEYS: readonly string[] = ['hooks', 'hooks_auto_accept', 'tool_loop_guardrails', 'plugins', 'dialects'];
+const OWNED_TOP_LEVEL_KEYS: readonly string[] = ['hooks', 'hooks_auto_accept', 'hooks_fail_closed', 'tool_loop_guardrails', 'plugins', 'dialects'];
 
 // Sections of a real Hermes config.yaml: never reported, even when one happens to look like ours.
 const HERMES_SECTIONS = new Set([
@@ -41,6 +41,7 @@ const HERMES_SECTIONS = new Set([
 const TOP_LEVEL_CONSEQUENCE: Readonly<Record<string, string>> = {
   hooks: 'none of the hooks under it are registered',
   hooks_auto_accept: 'hooks are not auto-accepted, so an unapproved hook does not run unattended',
+  hooks_fail_closed: 'strict mode is off: a pre_tool_call guard that cannot run lets the call through',
   tool_loop_guardrails: 'the tool-loop guardrails run with their defaults',
   plugins: 'no plugin is loaded from it',
   dialects: 'the built-in name maps are used instead',
@@ -272,4 +273,15 @@ export function concernsEvent(d: Pick<Diagnostic, 'path'>, event: EventName): bo
   const m = /^hooks\.([^.[]+)$/.exec(path);
   if (m) return didYouMean(m[1] as string, Object.keys(EVENTS)) === event;
   return !path.includes('.') && !path.includes('[') && topLevelNearMiss(path) === 'hooks';
+}
+
+/** For an entry with no command that is another agent's matcher group (`{matcher, hooks: [{type, command}]}`): how to write it. */
+export function groupHint(raw: Map<unknown, unknown>): string {
+  const inner = raw.get('hooks');
+  if (!Array.isArray(inner)) return '';
+  const commands = inner.map((h) => (h instanceof Map ? h.get('command') : undefined)).filter((c): c is string => typeof c === 'string');
+  const example = commands.length > 0 ? `- command: ${JSON.stringify(commands[0])}` : '- command: …';
+  return " — it is another agent's matcher group (Claude Code's {matcher, hooks: [{type: command, command}]}), which Hermes does not read, " +
+    `so none of its hooks run; write each hook as its own entry: ${example} ` +
+    "(with matcher: in Hermes tool names, and dialect: claude if it prints Claude's JSON)";
 }

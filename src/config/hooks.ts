@@ -11,11 +11,14 @@ import { didYouMean as closestMatch } from '../util/did-you-mean.js';
 import { AGENT_DIALECTS } from '../dialects/agents/index.js';
 import { DEFAULT_DIALECT_MAPS, type DialectMaps } from '../dialects/names.js';
 import { foreignHooksMessage, recogniseAgentHooks, type ForeignHooksKey } from '../dialects/recognise.js';
-import { commandFinding, HOOK_ENTRY_KEYS, matcherFindings, topLevelKeyFinding, unknownEntryKeyFinding, type Finding } from './hook-lint.js';
+import { commandFinding, groupHint, HOOK_ENTRY_KEYS, matcherFindings, topLevelKeyFinding, unknownEntryKeyFinding, type Finding } from './hook-lint.js';
 import { compileMatcher } from './matcher.js';
 import { diagnosticAt, formatPath, type ConfigPath, type ConfigSource } from './source.js';
 import { errorText } from '../errors.js';
 import { duplicateKeyDiagnostics, itemNode, keySegment, resolveNode, valueNode } from './_yaml-nodes.js';
+import { readStrict, refusedMessage, STRICT_KEY, strictCost, type RefusedGuard } from './strict.js';
+import { resolveRelativeCommand } from './relative-path.js';
+import { failClosedReading, matcherTypeWarning, timeoutWarning } from './value-readings.js';
 
 export const DEFAULT_HOOK_TIMEOUT = 60;
 export const MAX_HOOK_TIMEOUT = 300;
@@ -30,6 +33,10 @@ export interface ParsedHooksConfig {
   autoAccept: boolean;
   /** Keys under `hooks:` written in another agent's format (each also an error diagnostic). */
   foreign: ForeignHooksKey[];
+  /** Top-level `hooks_fail_closed` (strict mode, ours): see strict.ts. */
+  strict: boolean;
+  /** Under strict mode, the tool-gate guards this file meant but that cannot be registered: each blocks. */
+  refused: RefusedGuard[];
 }
 
 /** HERMES_SAFE_MODE / HERMES_ACCEPT_HOOKS: trimmed, case-insensitive 1/true/yes/on. */
@@ -58,7 +65,7 @@ export interface ParseHooksOptions {
 }
 
 export function parseHooksConfig(source: ConfigSource, opts: ParseHooksOptions = {}): ParsedHooksConfig {
-  if (source.syntaxError) return { specs: [], diagnostics: [source.syntaxError], autoAccept: false, foreign: [] };
+  if (source.syntaxError) return { specs: [], diagnostics: [source.syntaxError], autoAccept: false, foreign: [], strict: false, refused: [] };
   const parser = new HooksParser(source, opts.dialectMaps ?? DEFAULT_DIALECT_MAPS);
   try {
     return parser.run();
@@ -72,7 +79,7 @@ export function parseHooksConfig(source: ConfigSource, opts: ParseHooksOptions =
       message: `internal error while reading hooks: ${errorText(e)}`,
       file: source.file,
     });
-    return { specs: [], diagnostics: parser.diagnostics, autoAccept: false, foreign: [] };
+    return { specs: [], diagnostics: parser.diagnostics, autoAccept: false, foreign: [], strict: false, refused: [] };
   }
 }
 
@@ -82,6 +89,8 @@ class HooksParser {
   /** Dedupe identity (event, matcher, command, dialect) → the spec kept. */
   private readonly seen = new Map<string, HookSpec>();
   private foreign: ForeignHooksKey[] = [];
+  private strict = false;
+  private readonly refused: RefusedGuard[] = [];
 
   constructor(
     private readonly source: ConfigSource,
@@ -100,13 +109,16 @@ class HooksParser {
       return this.result(false);
     }
     const rootNode = resolveNode(source, source.doc?.contents);
-    this.diagnostics.push(...duplicateKeyDiagnostics(source, rootNode, [], (k) => k === 'hooks' || k === 'hooks_auto_accept'));
+    this.diagnostics.push(...duplicateKeyDiagnostics(source, rootNode, [], (k) => k === 'hooks' || k === 'hooks_auto_accept' || k === STRICT_KEY));
     for (const key of root.keys()) {
       const found = typeof key === 'string' ? topLevelKeyFinding(key) : null;
       if (found) this.report([key as string], found, { key: true });
     }
 
     const autoAccept = parseAutoAccept(root.get('hooks_auto_accept'));
+    const strict = readStrict(root.get(STRICT_KEY));
+    this.strict = strict.strict;
+    if (strict.warning !== null) this.warn([STRICT_KEY], `${STRICT_KEY} ${strict.warning}`);
     const hooks: unknown = root.get('hooks');
     if (!(hooks instanceof Map)) {
       // Error: every hook under a list or scalar `hooks:` is lost (`hooks:` with nothing is fine).
@@ -149,7 +161,7 @@ class HooksParser {
       if (!Array.isArray(value)) {
         // Error: every hook of this event is lost.
         const hint = value instanceof Map ? ' — write each hook as a list item: `- command: …`' : '';
-        this.push('error', evPath, `hooks.${key} must be a list of hook definitions; got ${pyTypeName(value)}${hint}`);
+        this.refuse(key, evPath, `hooks.${key} must be a list of hook definitions; got ${pyTypeName(value)}${hint}`, null);
         continue;
       }
       const listNode = valueNode(this.source, hooksNode, key);
@@ -159,7 +171,7 @@ class HooksParser {
   }
 
   private result(autoAccept: boolean): ParsedHooksConfig {
-    return { specs: this.specs, diagnostics: this.diagnostics, autoAccept, foreign: this.foreign };
+    return { specs: this.specs, diagnostics: this.diagnostics, autoAccept, foreign: this.foreign, strict: this.strict, refused: this.refused };
   }
 
   private unknownEvent(key: unknown, path: ConfigPath): void {
@@ -167,8 +179,20 @@ class HooksParser {
     const message = suggestion
       ? `unknown hook event '${pyStr(key)}' in hooks: config — did you mean '${suggestion}'?`
       : `unknown hook event '${pyStr(key)}' in hooks: config (valid: ${[...EVENT_NAMES].sort().join(', ')})`;
-    // Error: the hooks under an event that never fires are lost.
-    this.push('error', path, message, { key: true });
+    // Error: the hooks under an event that never fires are lost; a misspelled gate is refused whole.
+    if (suggestion !== null && isEventName(suggestion)) this.refuse(suggestion, path, message, null, { key: true });
+    else this.push('error', path, message, { key: true });
+  }
+
+  /**
+   * An error that loses what the file meant for `event`. On the tool gate, under strict mode, it
+   * also becomes a RefusedGuard (the engine registers it as a blocker) and says so.
+   */
+  private refuse(event: EventName, path: ConfigPath, message: string, matcher: string | null, opts: { key?: boolean } = {}): void {
+    const gate = EVENTS[event].canBlock && this.strict;
+    const d = diagnosticAt(this.source, 'error', path, gate ? `${message}${strictCost(true)}` : message, opts);
+    this.diagnostics.push(d);
+    if (gate) this.refused.push({ path: formatPath(path), matcher, message: refusedMessage({ ...d, message }) });
   }
 
   /** One list element (reference §1.3 parse_entry), then our dialect check and dedupe. */
@@ -177,7 +201,8 @@ class HooksParser {
     const prefix = `hooks.${event}[${index}]`;
     // Errors from here on when the entry is dropped: that guard is lost.
     if (!(raw instanceof Map)) {
-      this.push('error', path, `${prefix} must be a mapping with a 'command' key; got ${pyTypeName(raw)}`);
+      const hint = typeof raw === 'string' ? ` — write it as: - command: ${JSON.stringify(raw)}` : '';
+      this.refuse(event, path, `${prefix} must be a mapping with a 'command' key; got ${pyTypeName(raw)}${hint}`, null);
       return;
     }
     this.diagnostics.push(...duplicateKeyDiagnostics(this.source, itemNode(this.source, listNode, index), path));
@@ -190,24 +215,31 @@ class HooksParser {
     }
 
     const command = field('command');
+    const written = typeof field('matcher') === 'string' ? pyStrip(field('matcher') as string) || null : null;
     if (typeof command !== 'string' || pyStrip(command) === '') {
-      this.push('error', [...path, 'command'], `${prefix} is missing a non-empty 'command' field`);
+      this.refuse(event, [...path, 'command'], `${prefix} is missing a non-empty 'command' field${groupHint(raw)}`, groupHint(raw) ? null : written);
       return;
     }
 
     const dialect = this.entryDialect(field('dialect'), path, prefix);
-    if (dialect === null) return;
+    if (dialect === null) {
+      if (this.strict && EVENTS[event].canBlock) this.refused.push(this.refusal(path, written));
+      return;
+    }
+    // A relative program or script is resolved against this file's directory, before anything else sees it.
+    // (No diagnostic: every report shows the resolved command, and a clean config stays silent.)
+    const cmd = resolveRelativeCommand(pyStrip(command), this.source.file)?.command ?? pyStrip(command);
     const matcher = this.entryMatcher(event, field('matcher') ?? null, path, prefix);
     const timeout = this.entryTimeout(raw.has('timeout') ? field('timeout') : DEFAULT_HOOK_TIMEOUT, path, prefix);
     const failClosed = this.entryFailClosed(event, raw, path, prefix);
     if (matcher !== null) this.checkMatcher(matcher, dialect, path);
-    const commandProblem = commandFinding(pyStrip(command), { failClosed, canBlock: EVENTS[event].canBlock });
+    const commandProblem = commandFinding(cmd, { failClosed, canBlock: EVENTS[event].canBlock });
     if (commandProblem) this.report([...path, 'command'], commandProblem);
 
     const where = this.position(path);
     const spec: HookSpec = {
       event,
-      command: pyStrip(command),
+      command: cmd,
       matcher,
       timeout,
       fail_closed: failClosed,
@@ -218,6 +250,14 @@ class HooksParser {
       column: where.column,
     };
     this.keep(spec, path);
+  }
+
+  /** The dialect error just pushed for `path`, as the block strict mode makes of it. */
+  private refusal(path: ConfigPath, matcher: string | null): RefusedGuard {
+    const d = this.diagnostics[this.diagnostics.length - 1] as Diagnostic;
+    const refused = { path: formatPath(path), matcher, message: refusedMessage(d) };
+    d.message += strictCost(true);
+    return refused;
   }
 
   /** `dialect`, default hermes; null when it names none (the hook is skipped: its output would be misread). */
@@ -243,7 +283,7 @@ class HooksParser {
   private entryMatcher(event: EventName, raw: unknown, path: ConfigPath, prefix: string): string | null {
     let matcher = raw;
     if (matcher !== null && typeof matcher !== 'string') {
-      this.warn([...path, 'matcher'], `${prefix}.matcher must be a string regex; ignoring`);
+      this.warn([...path, 'matcher'], matcherTypeWarning(matcher, prefix));
       matcher = null;
     }
     if (matcher !== null && !EVENTS[event].toolScoped) {
@@ -266,6 +306,9 @@ class HooksParser {
       this.warn([...path, 'timeout'], `${prefix}.timeout must be an int (got ${pyRepr(rawTimeout)}); using default ${DEFAULT_HOOK_TIMEOUT}s`);
       timeout = DEFAULT_HOOK_TIMEOUT;
     }
+    // Read as Hermes reads it; said when that is not the number written (2.9 → 2, true → 1).
+    const surprise = timeout >= 1 ? timeoutWarning(rawTimeout, timeout, prefix) : null;
+    if (surprise !== null) this.warn([...path, 'timeout'], surprise);
     if (timeout < 1) {
       this.warn([...path, 'timeout'], `${prefix}.timeout must be >=1; using default ${DEFAULT_HOOK_TIMEOUT}s`);
       timeout = DEFAULT_HOOK_TIMEOUT;
@@ -281,16 +324,11 @@ class HooksParser {
   private entryFailClosed(event: EventName, raw: Map<unknown, unknown>, path: ConfigPath, prefix: string): boolean {
     // The canonical key wins whenever it is present, even with a null value (reference §10.7).
     const fcKey = raw.has('fail_closed') ? 'fail_closed' : raw.has('failClosed') ? 'failClosed' : null;
-    const rawFailClosed = fcKey === null ? false : raw.get(fcKey);
-    let failClosed = false;
-    if (typeof rawFailClosed === 'boolean') {
-      failClosed = rawFailClosed;
-    } else {
-      this.warn(
-        [...path, fcKey ?? 'fail_closed'],
-        `${prefix}.fail_closed must be a boolean (got ${pyRepr(rawFailClosed)}); using default false (fail open)`,
-      );
-    }
+    // Strict mode: a pre_tool_call hook that does not say `fail_closed: false` is fail_closed.
+    const rawFailClosed = fcKey === null ? this.strict && EVENTS[event].canBlock : raw.get(fcKey);
+    const read = failClosedReading(rawFailClosed, prefix, { canBlock: EVENTS[event].canBlock, strict: this.strict });
+    let failClosed = read.value;
+    if (read.warning !== null) this.warn([...path, fcKey ?? 'fail_closed'], read.warning);
     if (failClosed && !EVENTS[event].canBlock) {
       this.warn(
         [...path, fcKey ?? 'fail_closed'],
@@ -350,3 +388,4 @@ class HooksParser {
     this.diagnostics.push(diagnosticAt(this.source, level, path, message, opts));
   }
 }
+

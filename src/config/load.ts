@@ -8,6 +8,7 @@ import { defaultDialectMaps, type DialectMaps } from '../dialects/names.js';
 import { parseDialectsConfig, type AgentPlatforms } from './dialects.js';
 import { parseHooksConfig } from './hooks.js';
 import type { ForeignHooksKey } from '../dialects/recognise.js';
+import type { RefusedGuard } from './strict.js';
 import { diagnosticAt, locatedMessage, parseConfigText, type ConfigSource } from './source.js';
 import { isPlainObject } from '../_json.js';
 import { errorText } from '../errors.js';
@@ -27,6 +28,10 @@ export interface LoadedConfig {
   dialects: { maps: DialectMaps; diagnostics: Diagnostic[]; platforms?: AgentPlatforms };
   /** Keys under `hooks:` written in another agent's format (each is also an error diagnostic). */
   foreign: ForeignHooksKey[];
+  /** Top-level `hooks_fail_closed: true` (strict mode, config/strict.ts). */
+  strict: boolean;
+  /** Under strict mode, the tool-gate guards the file meant but that cannot be registered: each blocks the gate. */
+  refused: RefusedGuard[];
 }
 
 export async function loadConfig(file: string): Promise<LoadedConfig> {
@@ -49,15 +54,15 @@ function fromText(file: string, text: string): LoadedConfig {
   const source = parseConfigText(text, file);
   const dialects = parseDialectsConfig(source);
   // Matchers are checked against the tool names this config's own `dialects:` maps give.
-  const { specs, diagnostics, autoAccept, foreign } = parseHooksConfig(source, { dialectMaps: dialects.maps });
+  const { specs, diagnostics, autoAccept, foreign, strict, refused } = parseHooksConfig(source, { dialectMaps: dialects.maps });
   const data = isPlainObject(source.data) ? source.data : {};
-  return { file, exists: true, source, specs, diagnostics, autoAccept, data, dialects, foreign };
+  return { file, exists: true, source, specs, diagnostics, autoAccept, data, dialects, foreign, strict, refused };
 }
 
 function fromReadError(file: string, error: unknown): LoadedConfig {
   const code = (error as NodeJS.ErrnoException)?.code;
   const source = parseConfigText('', file);
-  const base = { file, source, specs: [], autoAccept: false, data: {}, dialects: { maps: defaultDialectMaps(), diagnostics: [] }, foreign: [] };
+  const base = { file, source, specs: [], autoAccept: false, data: {}, dialects: { maps: defaultDialectMaps(), diagnostics: [] }, foreign: [], strict: false, refused: [] };
   // A missing file, or a missing directory on the way to it, is simply "no config yet".
   if (code === 'ENOENT' || code === 'ENOTDIR') return { ...base, exists: false, diagnostics: [] };
   const reason =

@@ -61,6 +61,16 @@ export async function consentedEntries(
   return { entries, gate };
 }
 
+/** Strict mode's blockers: each tool-gate guard the config meant but that cannot be registered (config/strict.ts). */
+export function refusedEntries(config: LoadedConfig): ShellEntry[] {
+  return config.refused.map((r, index): ShellEntry => {
+    const spec: HookSpec = {
+      event: 'pre_tool_call', command: r.path, matcher: r.matcher, timeout: 60, fail_closed: true, dialect: 'hermes', index, path: r.path, line: null, column: null,
+    };
+    return { kind: 'shell', event: 'pre_tool_call', spec, matcher: compileMatcher(r.matcher), consent: null, action: 'refused', note: r.message };
+  });
+}
+
 /**
  * The entries of another agent's block under `hooks:`, as they would be once converted (the same
  * conversion `hermes-hooks import` writes), registered not to run: each says how to convert it,

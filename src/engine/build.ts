@@ -20,7 +20,7 @@ import type { OutboundTarget } from '../outbound/types.js';
 import type { OutboundDispatcher } from '../outbound/dispatcher.js';
 import { parsePluginsConfig } from '../plugins/config.js';
 import type { Diagnostic } from '../types.js';
-import { consentedEntries, unconvertedEntries } from './_shell-entries.js';
+import { consentedEntries, refusedEntries, unconvertedEntries } from './_shell-entries.js';
 import type { ResolvedEngineOptions } from './options.js';
 import type { CallbackEntry, ShellEntry } from './registry.js';
 
@@ -77,6 +77,8 @@ export async function buildGeneration(ctx: BuildContext, config: LoadedConfig, p
   if (config.foreign.length > 0 && !opts.safeMode) {
     for (const entry of await unconvertedEntries(config, config.dialects.maps)) if (!wanted || wanted.has(entry.event)) shell.entries.push(entry);
   }
+  // Strict mode: a tool-gate guard the config meant but cannot register blocks what it would have checked.
+  if (config.strict && !opts.safeMode && (!wanted || wanted.has('pre_tool_call'))) shell.entries.push(...refusedEntries(config));
 
   const enabledPlugins = trust.configTrusted ? plugins.enabled : [];
   const loaded = await pluginsOf(ctx, enabledPlugins, prev);

@@ -105,6 +105,11 @@ export async function runEmit(
           const message = entry.note ?? 'written in another agent\'s format: convert it with hermes-hooks import';
           return Promise.resolve({ ...outcomeBase(entry, index), status: 'not_converted', error: message, directive: info.canBlock ? { action: 'block', message } : null });
         }
+        if (entry.action === 'refused') {
+          // Strict mode: a guard the config meant for the tool gate but that cannot be registered blocks.
+          const message = entry.note ?? 'a pre_tool_call guard in the config cannot be read';
+          return Promise.resolve({ ...outcomeBase(entry, index), status: 'refused', error: message, directive: { action: 'block', message } });
+        }
         const run = (): Promise<HookOutcome> =>
           runShellHook(entry, index, {
             payload,

@@ -29,9 +29,11 @@ export interface ShellEntry {
   /**
    * 'run' normally; 'safe_mode' = listed by the dry run under HERMES_SAFE_MODE, never run;
    * 'not_converted' = another agent's entry under `hooks:` (issue 20): never run, and on a tool gate
-   * it blocks the calls it would have checked, saying how to convert it (`note`).
+   * it blocks the calls it would have checked, saying how to convert it (`note`);
+   * 'refused' = under strict mode (`hooks_fail_closed: true`), a tool-gate guard the config meant but
+   * that cannot be registered: it blocks the calls it would have checked, naming file:line and the fix (`note`).
    */
-  action: 'run' | 'safe_mode' | 'not_converted';
+  action: 'run' | 'safe_mode' | 'not_converted' | 'refused';
   note?: string;
 }
 

@@ -22,13 +22,15 @@ export const HookReportStatusSchema = z
     'awaiting_approval',
     'safe_mode',
     'not_converted',
+    'refused',
   ])
   .describe(
     'How the hook ended (ok, nonzero_exit, timeout, launch_failed, output_limit) or why it did not run: ' +
       'not_matched (matcher), error / suppressed (in-process callbacks), skipped (no counterpart in its dialect), ' +
       'awaiting_approval (an unapproved fail_closed hook, which blocks instead), ' +
       'safe_mode (HERMES_SAFE_MODE is set: listed, not run), ' +
-      "not_converted (written in another agent's format under hooks:; on pre_tool_call it blocks the calls it would have checked).",
+      "not_converted (written in another agent's format under hooks:; on pre_tool_call it blocks the calls it would have checked), " +
+      'refused (hooks_fail_closed: true and a pre_tool_call guard in the config cannot be read: it blocks, naming file:line and the fix).',
   );
 
 export const HookReportSchema = z

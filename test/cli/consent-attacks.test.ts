@@ -62,14 +62,15 @@ describe('the file hashed is the file spawn runs', () => {
   });
 
   it('node -r ./setup.js ./hook.js pins hook.js: an edit to hook.js stops it; setup.js (a preload) is not pinned, as documented', async () => {
+    // Relative paths are resolved against the config file's directory: the scripts live beside it.
     const home = makeHome();
-    const cwd = tempDir('hh-node-');
+    const cwd = home;
     const log = join(home, 'ran.log');
     writeFileSync(join(cwd, 'setup.js'), '// preload\n');
     const hook = join(cwd, 'hook.js');
     writeFileSync(hook, `require('fs').appendFileSync(${JSON.stringify(log)}, 'hook\\n'); console.log(JSON.stringify({action: 'block', message: 'no'}));\n`);
-    const command = 'node -r ./setup.js ./hook.js';
-    writeFileSync(join(home, 'config.yaml'), hooksYaml({ pre_tool_call: [{ command, fail_closed: true }] }));
+    writeFileSync(join(home, 'config.yaml'), hooksYaml({ pre_tool_call: [{ command: 'node -r ./setup.js ./hook.js', fail_closed: true }] }));
+    const command = `node -r ${join(home, 'setup.js')} ${hook}`;
     const env = baseEnv({ HERMES_HOME: home });
     const approved = await runMain(['approve', command], { env, cwd });
     expect(approved.stdout).toMatch(new RegExp(`^Approved \\[pre_tool_call\\] ${command.replace(/[.]/g, '\\.')}  \\(pins ${hook.replace(/[.]/g, '\\.')}, sha256 [0-9a-f]{12}…\\)\\n$`));
@@ -249,7 +250,7 @@ describe('displayed text is inert', () => {
 
   it('the consent prompt of a real engine shows the command escaped', async () => {
     const home = makeHome();
-    const cwd = tempDir('hh-prompt-');
+    const cwd = home; // a relative script is resolved against the config file's directory
     mkdirSync(join(cwd, 'x\u001b[2K'));
     writeScript(join(cwd, 'x\u001b[2K', 'h.sh'), '#!/bin/sh\n');
     writeFileSync(join(home, 'config.yaml'), hooksYaml({ pre_tool_call: ['./x\u001b[2K/h.sh'] }));
@@ -265,7 +266,7 @@ describe('displayed text is inert', () => {
     });
     await engine.close({ finalize: false });
     expect(asked).toHaveLength(1);
-    expect(asked[0]!.text).toContain('    Command: ./x\\e[2K/h.sh\n');
+    expect(asked[0]!.text).toContain(`    Command: '${home}/x\\e[2K/h.sh'\n`);
     expect(asked[0]!.text).toContain(`    Script:  ${cwd}/x\\e[2K/h.sh\n`);
     expect(asked[0]!.text).not.toContain('\u001b');
   });

@@ -64,7 +64,7 @@ describe('parseHooksConfig — the shape around hooks:', () => {
     const source = parseConfigText('hooks:\n  pre_tool_call: [\n', FILE);
     expect(source.syntaxError).not.toBeNull();
     const r = parseHooksConfig(source);
-    expect(r).toEqual({ specs: [], diagnostics: [source.syntaxError], autoAccept: false, foreign: [] });
+    expect(r).toEqual({ strict: false, refused: [], specs: [], diagnostics: [source.syntaxError], autoAccept: false, foreign: [] });
   });
 
   it('reads a full valid entry with its position and defaults', () => {
@@ -205,7 +205,7 @@ describe('parseHooksConfig — event keys', () => {
 
   it('skips a null event value silently', () => {
     const r = parse('hooks:', '  pre_tool_call:', '  post_tool_call: ~');
-    expect(r).toEqual({ specs: [], diagnostics: [], autoAccept: false, foreign: [] });
+    expect(r).toEqual({ strict: false, refused: [], specs: [], diagnostics: [], autoAccept: false, foreign: [] });
   });
 
   it.each([
@@ -234,7 +234,7 @@ describe('parseHooksConfig — entries', () => {
     expect(r.specs.map((s) => [s.command, s.index, s.path])).toEqual([['ok', 1, 'hooks.pre_tool_call[1]']]);
     const d = diagAt(r.diagnostics, 'hooks.pre_tool_call[0]');
     expect(d).toMatchObject({ level: 'error', line: 3, column: 7 });
-    expect(d.message).toBe(`hooks.pre_tool_call[0] must be a mapping with a 'command' key; got ${pytype}`);
+    expect(d.message).toMatch(`hooks.pre_tool_call[0] must be a mapping with a 'command' key; got ${pytype}`);
   });
 
   it.each([
@@ -303,7 +303,7 @@ describe('parseHooksConfig — matcher', () => {
     expect(r.specs.map((s) => s.matcher)).toEqual([null]);
     const d = diagAt(r.diagnostics, 'hooks.pre_tool_call[0].matcher');
     expect(d).toMatchObject({ level: 'warning', line: 4, column: 16 });
-    expect(d.message).toBe('hooks.pre_tool_call[0].matcher must be a string regex; ignoring');
+    expect(d.message).toBe('hooks.pre_tool_call[0].matcher must be a string regex; ignoring — this hook runs for every tool; write it as a string: matcher: "42"');
   });
 
   it('a matcher on a non-tool event is dropped with the Hermes warning (even whitespace-only)', () => {
@@ -361,15 +361,23 @@ describe('parseHooksConfig — timeout (edge case 6)', () => {
     ['"1_0"', 10],
     ['1_0', 10],
     ['"٣٠"', 30],
-    ['2.9', 2],
-    ['1.5', 1],
-    ['true', 1],
-    ['yes', 1],
     ['0x1e', 30],
   ])('timeout %s → %d without a warning', (value, expected) => {
     const { timeout, diags } = timeoutOf(value);
     expect(timeout).toBe(expected);
     expect(diags).toEqual([]);
+  });
+
+  // Read as Hermes' int() reads them, and said: the number used is not the one written.
+  it.each([
+    ['2.9', 2, 'hooks.pre_tool_call[0].timeout=2.9 is read as 2s (Hermes reads it with int(), which truncates) — write a whole number of seconds'],
+    ['1.5', 1, 'hooks.pre_tool_call[0].timeout=1.5 is read as 1s (Hermes reads it with int(), which truncates) — write a whole number of seconds'],
+    ['true', 1, 'hooks.pre_tool_call[0].timeout: true is read as 1s (Hermes reads it with int(), and a YAML boolean is 1) — write a number of seconds'],
+    ['yes', 1, 'hooks.pre_tool_call[0].timeout: true is read as 1s (Hermes reads it with int(), and a YAML boolean is 1) — write a number of seconds'],
+  ])('timeout %s → %d, with a warning at its line:column', (value, expected, message) => {
+    const { timeout, diags } = timeoutOf(value);
+    expect(timeout).toBe(expected);
+    expect(diagAt(diags, 'hooks.pre_tool_call[0].timeout')).toMatchObject({ level: 'warning', line: 4, column: 16, message });
   });
 
   it.each([
@@ -439,12 +447,15 @@ describe('parseHooksConfig — fail_closed', () => {
     ['fail_closed: "yes"', 'fail_closed', "'yes'"],
     ['fail_closed: 1', 'fail_closed', '1'],
     ['failClosed: "on"', 'failClosed', "'on'"],
-  ])('%s is not a boolean', (field, key, repr) => {
+  ])('%s is not a boolean: false as Hermes reads it, and said loudly', (field, key, repr) => {
     const r = fc(field);
     expect(r.specs[0]?.fail_closed).toBe(false);
     const d = diagAt(r.diagnostics, `hooks.pre_tool_call[0].${key}`);
-    expect(d.line).toBe(4);
-    expect(d.message).toBe(`hooks.pre_tool_call[0].fail_closed must be a boolean (got ${repr}); using default false (fail open)`);
+    expect(d).toMatchObject({ level: 'warning', line: 4 });
+    expect(d.message).toBe(
+      `hooks.pre_tool_call[0].fail_closed must be a boolean (got ${repr}); using default false (fail open) — ${repr} is NOT the boolean true: ` +
+        'as Hermes reads it this guard fails OPEN (a failure lets the call through); write fail_closed: true without quotes',
+    );
   });
 
   it('fail_closed: true on a non-blocking event → false with the Hermes warning', () => {
