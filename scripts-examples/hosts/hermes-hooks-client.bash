@@ -112,7 +112,8 @@ fail() {
 [ -n "$agent" ] && [ -n "$event" ] || fail "usage: hermes-hooks-client AGENT EVENT (e.g. codex PreToolUse)"
 [ -z "$bad_option" ] || fail "unknown option or one without its value: $bad_option (options after AGENT EVENT SOCKET: --agent-env, --bin, --home, --node, --serve-args VALUE)"
 command -v curl >/dev/null 2>&1 || fail "curl is not installed"
-[ -n "$sock" ] || fail "no private directory for the socket of $home: $skipped; remove the ones another user made, or start serve with --socket PATH in a directory of yours and pass that path to the client"
+[ -n "$sock" ] || fail "no private directory for the socket of $home: $skipped; remove the ones another user made,\
+ or start serve with --socket PATH in a directory of yours and pass that path to the client"
 
 # Start on first use (as in hermes-hooks-client). The call's input is kept (one `cat`) so it can be
 # sent after a start.

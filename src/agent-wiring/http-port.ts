@@ -36,24 +36,32 @@ export function httpPortChecks(urls: readonly string[], listeners: ListenersProb
 }
 
 function portCheck(port: number, held: PortHolder[] | null, me: number): AgentCheck {
-  const takeBack = `the default wiring ('hermes-hooks print-config claude', no --http) talks to serve only over a socket it checked is yours`;
-  const orDefault = "or wire Claude Code the default way ('hermes-hooks print-config claude', no --http): the client talks to serve only over a socket it checked is yours";
+  const takeBack = "the default wiring ('hermes-hooks print-config claude', no --http) talks to serve only over a socket it checked is yours";
+  const orDefault = "or wire Claude Code the default way ('hermes-hooks print-config claude', no --http): the client talks to serve only " +
+    'over a socket it checked is yours';
   if (held === null) {
-    return { ok: null, message: `cannot tell who listens on port ${port} here (no /proc/net/tcp): make sure it is your serve — whoever holds it answers the http hooks and receives the token; ${takeBack}` };
+    return {
+      ok: null,
+      message: `cannot tell who listens on port ${port} here (no /proc/net/tcp): make sure it is your serve — whoever holds it answers the http ` +
+        `hooks and receives the token; ${takeBack}`,
+    };
   }
   const other = held.find((h) => h.uid !== me && h.uid !== 0);
   if (other) {
     return {
       ok: false,
       message:
-        `port ${port} is held by ${who(other)}, not you: it could answer for serve (allow every call) and receives the bearer token and every tool input Claude Code sends. ` +
+        `port ${port} is held by ${who(other)}, not you: it could answer for serve (allow every call) and receives the bearer token ` +
+        'and every tool input Claude Code sends. ' +
         `Find it (ss -ltnp 'sport = :${port}'), have it stopped and start your serve there, ${orDefault}`,
     };
   }
   if (held.length === 0) {
     return {
       ok: null,
-      message: `nothing listens on port ${port}: Claude Code's http tool calls are blocked (onFailure) until serve runs, and any local user may bind the port first and answer for it — keep serve --http running (print-config claude --http prints a systemd user unit)`,
+      message:
+        `nothing listens on port ${port}: Claude Code's http tool calls are blocked (onFailure) until serve runs, and any local user may ` +
+        'bind the port first and answer for it — keep serve --http running (print-config claude --http prints a systemd user unit)',
     };
   }
   return { ok: true, message: `port ${port} is held by ${who(held[0]!)}${held[0]!.uid === me ? ' (you)' : ''}: your serve, not another user's` };

@@ -137,7 +137,10 @@ function printServe(agent: AgentDialect, values: Record<string, unknown>, target
   // serve's own default for this home (a short path when <home>/hermes-hooks.sock is too long), or --socket.
   const choice = typeof values.socket === 'string' ? null : chooseSocket(absHome, io.env);
   if (choice !== null && choice.socket === null) {
-    throw new CliError(`print-config: no private directory for the socket of ${absHome}: ${skippedText(choice.skipped)}; remove the ones another user made, or pass --socket a path in a directory of yours`);
+    throw new CliError(
+      `print-config: no private directory for the socket of ${absHome}: ${skippedText(choice.skipped)}; ` +
+        'remove the ones another user made, or pass --socket a path in a directory of yours',
+    );
   }
   const socket = choice?.socket ?? resolve(io.cwd, values.socket as string);
   // A short default is not written into the command: the client computes it at each call as serve
@@ -162,14 +165,16 @@ function printServe(agent: AgentDialect, values: Record<string, unknown>, target
   }
   const serveArgs = [...(configFile !== undefined ? ['--config', configFile] : []), ...(target.http ? ['--http', new URL(url).host] : [])];
   if (serveArgs.length > 0) clientOptions.push('--serve-args', serveArgs.join(' '));
-  io.stdout.write(printServeConfig(agent, { maps: target.maps, url, client, socket: computed ? '' : socket, clientOptions, http: target.http }).replace(/\n?$/, '\n'));
+  const snippet = printServeConfig(agent, { maps: target.maps, url, client, socket: computed ? '' : socket, clientOptions, http: target.http });
+  io.stdout.write(snippet.replace(/\n?$/, '\n'));
   // The server the snippet talks to reads the config print-config was pointed at, in that home.
   const config = configFile !== undefined ? ` --config ${shellQuote(configFile)}` : '';
   const ownSocket = (socket !== join(absHome, SOCKET_FILE_NAME) && !computed) || target.http ? ` --socket ${shellQuote(socket)}` : '';
   const start = `hermes-hooks serve --home ${shellQuote(home)}${config}${ownSocket}${target.http ? ` --http ${new URL(url).host}` : ''}`;
   const notes = [`hermes-hooks print-config ${agent}: the hooks read ${target.configFile}`];
   if (choice !== null && choice.skipped.length > 0) {
-    notes.push(`WARNING: socket directory skipped: ${skippedText(choice.skipped)} (another user may have made it to block your calls); serve and the client use ${socket}`);
+    const skipped = skippedText(choice.skipped);
+    notes.push(`WARNING: socket directory skipped: ${skipped} (another user may have made it to block your calls); serve and the client use ${socket}`);
   }
   if (target.http) {
     const unitArgs = `serve --home ${shellQuote(absHome)}${config} --socket ${shellQuote(socket)} --http ${new URL(url).host}`;

@@ -105,7 +105,8 @@ export async function serveCommand({ values }: ParsedArgs, io: CliIO): Promise<n
   const logger = stderrLogger({ stream: io.stderr, verbose: values.verbose === true });
   if (opts.http && opts.idleExitS > 0) {
     // Gone, it would leave the port free for any local user to bind and answer in its place.
-    logger.warn(`--idle-exit ${values['idle-exit'] as string} is ignored with --http: a serve that listens on a TCP port never idle-exits (another user could bind the port it left)`);
+    const given = values['idle-exit'] as string;
+    logger.warn(`--idle-exit ${given} is ignored with --http: a serve that listens on a TCP port never idle-exits (another user could bind the port it left)`);
     opts.idleExitS = 0;
   }
   let server: RunningServer | null = null;
@@ -273,10 +274,12 @@ async function startTransports(engine: HookEngine, values: ServeValues, io: CliI
 function defaultSocket(home: string, env: NodeJS.ProcessEnv, logger: Logger): string {
   const choice = chooseSocket(home, env);
   if (choice.socket === null) {
-    throw new Error(`no private directory for the socket of ${home}: ${skippedText(choice.skipped)}; remove the ones another user made, or pass --socket a path in a directory of yours`);
+    const skipped = skippedText(choice.skipped);
+    throw new Error(`no private directory for the socket of ${home}: ${skipped}; remove the ones another user made, or pass --socket a path of yours`);
   }
   if (choice.skipped.length > 0) {
-    logger.warn(`socket directory skipped: ${skippedText(choice.skipped)} (another user may have made it to block your calls or answer them); listening on ${choice.socket} instead — the bundled client finds it there`);
+    const skipped = skippedText(choice.skipped);
+    logger.warn(`socket directory skipped: ${skipped} (another user may have made it to block or answer your calls); listening on ${choice.socket}`);
   }
   return choice.socket;
 }
@@ -287,7 +290,11 @@ function portTakenText(host: string, port: number): string {
   const me = process.getuid?.() ?? 0;
   const other = listeners && foreignListener(listeners, me);
   if (other) {
-    return `${host}:${port} is held by ${whoIs(other.uid, other.user)}, not you: whatever listens there answers the http hooks that call it (and receives their token) in serve's place. Find it (ss -ltnp 'sport = :${port}'), have it stopped, or wire the agent through the bundled client instead ('hermes-hooks print-config claude' without --http)`;
+    return (
+      `${host}:${port} is held by ${whoIs(other.uid, other.user)}, not you: whatever listens there answers the http hooks that call it ` +
+      `(and receives their token) in serve's place. Find it (ss -ltnp 'sport = :${port}'), have it stopped, or wire the agent through ` +
+      "the bundled client instead ('hermes-hooks print-config claude' without --http)"
+    );
   }
   const mine = listeners?.find((l) => l.uid === me);
   const held = mine ? ` by you (${whoIs(mine.uid, mine.user)}): another serve of yours may be running there` : '';

@@ -88,7 +88,8 @@ export function chooseSocket(home: string, env: NodeJS.ProcessEnv = process.env,
   const skipped: SkippedDir[] = [];
   for (const dir of shortSocketDirs(env, uid)) {
     const socket = `${dir}/${name}`;
-    const why = Buffer.byteLength(socket) > SOCKET_PATH_MAX_BYTES ? `${dir} would make the socket path over ${SOCKET_PATH_MAX_BYTES} bytes` : takenBecause(dir, uid);
+    const tooLong = Buffer.byteLength(socket) > SOCKET_PATH_MAX_BYTES;
+    const why = tooLong ? `${dir} would make the socket path over ${SOCKET_PATH_MAX_BYTES} bytes` : takenBecause(dir, uid);
     if (why === null) return { socket, skipped };
     skipped.push({ dir, why });
   }
