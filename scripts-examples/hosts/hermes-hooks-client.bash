@@ -27,9 +27,21 @@ while (($# > 0)); do
 done
 home=${HERMES_HOME:-$HOME/.hermes}
 
-# serve's default socket for $home (as in hermes-hooks-client). Sets $sock; forks only for a long home.
+# One line per path: owner (uid), permission bits (octal), the path; a symlink is not followed.
+# GNU stat, else BSD's. One process for all of them: this runs on every tool call.
+if stat -c %u / >/dev/null 2>&1; then
+  owner_mode() { stat -c '%u %a %n' -- "$@" 2>/dev/null; }
+else
+  owner_mode() { stat -f '%u %Mp%Lp %N' -- "$@" 2>/dev/null; }
+fi
+
+me=$(id -u)
+
+# serve's default socket for $home (as in hermes-hooks-client): the first socket directory that does
+# not exist or is ours; the others go into $skipped. Sets $sock ('' when none); forks only for a long home.
+skipped=
 default_socket() {
-  local LC_ALL=C real sum
+  local LC_ALL=C real sum dir dirs=() n uid mode why
   sock=$home/hermes-hooks.sock
   [ "${#sock}" -le 100 ] && return
   real=$(cd -P -- "$home" 2>/dev/null && pwd -P) || real=$home
@@ -38,11 +50,31 @@ default_socket() {
   else
     sum=$(printf '%s' "$real" | shasum -a 256) # macOS
   fi
-  if [[ ${XDG_RUNTIME_DIR:-} == /* ]]; then
-    sock=$XDG_RUNTIME_DIR/hermes-hooks/${sum:0:16}.sock
-  else
-    sock=/tmp/hermes-hooks-$(id -u)/${sum:0:16}.sock
-  fi
+  [[ ${XDG_RUNTIME_DIR:-} == /* ]] && dirs+=("$XDG_RUNTIME_DIR/hermes-hooks")
+  dirs+=("/tmp/hermes-hooks-$me")
+  [[ ${HOME:-} == /* ]] && dirs+=("$HOME/.cache/hermes-hooks")
+  for n in 1 2 3 4; do dirs+=("/tmp/hermes-hooks-$me-$n"); done
+  for dir in "${dirs[@]}"; do
+    sock=$dir/${sum:0:16}.sock
+    if [ "${#sock}" -gt 100 ]; then
+      why="$dir would make the socket path over 100 bytes"
+    elif [ ! -e "$dir" ] && [ ! -L "$dir" ]; then
+      return
+    elif [ -L "$dir" ] || [ ! -d "$dir" ]; then
+      why="$dir is not a directory"
+    else
+      read -r uid mode _ <<<"$(owner_mode "$dir")"
+      if [ "$uid" != "$me" ]; then
+        why="$dir belongs to uid $uid, not to you"
+      elif [[ ! $mode =~ ^[0-7]+$ ]] || ((8#$mode & 8#022)); then
+        why="$dir is writable by other users (mode $mode)"
+      else
+        return
+      fi
+    fi
+    skipped=${skipped:+$skipped; }$why
+  done
+  sock=
 }
 
 # The socket, and how to start the server this client looks for (as words, and as serve's arguments).
@@ -66,6 +98,9 @@ case $agent/$event in
 esac
 
 fail() {
+  local why=$1
+  [ -n "$skipped" ] && [[ $why != *"$skipped"* ]] && why="$why (socket directories skipped: $skipped)"
+  set -- "$why"
   if [ -n "$gate" ] || [ -z "$event" ]; then
     printf 'hermes-hooks-client: %s; blocking this call (exit 2) rather than letting it through unguarded\n' "$1" >&2
     exit 2
@@ -74,17 +109,11 @@ fail() {
   exit 1
 }
 
-# One line per path: owner (uid), permission bits (octal), the path; a symlink is not followed.
-# GNU stat, else BSD's. One process for all of them: this runs on every tool call.
-if stat -c %u / >/dev/null 2>&1; then
-  owner_mode() { stat -c '%u %a %n' -- "$@" 2>/dev/null; }
-else
-  owner_mode() { stat -f '%u %Mp%Lp %N' -- "$@" 2>/dev/null; }
-fi
-
 [ -n "$agent" ] && [ -n "$event" ] || fail "usage: hermes-hooks-client AGENT EVENT (e.g. codex PreToolUse)"
 [ -z "$bad_option" ] || fail "unknown option or one without its value: $bad_option (options after AGENT EVENT SOCKET: --agent-env, --bin, --home, --node, --serve-args VALUE)"
 command -v curl >/dev/null 2>&1 || fail "curl is not installed"
+[ -n "$sock" ] || fail "no private directory for the socket of $home: $skipped; remove the ones another user made,\
+ or start serve with --socket PATH in a directory of yours and pass that path to the client"
 
 # Start on first use (as in hermes-hooks-client). The call's input is kept (one `cat`) so it can be
 # sent after a start.
@@ -142,7 +171,6 @@ start_serve() {
   rmdir -- "$lock"
 }
 
-me=$(id -u)
 you="you (uid $me)"
 [ "$me" = 0 ] || you="$you or root"
 

@@ -17,6 +17,7 @@ import { agentModule, AGENT_LABELS } from '../dialects/agents/index.js';
 import type { AgentCheck, AgentFileSpec } from '../dialects/agents/module.js';
 import type { AgentDialect, DialectMaps } from '../dialects/names.js';
 import { checkEntry, type RawEntry } from './doctor-entry.js';
+import { httpPortChecks, type ListenersProbe } from './http-port.js';
 
 /** ok: true ✓, false ✗ (a problem: exit 1), null ℹ (information, or a risk we cannot settle). */
 export type { AgentCheck } from '../dialects/agents/module.js';
@@ -39,6 +40,10 @@ export interface AgentProbes {
   runnable(path: string, mode: 'exec' | 'read'): 'ok' | 'missing' | 'not_executable' | 'not_file';
   /** The absolute path of a bare command name on this PATH, or null. */
   which(name: string): string | null;
+  /** Who listens on a loopback TCP port (for http wirings); absent or null: cannot tell. */
+  listeners?: ListenersProbe;
+  /** Our uid: a port held by anyone else but root is another user's. */
+  uid?: number;
 }
 
 export interface AgentDoctorInput {
@@ -203,6 +208,9 @@ export function checkAgentConfig(input: AgentDoctorInput): AgentDoctorReport {
   if (gateWired.has(gate) && alsoWired.length > 0) {
     report.general.push({ ok: null, message: `${gate} and ${alsoWired.join(', ')} are both wired: ${agent.label} fires both for one call, so the profile's hooks run twice.` });
   }
+  // An http wiring is only as safe as whoever holds its port.
+  const urls = report.entries.filter((e) => /^https?:\/\//.test(e.command)).map((e) => e.command);
+  report.general.push(...httpPortChecks(urls, input.probes.listeners, input.probes.uid ?? 0));
   const trustNote = input.trustConfig && agent.doctor.trust?.note(input.trustConfig, isHermesHooksCommand);
   if (trustNote) report.general.push(trustNote);
   if (anyOurs) for (const message of agent.doctor.notes ?? []) report.general.push({ ok: null, message });

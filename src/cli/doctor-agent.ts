@@ -15,6 +15,7 @@ import { painter, type Paint } from './_color.js';
 import { CliError, writeLine, type CliIO } from './_io.js';
 import { openProfile } from './_profile.js';
 import { whichOnPath } from '../spawn/launch-problems.js';
+import { portListeners } from '../serve/port-owner.js';
 
 const HELP = `Usage: hermes-hooks doctor --agent <${AGENT_DIALECTS.join('|')}> [--project DIR] [--json] [discovery options]
 
@@ -25,6 +26,8 @@ Check an agent's own hook config for hermes-hooks entries that agent will not ru
   - a timeout shorter than the profile's hooks for that event (the agent then goes ahead)
   - the wrong event or --dialect in the command
   - Codex: a hook with no trust record in ~/.codex/config.toml (Codex skips it without a word)
+  - Claude Code's http wiring: its port held by another user (who would answer for serve and get
+    the token), or by nothing
 Files read: the agent's user file under $HOME and the project file under --project (default: the
 current directory). Exit 1 when any ✗ is found.
 
@@ -155,6 +158,8 @@ function fsProbes(io: CliIO): AgentProbes {
       }
     },
     which: (name) => whichOnPath(name, io.env.PATH),
+    listeners: portListeners,
+    uid: process.getuid?.() ?? 0,
   };
 }
 

@@ -12,7 +12,7 @@ import { printDialectConfig, printServeConfig, setupNotes, type ClientCommand } 
 import { whichOnPath } from '../spawn/launch-problems.js';
 import { TOKEN_FILE_NAME } from '../serve/auth.js';
 import { SOCKET_FILE_NAME } from '../serve/socket-file.js';
-import { defaultSocketPath, SOCKET_PATH_MAX_BYTES } from '../serve/socket-path.js';
+import { chooseSocket, skippedText, SOCKET_PATH_MAX_BYTES } from '../serve/socket-path.js';
 import { AUTOSTART_IDLE_EXIT_S } from '../serve/idle-exit.js';
 import { shellQuote } from '../spawn/argv.js';
 import { discoveryOf, parseCommandArgs } from './_args.js';
@@ -50,7 +50,9 @@ answer (not installed, frozen, shutting down, an impostor on the socket), a tool
   --http          ${HTTP_AGENTS.map((a) => agentModule(a).label).join(', ')} only: its own http hooks to serve's loopback listener at --url
                   (default http://127.0.0.1:8765; --url implies --http), with the token from
                   $HERMES_HOOKS_TOKEN in the agent's environment; the events it runs no http hook on,
-                  and the prompt that brings back a serve that idled out, stay on the client
+                  and the prompt (which starts serve when none answers), stay on the client. serve
+                  --http never idle-exits: keep it running (stderr prints a systemd user unit), since
+                  whoever holds the port while it is free answers for serve and gets the token
   --serve         the default wiring (accepted for scripts written for earlier releases)
 
 Examples:
@@ -136,7 +138,18 @@ function printServe(agent: AgentDialect, values: Record<string, unknown>, target
   const home = target.home;
   const absHome = resolve(io.cwd, home);
   // serve's own default for this home (a short path when <home>/hermes-hooks.sock is too long), or --socket.
-  const socket = typeof values.socket === 'string' ? resolve(io.cwd, values.socket) : defaultSocketPath(absHome, io.env);
+  const choice = typeof values.socket === 'string' ? null : chooseSocket(absHome, io.env);
+  if (choice !== null && choice.socket === null) {
+    throw new CliError(
+      `print-config: no private directory for the socket of ${absHome}: ${skippedText(choice.skipped)}; ` +
+        'remove the ones another user made, or pass --socket a path in a directory of yours',
+    );
+  }
+  const socket = choice?.socket ?? resolve(io.cwd, values.socket as string);
+  // A short default is not written into the command: the client computes it at each call as serve
+  // does, so a directory another user takes later (say /tmp/hermes-hooks-<uid> after a reboot) is
+  // skipped by both instead of blocking every call.
+  const computed = choice !== null && socket !== join(absHome, SOCKET_FILE_NAME);
   if (Buffer.byteLength(socket) > SOCKET_PATH_MAX_BYTES) {
     throw new CliError(`print-config: the socket path ${socket} is over ${SOCKET_PATH_MAX_BYTES} bytes, too long for a Unix socket; pass a shorter --socket`);
   }
@@ -155,19 +168,25 @@ function printServe(agent: AgentDialect, values: Record<string, unknown>, target
   }
   const serveArgs = [...(configFile !== undefined ? ['--config', configFile] : []), ...(target.http ? ['--http', new URL(url).host] : [])];
   if (serveArgs.length > 0) clientOptions.push('--serve-args', serveArgs.join(' '));
-  io.stdout.write(printServeConfig(agent, { maps: target.maps, url, client, socket, clientOptions, http: target.http }).replace(/\n?$/, '\n'));
+  const snippet = printServeConfig(agent, { maps: target.maps, url, client, socket: computed ? '' : socket, clientOptions, http: target.http });
+  io.stdout.write(snippet.replace(/\n?$/, '\n'));
   // The server the snippet talks to reads the config print-config was pointed at, in that home.
   const config = configFile !== undefined ? ` --config ${shellQuote(configFile)}` : '';
-  const ownSocket = socket !== join(absHome, SOCKET_FILE_NAME) || target.http ? ` --socket ${shellQuote(socket)}` : '';
+  const ownSocket = (socket !== join(absHome, SOCKET_FILE_NAME) && !computed) || target.http ? ` --socket ${shellQuote(socket)}` : '';
   const start = `hermes-hooks serve --home ${shellQuote(home)}${config}${ownSocket}${target.http ? ` --http ${new URL(url).host}` : ''}`;
   const notes = [`hermes-hooks print-config ${agent}: the hooks read ${target.configFile}`];
+  if (choice !== null && choice.skipped.length > 0) {
+    const skipped = skippedText(choice.skipped);
+    notes.push(`WARNING: socket directory skipped: ${skipped} (another user may have made it to block your calls); serve and the client use ${socket}`);
+  }
   if (target.http) {
-    notes.push(`Its http hooks need a running server (the client starts one at the first prompt); to run it yourself: ${start}`);
+    const unitArgs = `serve --home ${shellQuote(absHome)}${config} --socket ${shellQuote(socket)} --http ${new URL(url).host}`;
+    notes.push(...httpServeNotes(start, unitArgs, new URL(url)));
     const facts = agentModule(agent).printConfig;
     notes.push(...(facts.httpNotes?.(shellQuote(join(home, TOKEN_FILE_NAME)), setupNotes(agent)) ?? setupNotes(agent)));
   } else {
     notes.push(
-      `Each call goes through the bundled client to hermes-hooks serve on ${socket};`,
+      `Each call goes through the bundled client to hermes-hooks serve on ${socket}${computed ? ' (found again at each call, as serve finds it)' : ''};`,
       `  the client starts it on first use and it exits after ${AUTOSTART_IDLE_EXIT_S / 60} idle minutes.`,
       `  To run it yourself (a service, its own log): ${start}`,
       `  'print-config ${agent} --run' wires a 'hermes-hooks run' per call instead (no server, slower).`,
@@ -177,6 +196,33 @@ function printServe(agent: AgentDialect, values: Record<string, unknown>, target
   notes.push(STRICT_TIP);
   for (const line of notes) writeLine(io.stderr, line);
   return 0;
+}
+
+/**
+ * How the http wiring's server is kept up. Its port must never be free while Claude Code calls it:
+ * another local user could bind it and answer every call (an "allow") and read the token. serve
+ * --http never idle-exits; it is started at login by a systemd user unit (printed here, ready to
+ * use), and the client also starts one on a prompt when none answers.
+ */
+function httpServeNotes(start: string, unitArgs: string, url: URL): string[] {
+  return [
+    `Its http hooks need serve running at ${url.host} all the time: whoever listens on that port answers Claude Code's`,
+    '  tool calls and receives the token, and any local user can bind it while it is free. serve --http never',
+    '  idle-exits; start it at login, e.g. as a systemd user unit (~/.config/systemd/user/hermes-hooks-http.service,',
+    '  then: systemctl --user daemon-reload && systemctl --user enable --now hermes-hooks-http.service):',
+    '    [Unit]',
+    '    Description=hermes-hooks serve for Claude Code http hooks',
+    '    [Service]',
+    `    ExecStart=${process.execPath} ${CLI_BIN} ${unitArgs}`,
+    '    Restart=always',
+    '    RestartSec=1',
+    '    [Install]',
+    '    WantedBy=default.target',
+    `  (The client also starts one at the first prompt when none answers.) Check who holds the port: hermes-hooks doctor --agent claude.`,
+    '  On a machine shared with other users prefer the default wiring (no --http): the client talks to serve only',
+    '  over a socket it has checked is yours.',
+    `To run it now: ${start}`,
+  ];
 }
 
 /**

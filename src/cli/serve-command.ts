@@ -29,7 +29,8 @@ import {
 } from '../serve/connection-budget.js';
 import { deadlineChainText, SERVE_REQUEST_TIMEOUT_S } from '../engine/deadlines.js';
 import { startServer, type RunningServer } from '../serve/lifecycle.js';
-import { defaultSocketPath, ensureSocketDir, shortSocketDir, SOCKET_FILE_NAME, SOCKET_PATH_MAX_BYTES } from '../serve/socket-path.js';
+import { chooseSocket, ensureSocketDir, shortSocketDirs, skippedText, SOCKET_FILE_NAME, SOCKET_PATH_MAX_BYTES } from '../serve/socket-path.js';
+import { foreignListener, portListeners, whoIs } from '../serve/port-owner.js';
 import { discoveryOf, type ParsedArgs } from './_args.js';
 import { CliError, type CliIO } from './_io.js';
 import { locateProfile, missingConfigNote } from './_profile.js';
@@ -41,16 +42,19 @@ One engine that lives as long as its host and keeps per-session state (tool-loop
 plugin suppression, human-input pairing, on_session_finalize once per session).
 
 Transports (default: --socket <profile home>/${SOCKET_FILE_NAME}; when that is over ${SOCKET_PATH_MAX_BYTES} bytes, too
-long for a Unix socket, $XDG_RUNTIME_DIR/hermes-hooks/<16 hex of sha256(home's real path)>.sock,
-else /tmp/hermes-hooks-<uid>/<same>.sock, the directory made 0700 (here: ${shortSocketDir()}); the
-bundled hermes-hooks-client finds it alike):
+long for a Unix socket, <dir>/<16 hex of sha256(home's real path)>.sock in the first of
+$XDG_RUNTIME_DIR/hermes-hooks, /tmp/hermes-hooks-<uid>, $HOME/.cache/hermes-hooks, /tmp/hermes-hooks-<uid>-1…4
+that is missing (made 0700) or yours and private — one another user made is skipped, said on stderr
+(here: ${shortSocketDirs().join(', ')}); the bundled hermes-hooks-client finds it alike):
   --stdio             JSON-RPC 2.0, one object per line on stdin/stdout; stdin closing shuts down.
                       Methods: emit {event, kwargs, options?}, finalize_session {kwargs},
                       emit_gateway {event, context}, gateway_collect {event, context, timeout_ms?},
                       gateway_command {context, timeout_ms?}, health, reload, shutdown
   --socket PATH       HTTP/1.1 on a Unix socket created mode 0600
   --http HOST:PORT    HTTP on TCP, loopback only; every request needs Authorization: Bearer <token>
-                      (<profile home>/${TOKEN_FILE_NAME}, created 0600 on first use)
+                      (<profile home>/${TOKEN_FILE_NAME}, created 0600 on first use). Never idle-exits:
+                      a port left free could be bound by another local user, who would then answer
+                      for serve and receive the token — keep it running (print-config claude --http)
 Routes: GET /v1/health, POST /v1/emit/<event>, POST /v1/finalize, POST /v1/agent/<agent>/<AgentEvent>,
         POST /v1/gateway, POST /v1/gateway/collect, POST /v1/gateway/command, POST /v1/reload,
         GET /v1/notices
@@ -61,7 +65,8 @@ Options:
   --allow-remote          allow --http on a non-loopback address (the token is still required)
   --idle-timeout SEC      finalize a session idle this long (default 1800; 0 = only at shutdown)
   --idle-exit SEC         exit (0, socket removed) after SEC with no request in flight and no open
-                          session; the bundled client starts serve this way on first use (default off)
+                          session; the bundled client starts serve this way on first use (default off;
+                          ignored with --http)
   --request-timeout SEC   per-request deadline (default ${SERVE_REQUEST_TIMEOUT_S}): its hooks are then cancelled and a tool
                           gate is answered with a block saying why, so a slow or overloaded serve
                           never lets a call through. The deadlines, each inside the next:
@@ -98,6 +103,12 @@ export async function serveCommand({ values }: ParsedArgs, io: CliIO): Promise<n
   setFlagsFromString('--optimize-for-size');
   const opts = serveOptions(values);
   const logger = stderrLogger({ stream: io.stderr, verbose: values.verbose === true });
+  if (opts.http && opts.idleExitS > 0) {
+    // Gone, it would leave the port free for any local user to bind and answer in its place.
+    const given = values['idle-exit'] as string;
+    logger.warn(`--idle-exit ${given} is ignored with --http: a serve that listens on a TCP port never idle-exits (another user could bind the port it left)`);
+    opts.idleExitS = 0;
+  }
   let server: RunningServer | null = null;
   const onSessionFinalized = (event: SessionFinalized): void => server?.sessionFinalized(event);
   const location = await locateProfile(discoveryOf(values), io);
@@ -224,7 +235,7 @@ async function startTransports(engine: HookEngine, values: ServeValues, io: CliI
   try {
     if (wantSocket || http) mkdirSync(engine.home, { recursive: true, mode: 0o700 });
     // A home too long for <home>/hermes-hooks.sock gets a short path named after it (socket-path.ts).
-    const socket = wantSocket ? (asked ?? defaultSocketPath(engine.home, io.env)) : null;
+    const socket = wantSocket ? (asked ?? defaultSocket(engine.home, io.env, logger)) : null;
     if (socket && asked === null && socket !== join(engine.home, SOCKET_FILE_NAME)) ensureSocketDir(dirname(socket));
     if (http) {
       token = loadToken({
@@ -254,8 +265,40 @@ async function startTransports(engine: HookEngine, values: ServeValues, io: CliI
     );
   } catch (e) {
     await engine.close({ finalize: false });
+    if (http && (e as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new CliError(`serve: ${portTakenText(http.host, http.port)}`);
     throw new CliError(`serve: ${errorText(e)}`);
   }
+}
+
+/** serve's default socket (socket-path.ts), saying which directories another user took first. */
+function defaultSocket(home: string, env: NodeJS.ProcessEnv, logger: Logger): string {
+  const choice = chooseSocket(home, env);
+  if (choice.socket === null) {
+    const skipped = skippedText(choice.skipped);
+    throw new Error(`no private directory for the socket of ${home}: ${skipped}; remove the ones another user made, or pass --socket a path of yours`);
+  }
+  if (choice.skipped.length > 0) {
+    const skipped = skippedText(choice.skipped);
+    logger.warn(`socket directory skipped: ${skipped} (another user may have made it to block or answer your calls); listening on ${choice.socket}`);
+  }
+  return choice.socket;
+}
+
+/** --http's port is in use: by whom, and what to do. */
+function portTakenText(host: string, port: number): string {
+  const listeners = portListeners(port);
+  const me = process.getuid?.() ?? 0;
+  const other = listeners && foreignListener(listeners, me);
+  if (other) {
+    return (
+      `${host}:${port} is held by ${whoIs(other.uid, other.user)}, not you: whatever listens there answers the http hooks that call it ` +
+      `(and receives their token) in serve's place. Find it (ss -ltnp 'sport = :${port}'), have it stopped, or wire the agent through ` +
+      "the bundled client instead ('hermes-hooks print-config claude' without --http)"
+    );
+  }
+  const mine = listeners?.find((l) => l.uid === me);
+  const held = mine ? ` by you (${whoIs(mine.uid, mine.user)}): another serve of yours may be running there` : '';
+  return `${host}:${port} is already in use${held}; stop what listens there, or pass --http another port (and print-config claude --url to match)`;
 }
 
 /** The default cap here, for --help. */

@@ -1,6 +1,8 @@
 // `serve --idle-exit SEC`: a serve started on first use (by the bundled client) goes away once it
 // has had nothing to do for SEC — no request in flight and no open session (sessions end on
 // --idle-timeout, finalized) — so it costs nothing between bursts; the next call starts another.
+// Never with --http (serve-command.ts drops it): a TCP port left free can be bound by any local
+// user, who would then answer Claude Code's http hooks in serve's place and receive their token.
 
 export interface IdleExitWatch {
   stop(): void;

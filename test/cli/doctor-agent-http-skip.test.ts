@@ -48,7 +48,7 @@ describe('doctor --agent claude: http entries Claude skips', () => {
     expect(start).not.toHaveProperty('onFailure');
     expect(snippet.hooks['PreToolUse']![0]!.hooks[0]).toMatchObject({ type: 'http', onFailure: 'block' });
     // The server must listen on the socket as well as on TCP for the client-wired event.
-    expect(printed.stderr).toMatch(/to run it yourself: hermes-hooks serve --home \S+ --socket \S+hermes-hooks\.sock --http 127\.0\.0\.1:8765/);
+    expect(printed.stderr).toMatch(/To run it now: hermes-hooks serve --home \S+ --socket \S+hermes-hooks\.sock --http 127\.0\.0\.1:8765/);
     writeFileSync(join(s.home, '.claude/settings.json'), printed.stdout);
     expect((await problems(s)).filter((m) => m.includes('skips HTTP hooks'))).toEqual([]);
   });
