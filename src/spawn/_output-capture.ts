@@ -2,7 +2,8 @@
 // bytes, chunks are counted and dropped — the stream keeps flowing, so the hook is never wedged on
 // a full pipe and runs on to its exit, whose status still counts (an exit 2 past the cap blocks).
 // `flood` is a second, much larger bound on bytes seen: a writer that never stops would otherwise
-// be drained for its whole timeout (measured ~1.4 GB/s at ~0.7 of a host core), so past it the
+// be drained for its whole timeout (Node reads a hook's output socket at 64 KiB a chunk: measured
+// 90 MB/s – 1.4 GB/s on the loaded 2-core machine, 0.3–0.7 of a host core), so past it the
 // caller is told once (run-hook.ts kills the group, unless the hook already exited).
 
 import type { Readable } from 'node:stream';
@@ -49,10 +50,11 @@ export class OutputCapture {
 /**
  * How many bytes one stream may carry before its writer counts as endless: far above the cap, and
  * above anything a guard echoing its own payload (however large) writes — so a verdict is never
- * lost to it in practice, while an endless writer is stopped after ~50 ms of draining (64 MiB at the
- * default 1 MiB cap) instead of at its timeout.
+ * lost to it in practice (a guard's `set -x` trace repeats its input a few times), while an
+ * endless writer is stopped after 16 MiB at the default cap — tens to a couple of hundred ms of
+ * draining — instead of at its timeout.
  */
-export const FLOOD_FACTOR = 64;
+export const FLOOD_FACTOR = 16;
 
 export function floodBound(limit: number, stdinBytes: number): number {
   return FLOOD_FACTOR * Math.max(limit, stdinBytes);
