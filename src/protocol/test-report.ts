@@ -73,7 +73,8 @@ export const HookReportSchema = z
       .min(0)
       .optional()
       .describe(
-        'Shell hooks: bytes written to stdout past the output cap (1 MiB by default), drained and discarded; 0 when none. A cut stdout is not a directive; the exit status still counts.',
+        'Shell hooks: bytes written to stdout past the output cap (1 MiB by default), drained and discarded; 0 when none. ' +
+          'A cut stdout is not a directive; the exit status still counts.',
       ),
     stderr_dropped_bytes: z
       .number()

@@ -50,7 +50,12 @@ describe('§3.3 truth table for pre_tool_call (fail-open | fail_closed)', () => 
     ],
     // Issue 29: the cap bounds memory, never a verdict — the exit counts, a cut stdout is no directive.
     ['exit 2, stdout cut at the cap', run({ ...exited(2, '{"action":"block","message":"x'), stdout_dropped_bytes: 5 }), BLOCKED_BY_STDERR, BLOCKED_BY_STDERR],
-    ['exit 2, cut stdout held a whole block', run({ ...exited(2, '{"action":"block","message":"kept"}'), stdout_dropped_bytes: 1 }), BLOCKED_BY_STDERR, BLOCKED_BY_STDERR],
+    [
+      'exit 2, cut stdout held a whole block',
+      run({ ...exited(2, '{"action":"block","message":"kept"}'), stdout_dropped_bytes: 1 }),
+      BLOCKED_BY_STDERR,
+      BLOCKED_BY_STDERR,
+    ],
     ['exit 0, cut stdout held a whole block', run({ ...exited(0, '{"action":"block"}'), stdout_dropped_bytes: 1 }), null, TRUNCATED],
     ['exit 0, cut stdout, JSON text', run({ ...exited(0, '{"action":"approve"'), stdout_dropped_bytes: 2_000_000 }), null, fcBlock(
       'unreadable output: stdout exceeded the capture limit (2000000 bytes dropped), so it is not a directive',

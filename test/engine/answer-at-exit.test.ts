@@ -115,8 +115,10 @@ describe('a guard that answers from a background child (issue 29)', () => {
   it('not fail_closed: fails open as Hermes, with the warning about what was left', async () => {
     const { decision, hook, logger, command } = await guard(ANSWER_FROM_CHILD, false);
     expect(decision.action).toBe('allow');
+    const n = hook.left_processes;
     expect(logger.lines).toEqual([
-      `shell hook (event=pre_tool_call command=${command}) exited 0; left ${hook.left_processes} process${hook.left_processes === 1 ? '' : 'es'}, killed (its answer was taken at its exit; ${KEEP}`,
+      `shell hook (event=pre_tool_call command=${command}) exited 0; left ${n} process${n === 1 ? '' : 'es'}, killed ` +
+        `(its answer was taken at its exit; ${KEEP}`,
     ]);
   });
 

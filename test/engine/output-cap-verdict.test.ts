@@ -68,8 +68,9 @@ describe.each([false, true])('engine.emit, fail_closed: %s', (failClosed) => {
     expect(hook.stdout.length).toBe(DEFAULT_MAX_OUTPUT_BYTES);
     expect(hook.stdout_dropped_bytes).toBe(2_000_000 - DEFAULT_MAX_OUTPUT_BYTES);
     expect(decision).toMatchObject({ action: 'block', message: 'too big to pass', decided_by: 0 });
+    const dropped = 2_000_000 - DEFAULT_MAX_OUTPUT_BYTES;
     expect(logger.lines).toEqual([
-      `shell hook (event=pre_tool_call command=${command}): stdout exceeded the capture limit (${2_000_000 - DEFAULT_MAX_OUTPUT_BYTES} bytes dropped), so it was not read as an answer`,
+      `shell hook (event=pre_tool_call command=${command}): stdout exceeded the capture limit (${dropped} bytes dropped), so it was not read as an answer`,
     ]);
   });
 
@@ -96,7 +97,8 @@ describe('a guard that writes past the cap and never exits', () => {
     const script = `#!/bin/bash\ncat >/dev/null\necho "$$" > "$HERMES_HOME/pid"\nhead -c 1500000 /dev/zero >&2\nexec sleep 1000\n`;
     for (const failClosed of [false, true]) {
       const { home, command } = guardHome(script, { failClosed });
-      writeFileSync(join(home, 'config.yaml'), `hooks:\n  pre_tool_call:\n    - command: ${command}\n      timeout: 2\n${failClosed ? '      fail_closed: true\n' : ''}`);
+      const fcLine = failClosed ? '      fail_closed: true\n' : '';
+      writeFileSync(join(home, 'config.yaml'), `hooks:\n  pre_tool_call:\n    - command: ${command}\n      timeout: 2\n${fcLine}`);
       const engine = await testEngine(home, { logger: capture() });
       const { decision, hooks } = await engine.emit('pre_tool_call', { tool_name: 'terminal', args: { command: 'ls' } });
       const hook = hooks[0]!;

@@ -443,7 +443,8 @@ describe('500 random hooks through the engine', () => {
         const directive = matched ? predictedDirective(p) : null;
         predicted[h.index] = directive;
         statusCount.set(status, (statusCount.get(status) ?? 0) + 1);
-        const where = `h${p.id} (${p.lang}, ${e.event}${e.tool ? ` tool ${e.tool}` : ''}, end ${JSON.stringify(p.end)}, overflow ${p.overflow}, flood ${p.flood}, hang ${p.hang})`;
+        const how = `end ${JSON.stringify(p.end)}, overflow ${p.overflow}, flood ${p.flood}, hang ${p.hang}`;
+        const where = `h${p.id} (${p.lang}, ${e.event}${e.tool ? ` tool ${e.tool}` : ''}, ${how})`;
         if (h.command !== p.command) mismatches.push(`${where}: command ${h.command}`);
         if (h.status !== status) mismatches.push(`${where}: status ${h.status}, predicted ${status} (error ${h.error})`);
         if (!isDeepStrictEqual(h.directive, directive)) {
