@@ -61,6 +61,12 @@ export interface HookRun {
   /** Decoded UTF-8 (invalid bytes → U+FFFD), at most the output cap. */
   stdout: string;
   stderr: string;
+  /**
+   * Bytes written past the output cap, drained and discarded (0: nothing was cut). A cut stdout is
+   * not a directive: its JSON cannot be trusted.
+   */
+  stdout_dropped_bytes: number;
+  stderr_dropped_bytes: number;
   /** Launch failure or internal error text ("command not found", …); null otherwise. */
   error: string | null;
   duration_ms: number;
@@ -80,6 +86,10 @@ export interface HookRun {
 /** The subset of a run that directive evaluation reads; pure code takes this, not a process. */
 export type RunRecord = Pick<HookRun, 'status' | 'exit_code' | 'signal' | 'stdout' | 'stderr' | 'error' | 'duration_ms'> & {
   timeout?: number;
+  /** Processes left running at the exit and killed (HookRun.left_processes); absent = 0. */
+  left_processes?: number;
+  /** Bytes of stdout past the cap (HookRun.stdout_dropped_bytes); absent = 0. */
+  stdout_dropped_bytes?: number;
 };
 
 export type JsonObject = { [key: string]: unknown };
@@ -202,6 +212,9 @@ export interface HookOutcome {
   directive: Directive | null;
   /** Shell: processes the hook left running at its exit, killed when its answer was taken (HookRun.left_processes). */
   left_processes: number;
+  /** Shell: bytes written past the output cap, drained and discarded (HookRun.stdout_dropped_bytes). */
+  stdout_dropped_bytes: number;
+  stderr_dropped_bytes: number;
 }
 
 /** Everything one emit produced: the stdin hooks saw, each hook's outcome, and the resolved decision. */

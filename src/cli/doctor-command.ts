@@ -278,7 +278,7 @@ function smokeCheck(spec: HookSpec, o: HookOutcome): Check {
     case 'launch_failed':
       return { ok: false, message: `execution error: ${o.error}` };
     case 'output_limit':
-      return { ok: false, message: 'printed more than the output limit on the synthetic payload' };
+      return { ok: false, message: 'kept writing far past the output cap on the synthetic payload and was killed' };
     case 'skipped':
     case 'awaiting_approval': // consent, checked again at the launch, refused it
       return { ok: false, message: `not run: ${o.error}` };

@@ -25,7 +25,13 @@ export function isFailClosedBlock(command: string, directive: { action: string; 
 
 export const FAIL_CLOSED_REASON = {
   unparseable: 'unparseable stdout (expected a JSON object)',
-  outputLimit: 'output exceeded the capture limit and the hook was killed',
+  outputLimit: 'kept writing far past the output cap and was killed before it exited',
+  /** Its stdout was cut at the cap: whatever it held is not an answer. */
+  truncated: (dropped: number): string => `unreadable output: stdout exceeded the capture limit (${dropped} bytes dropped), so it is not a directive`,
+  /** Exit 0 with nothing on stdout, after starting what was killed at its exit (its answer, if any, was to come from there). */
+  leftBeforeAnswer: (left: number): string =>
+    `exited 0 with no answer; ${left === 1 ? '1 process it left running was' : `${left} processes it left running were`} killed — ` +
+    'answer before exiting, or `wait` for the child',
   timedOut: (timeoutSeconds: number): string => `timed out after ${timeoutSeconds}s`,
   exited: (code: number): string => `exited with status ${code} without a directive`,
   killed: (signal: string): string => `killed by ${signal} without a directive`,
@@ -42,6 +48,24 @@ export function abnormalEndReason(run: Pick<RunRecord, 'status' | 'exit_code' | 
   if (typeof run.exit_code === 'number' && run.exit_code !== 0) return FAIL_CLOSED_REASON.exited(run.exit_code);
   if (run.status === 'nonzero_exit') return FAIL_CLOSED_REASON.failed;
   return null;
+}
+
+/** Bytes of stdout cut at the cap (0 when none, or unknown). */
+export function stdoutDropped(run: Pick<RunRecord, 'stdout_dropped_bytes'>): number {
+  const n = run.stdout_dropped_bytes;
+  return typeof n === 'number' && n > 0 ? n : 0;
+}
+
+/**
+ * A fail_closed guard's answer was to come from what it left running: it exited 0 with nothing on
+ * stdout and left processes, killed at its exit (`(sleep 1; echo '{"action":"block"}') & exit 0`).
+ * The reason it blocks, or null. A guard that printed anything answered (or failed otherwise).
+ */
+export function answerLeftBehind(run: Pick<RunRecord, 'exit_code' | 'signal' | 'stdout' | 'left_processes'>): string | null {
+  const left = typeof run.left_processes === 'number' ? run.left_processes : 0;
+  if (!(left > 0) || run.exit_code !== 0 || (typeof run.signal === 'string' && run.signal !== '')) return null;
+  if (typeof run.stdout === 'string' && run.stdout.trim() !== '') return null;
+  return FAIL_CLOSED_REASON.leftBeforeAnswer(left);
 }
 
 /** How a hook keeps a helper running past its own exit (said wherever left processes are reported). */

@@ -26,6 +26,8 @@ export function hookOutcome({ index, kind, command, ...known }: OutcomeFields): 
     warning: null,
     directive: null,
     left_processes: 0,
+    stdout_dropped_bytes: 0,
+    stderr_dropped_bytes: 0,
     ...known,
   };
 }

@@ -85,6 +85,8 @@ function runFields(base: HookOutcome, run: HookRun, ctx: ShellRunContext): HookO
     stderr: run.stderr,
     error: run.error,
     left_processes: run.left_processes,
+    stdout_dropped_bytes: run.stdout_dropped_bytes,
+    stderr_dropped_bytes: run.stderr_dropped_bytes,
   };
 }
 

@@ -149,8 +149,15 @@ export async function runEmit(
 /**
  * Sets `warning` on a Hermes-wire shell hook that ran to the end but printed something that is not a
  * JSON object (the seed: warn, then continue). Other dialects read plain text by their own rules.
+ * Any shell hook whose stdout was cut at the cap is told so.
  */
 export function noteStdoutProblem(event: EventName, h: HookOutcome): void {
+  if (h.kind === 'shell' && h.stdout_dropped_bytes > 0 && (h.status === 'ok' || h.status === 'nonzero_exit')) {
+    // Any dialect: what was kept of a cut stdout is not read, so it is not quoted as "not JSON".
+    const how = isFailClosedBlock(h.command, h.directive) ? 'the hook failed closed' : 'it was not read as an answer';
+    h.warning = `stdout exceeded the capture limit (${h.stdout_dropped_bytes} bytes dropped), so ${how}`;
+    return;
+  }
   if (h.kind === 'shell' && h.dialect === 'hermes' && (h.status === 'ok' || h.status === 'nonzero_exit')) {
     const failedClosed = isFailClosedBlock(h.command, h.directive);
     // A directive read from stdout means stdout was one JSON object: nothing to say, and no second
@@ -336,7 +343,7 @@ function reportProblems(ctx: EmitContext, event: EventName, h: HookOutcome, canc
       logger.debug?.(`${who}: ${h.error}`);
       break;
     case 'output_limit':
-      logger.warn(`${who} exceeded the output limit and was killed`);
+      logger.warn(`${who} kept writing far past the output cap and was killed before it exited`);
       break;
     case 'nonzero_exit': {
       if (exitIsAnswer(event, h)) break;

@@ -25,7 +25,8 @@ export const HookReportStatusSchema = z
     'refused',
   ])
   .describe(
-    'How the hook ended (ok, nonzero_exit, timeout, launch_failed, output_limit) or why it did not run: ' +
+    'How the hook ended (ok, nonzero_exit, timeout, launch_failed, output_limit: killed before it exited for writing without end, ' +
+      'far past the output cap — output past the cap alone is drained, see stdout_dropped_bytes) or why it did not run: ' +
       'not_matched (matcher), error / suppressed (in-process callbacks), skipped (no counterpart in its dialect), ' +
       'awaiting_approval (an unapproved fail_closed hook, which blocks instead), ' +
       'safe_mode (HERMES_SAFE_MODE is set: listed, not run), ' +
@@ -68,6 +69,21 @@ export const HookReportSchema = z
       .describe(
         'Shell hooks: processes the hook left running when it exited (the rest of its process group, and any process still holding its output), all killed when its answer was taken; 0 when none.',
       ),
+    stdout_dropped_bytes: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe(
+        'Shell hooks: bytes written to stdout past the output cap (1 MiB by default), drained and discarded; 0 when none. ' +
+          'A cut stdout is not a directive; the exit status still counts.',
+      ),
+    stderr_dropped_bytes: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe('Shell hooks: bytes written to stderr past the output cap, drained and discarded; 0 when none.'),
     config_path: z
       .string()
       .nullable()

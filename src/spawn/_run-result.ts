@@ -21,6 +21,8 @@ export function runFinisher(command: string, timeoutMs: number, startedAt: numbe
     started_at: startedAt,
     timeout: timeoutMs / 1000,
     left_processes: 0,
+    stdout_dropped_bytes: 0,
+    stderr_dropped_bytes: 0,
     ...fields,
     duration_ms: performance.now() - (fields.started_at ?? startedAt),
   });
@@ -38,6 +40,9 @@ export interface LaunchedRun {
   cwd: string | undefined;
   stdout: string;
   stderr: string;
+  /** Bytes past the cap, drained and discarded. */
+  stdoutDropped: number;
+  stderrDropped: number;
   stopReason: StopReason | null;
   /** afterLaunch's reason, when it refused the started process. */
   refusedAfter: string | null;
@@ -46,13 +51,24 @@ export interface LaunchedRun {
 }
 
 export function launchedRunResult(finish: Finish, end: RunEnd, run: LaunchedRun): HookRun {
-  const { argv, stopReason } = run;
   const outcome = end.outcome;
   const exitCode = outcome?.exitCode;
   const signal = outcome?.signal ?? null;
+  // Endless output is a failure only when the kill is what ended the hook: one that exited with a
+  // status of its own (an exit 2 written just as the bound was crossed) is judged by that status.
+  const stopReason = run.stopReason === 'output_limit' && exitCode !== undefined ? null : run.stopReason;
+  const { argv } = run;
   // Only a failed run looks argv[0] up: the usual run does not pay for process.cwd().
   const context = (): LaunchContext => ({ path: run.path, cwd: run.cwd ?? process.cwd() });
-  const common = { argv, pid: run.pid, started_at: run.spawnedAt, stdout: run.stdout, stderr: run.stderr };
+  const common = {
+    argv,
+    pid: run.pid,
+    started_at: run.spawnedAt,
+    stdout: run.stdout,
+    stderr: run.stderr,
+    stdout_dropped_bytes: run.stdoutDropped,
+    stderr_dropped_bytes: run.stderrDropped,
+  };
   if (stopReason === 'output_limit') return finish({ ...common, status: 'output_limit', signal });
   if (stopReason === 'refused') return finish({ ...common, status: 'launch_failed', signal, error: run.refusedAfter });
   if (stopReason !== null) {

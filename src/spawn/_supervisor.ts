@@ -1,7 +1,7 @@
 // The deadline/kill stage of a run: watches a started hook until its answer is taken, and ends
 // what it leaves. The run settles at the first of: its pipes closed after the exit ('close'), the
 // exit grace ran out with the pipes still held ('exit'), or the pipes were abandoned after a kill
-// ('abandoned'). A stop (deadline, cancel, output cap, afterLaunch refusal) signals the whole
+// ('abandoned'). A stop (deadline, cancel, endless output, afterLaunch refusal) signals the whole
 // group: TERM (or the given signal) now, KILL after the grace if any member is left, then the
 // pipes are given up on `drainMs` later — and whoever outside the group still holds them (a
 // `setsid` descendant, _leftovers.ts) gets the same.
@@ -55,6 +55,8 @@ export class RunSupervisor {
   private readonly liveHook: LiveHook;
   /** Both pipes closed. */
   private closed = false;
+  /** The hook's own process exited: its exit status is its answer from then on. */
+  private exited = false;
   private settled = false;
   private escalating = false;
   private escalation: NodeJS.Timeout | undefined;
@@ -83,12 +85,18 @@ export class RunSupervisor {
       if (this.exitGrace !== undefined && this.stopReason === null && groupAlive(pid)) return;
       this.settle({ outcome, via: 'close' });
     });
+    void sub.processExited.then(() => {
+      this.exited = true;
+    });
     this.liveHook = { pgid: pid, cancel: (signal) => this.stop('cancelled', signal) };
     registerLiveHook(this.liveHook);
   }
 
   /** Stops the run for `reason`: signals the group (see escalate). False when it was already gone. */
   stop(reason: StopReason, first: NodeJS.Signals = 'SIGTERM'): boolean {
+    // Endless output stops a hook that is still writing, never one that already answered by its
+    // exit: what it left behind (still flooding its pipes) is killed when its answer is taken.
+    if (reason === 'output_limit' && this.exited) return false;
     if (this.stopReason === null && !this.settled) this.stopReason = reason;
     return this.escalate(first);
   }

@@ -1,5 +1,9 @@
 // spawnHook: the ONE place that starts a hook process. Every outcome — exit, signal, timeout,
-// output overflow, cancel, launch failure — becomes one flat HookRun; the promise never rejects.
+// endless output, cancel, launch failure — becomes one flat HookRun; the promise never rejects.
+//
+// Output is captured up to a cap per stream (memory); the rest is drained and counted
+// (`stdout_dropped_bytes`), and the hook runs on to its exit, whose status counts. Only a writer
+// far past the cap that has not exited (_output-capture.ts floodBound) is killed: `output_limit`.
 //
 // Lifecycle (DESIGN "The wire protocol"): no shell; the child leads its own process group
 // (`detached`); stdin is the hook's own private copy of the payload, already unlinked, as fd 0.
@@ -27,9 +31,10 @@
 
 import type { HookRun } from '../types.js';
 import { errorText } from '../errors.js';
-import { captureOutput } from './_output-capture.js';
+import { captureOutput, floodBound } from './_output-capture.js';
 import { launchedRunResult, runFinisher } from './_run-result.js';
 import { launchCheck, launchNow, parseCommand, stdinCopy } from './_start.js';
+import { byteLength } from './stdin-file.js';
 import { RunSupervisor } from './_supervisor.js';
 import { DEFAULT_DRAIN_MS, DEFAULT_KILL_GRACE_MS, DEFAULT_MAX_OUTPUT_BYTES, type SpawnHookOptions } from './spawn-options.js';
 
@@ -56,6 +61,8 @@ export async function spawnHook(options: SpawnHookOptions): Promise<HookRun> {
       pid: null,
       timeout: options.timeoutMs / 1000,
       left_processes: 0,
+      stdout_dropped_bytes: 0,
+      stderr_dropped_bytes: 0,
     };
   }
 }
@@ -82,7 +89,9 @@ async function runHook(options: SpawnHookOptions): Promise<HookRun> {
   });
   const refusedAfter = launchCheck(options.afterLaunch);
   if (refusedAfter !== null) supervisor.stop('refused', 'SIGKILL');
-  const output = captureOutput(sub, options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES, () => supervisor.stop('output_limit'));
+  // The cap bounds memory only; the flood bound stops a writer that never ends (_output-capture.ts).
+  const cap = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+  const output = captureOutput(sub, cap, floodBound(cap, byteLength(options.stdin)), () => supervisor.stop('output_limit'));
   supervisor.watch(options.timeoutMs, options.signal);
 
   const end = await supervisor.ended;
@@ -96,6 +105,8 @@ async function runHook(options: SpawnHookOptions): Promise<HookRun> {
     cwd: options.cwd,
     stdout: output.stdout.text(),
     stderr: output.stderr.text(),
+    stdoutDropped: output.stdout.dropped,
+    stderrDropped: output.stderr.dropped,
     stopReason: supervisor.stopReason,
     refusedAfter,
     left,

@@ -87,6 +87,11 @@ export function toStdinBytes(data: string | Uint8Array): Uint8Array {
   return typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
 }
 
+/** The payload's size in bytes, without encoding it. */
+export function byteLength(data: string | Uint8Array): number {
+  return typeof data === 'string' ? Buffer.byteLength(data, 'utf8') : data.byteLength;
+}
+
 interface Created {
   /** Read-only descriptor for the child. */
   readFd: number;

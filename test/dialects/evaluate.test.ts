@@ -171,8 +171,38 @@ describe('fail_closed (pre_tool_call only), as on our wire', () => {
     expect(evaluateDialectRun('claude', maps, s, 'terminal', record(null, '', '', 'SIGKILL'))).toEqual({ action: 'block', message: 'hook h failed closed: killed by SIGKILL without a directive' });
     expect(evaluateDialectRun('claude', maps, s, 'terminal', { ...record(null), status: 'output_limit' })).toEqual({
       action: 'block',
-      message: 'hook h failed closed: output exceeded the capture limit and the hook was killed',
+      message: 'hook h failed closed: kept writing far past the output cap and was killed before it exited',
     });
+  });
+
+  it('issue 29: a stdout cut at the cap is no answer, the exit still counts (exit 2 blocks with stderr, fail_closed or not)', () => {
+    const deny = '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}';
+    const cut = (code: number, stdout: string, stderr = ''): RunRecord => ({ ...record(code, stdout, stderr), stdout_dropped_bytes: 3 });
+    for (const fail_closed of [false, true]) {
+      const s = spec('pre_tool_call', 'h', fail_closed);
+      expect(evaluateDialectRun('claude', maps, s, 'terminal', cut(2, 'x', 'Blocked: too long'))).toEqual({ action: 'block', message: 'Blocked: too long' });
+      expect(evaluateDialectRun('cursor', maps, s, 'terminal', cut(2, 'x', 'Blocked'))).toMatchObject({ action: 'block' });
+    }
+    const open = spec('pre_tool_call', 'h', false);
+    const closed = spec('pre_tool_call', 'h', true);
+    // Exit 0: the deny that was kept is not read — fail open, or block as unreadable output.
+    expect(evaluateDialectRun('claude', maps, open, 'terminal', cut(0, deny))).toBeNull();
+    expect(evaluateDialectRun('claude', maps, closed, 'terminal', cut(0, deny))).toEqual({
+      action: 'block',
+      message: 'hook h failed closed: unreadable output: stdout exceeded the capture limit (3 bytes dropped), so it is not a directive',
+    });
+  });
+
+  it('issue 29: a fail_closed guard that exited 0 silent, its children killed at the exit, blocks; one that answered keeps its answer', () => {
+    const left = (stdout: string): RunRecord => ({ ...record(0, stdout), left_processes: 1 });
+    const reason = 'hook h failed closed: exited 0 with no answer; 1 process it left running was killed — answer before exiting, or `wait` for the child';
+    const allow = '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}';
+    expect(evaluateDialectRun('claude', maps, spec('pre_tool_call', 'h', true), 'terminal', left(''))).toEqual({ action: 'block', message: reason });
+    expect(evaluateDialectRun('claude', maps, spec('pre_tool_call', 'h', false), 'terminal', left(''))).toBeNull();
+    expect(evaluateDialectRun('claude', maps, spec('pre_tool_call', 'h', true), 'terminal', left(allow))).toBeNull();
+    expect(evaluateDialectRun('claude', maps, spec('pre_tool_call', 'h', true), 'terminal', record(0, ''))).toBeNull();
+    // Not a tool gate: fail_closed has no effect there.
+    expect(evaluateDialectRun('claude', maps, spec('post_tool_call', 'h', true), 'terminal', left(''))).toBeNull();
   });
 });
 

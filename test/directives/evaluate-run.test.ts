@@ -25,6 +25,9 @@ const exited = (code: number, stdout = '', stderr = ''): RunRecord =>
 
 const fcBlock = (reason: string) => ({ action: 'block', message: `hook ${CMD} failed closed: ${reason}` });
 const UNPARSEABLE = fcBlock('unparseable stdout (expected a JSON object)');
+const TRUNCATED = fcBlock('unreadable output: stdout exceeded the capture limit (1 bytes dropped), so it is not a directive');
+const LEFT_ONE = fcBlock('exited 0 with no answer; 1 process it left running was killed — answer before exiting, or `wait` for the child');
+const BLOCKED_BY_STDERR = { action: 'block', message: DEFAULT_BLOCK_MESSAGE };
 
 describe('§3.3 truth table for pre_tool_call (fail-open | fail_closed)', () => {
   const rows: [string, RunRecord, unknown, unknown][] = [
@@ -40,11 +43,35 @@ describe('§3.3 truth table for pre_tool_call (fail-open | fail_closed)', () => 
     ['timeout', run({ status: 'timeout', exit_code: null, signal: 'SIGTERM' }), null, fcBlock('timed out after 30s')],
     ['timeout even with a block on stdout', run({ status: 'timeout', exit_code: null, stdout: '{"action":"block"}' }), null, fcBlock('timed out after 30s')],
     [
-      'output over the cap',
+      'killed writing without end, far past the cap',
       run({ status: 'output_limit', exit_code: null, signal: 'SIGKILL', stdout: '{"action":"block"' }),
       null,
-      fcBlock('output exceeded the capture limit and the hook was killed'),
+      fcBlock('kept writing far past the output cap and was killed before it exited'),
     ],
+    // Issue 29: the cap bounds memory, never a verdict — the exit counts, a cut stdout is no directive.
+    ['exit 2, stdout cut at the cap', run({ ...exited(2, '{"action":"block","message":"x'), stdout_dropped_bytes: 5 }), BLOCKED_BY_STDERR, BLOCKED_BY_STDERR],
+    [
+      'exit 2, cut stdout held a whole block',
+      run({ ...exited(2, '{"action":"block","message":"kept"}'), stdout_dropped_bytes: 1 }),
+      BLOCKED_BY_STDERR,
+      BLOCKED_BY_STDERR,
+    ],
+    ['exit 0, cut stdout held a whole block', run({ ...exited(0, '{"action":"block"}'), stdout_dropped_bytes: 1 }), null, TRUNCATED],
+    ['exit 0, cut stdout, JSON text', run({ ...exited(0, '{"action":"approve"'), stdout_dropped_bytes: 2_000_000 }), null, fcBlock(
+      'unreadable output: stdout exceeded the capture limit (2000000 bytes dropped), so it is not a directive',
+    )],
+    ['exit 1, cut stdout', run({ ...exited(1, 'x'), stdout_dropped_bytes: 1 }), null, TRUNCATED],
+    // Issue 29: the answer was to come from a child killed at the exit.
+    ['exit 0, silent, left a process', run({ ...exited(0), left_processes: 1 }), null, LEFT_ONE],
+    ['exit 0, blank, left 2 processes', run({ ...exited(0, ' \n'), left_processes: 2 }), null, fcBlock(
+      'exited 0 with no answer; 2 processes it left running were killed — answer before exiting, or `wait` for the child',
+    )],
+    ['exit 0, {} then left a process', run({ ...exited(0, '{}'), left_processes: 1 }), null, null],
+    ['exit 0, block then left a process', run({ ...exited(0, '{"action":"block","message":"no"}'), left_processes: 1 }), { action: 'block', message: 'no' }, {
+      action: 'block',
+      message: 'no',
+    }],
+    ['exit 0, approve then left a process', run({ ...exited(0, '{"action":"approve"}'), left_processes: 1 }), { action: 'approve' }, { action: 'approve' }],
     ['exit 0, empty stdout', exited(0), null, null],
     ['exit 0, blank stdout', exited(0, ' \n\n'), null, null],
     ['exit 0, {}', exited(0, '{}'), null, null],
@@ -123,7 +150,11 @@ describe('describeRun: the warnings Hermes would log', () => {
       `shell hook timed out after 30.012s (event=pre_tool_call command=${CMD})`,
     ]);
     expect(describeRun(s, run({ status: 'timeout', exit_code: null, duration_ms: 2000 }))[0]).toContain('after 2.0s');
-    expect(describeRun(s, run({ status: 'output_limit', exit_code: null }))[0]).toContain('output exceeded');
+    expect(describeRun(s, run({ status: 'output_limit', exit_code: null }))[0]).toContain('kept writing far past the output cap and was killed');
+    expect(describeRun(s, run({ ...exited(2, '{"action":"block"'), stdout_dropped_bytes: 7 }))).toEqual([
+      `shell hook exited 2 (event=pre_tool_call command=${CMD}); stderr=`,
+      `shell hook stdout exceeded the capture limit (event=pre_tool_call command=${CMD}): 7 bytes dropped; a cut stdout is not a directive`,
+    ]);
     expect(describeRun(s, exited(3, 'not json', ' boom \n'))).toEqual([
       `shell hook exited 3 (event=pre_tool_call command=${CMD}); stderr=boom`,
       'shell hook stdout was not valid JSON (event=pre_tool_call): not json',

@@ -15,6 +15,7 @@ afterAll(cleanupTemps);
 
 /** Far below the hooks' 5 s timeout: the answer did not wait for the deadline. */
 const WELL_BEFORE_TIMEOUT_MS = 4000;
+const KEEP = 'a helper meant to outlive its hook must leave its process group and its output: setsid CMD </dev/null >/dev/null 2>&1 &)';
 
 const SETSID_BLOCK = `setsid sleep 30 &
 echo "daemon=$!" >&2
@@ -89,6 +90,57 @@ describe.each([false, true])('fail_closed: %s', (failClosed) => {
     } finally {
       killQuietly(writer);
     }
+  });
+});
+
+// Issue 29 item 2: the answer was to come from a background child, killed at the exit.
+const ANSWER_FROM_CHILD = `( sleep 0.3; echo '{"action":"block","message":"too late"}' ) &
+exit 0`;
+
+describe('a guard that answers from a background child (issue 29)', () => {
+  it('fail_closed: blocked, saying why and how to fix it', async () => {
+    const { decision, hook, elapsed, command } = await guard(ANSWER_FROM_CHILD, true);
+    expect(hook).toMatchObject({ status: 'ok', exit_code: 0, stdout: '' });
+    expect(hook.left_processes).toBeGreaterThanOrEqual(1);
+    const n = hook.left_processes;
+    const what = n === 1 ? '1 process it left running was' : `${n} processes it left running were`;
+    expect(decision).toMatchObject({
+      action: 'block',
+      message: `hook ${command} failed closed: exited 0 with no answer; ${what} killed — answer before exiting, or \`wait\` for the child`,
+      decided_by: 0,
+    });
+    expect(elapsed).toBeLessThan(WELL_BEFORE_TIMEOUT_MS);
+  });
+
+  it('not fail_closed: fails open as Hermes, with the warning about what was left', async () => {
+    const { decision, hook, logger, command } = await guard(ANSWER_FROM_CHILD, false);
+    expect(decision.action).toBe('allow');
+    const n = hook.left_processes;
+    expect(logger.lines).toEqual([
+      `shell hook (event=pre_tool_call command=${command}) exited 0; left ${n} process${n === 1 ? '' : 'es'}, killed ` +
+        `(its answer was taken at its exit; ${KEEP}`,
+    ]);
+  });
+
+  it('fail_closed, answered before exiting: keeps its answer though it left a child', async () => {
+    const { decision, hook } = await guard(`sleep 30 &\necho "child=$!" >&2\necho '{"action":"approve","message":"fine"}'\nexit 0`, true);
+    try {
+      expect(hook.left_processes).toBe(1);
+      expect(decision).toMatchObject({ action: 'approve', message: 'fine', decided_by: 0 });
+    } finally {
+      killQuietly(pidIn(hook.stderr, 'child'));
+    }
+  });
+
+  it('through `run pre_tool_call` (the built CLI): exit 2, blocked', async () => {
+    const home = tempHome('hh-exit-bg-');
+    const hook = writeScript(join(home, 'guard.sh'), `#!/bin/bash\ncat >/dev/null\n${ANSWER_FROM_CHILD}\n`);
+    writeFileSync(join(home, 'config.yaml'), `hooks_auto_accept: true\nhooks:\n  pre_tool_call:\n    - command: ${hook}\n      fail_closed: true\n`);
+    const stdin = JSON.stringify({ tool_name: 'terminal', tool_input: { command: 'rm -rf /' } });
+    const r = await runBin(['run', 'pre_tool_call'], { stdin, env: baseEnv({ HERMES_HOME: home }) });
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stdout)).toMatchObject({ action: 'block', decided_by: 0 });
+    expect(JSON.parse(r.stdout).message).toMatch(new RegExp(`^hook ${hook} failed closed: exited 0 with no answer; \\d+ process`));
   });
 });
 

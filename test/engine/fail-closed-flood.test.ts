@@ -1,7 +1,9 @@
 // A real fail_closed pre_tool_call hook that floods stdout (or stderr) without end, through
-// engine.emit: the run ends as output_limit, the call is blocked with the exact fail-closed
-// message, the hook's whole process group (a grandchild holding the pipe included) is dead
-// afterwards, and all of it within the kill path's bound.
+// engine.emit: past the cap its output is only drained, and once it is far past it (the
+// endless-writer bound, 16 × the cap) without the hook having exited, the run ends as
+// output_limit, the call is blocked with the exact fail-closed message, the hook's whole process
+// group (a grandchild holding the pipe included) is dead afterwards, all of it within the kill
+// path's bound — long before the hook's timeout.
 
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,7 +13,7 @@ import { DEFAULT_DRAIN_MS, DEFAULT_KILL_GRACE_MS, DEFAULT_MAX_OUTPUT_BYTES } fro
 import { groupMembers, isRunning, waitFor } from '../spawn/_helpers.js';
 import { capture, tempHome, testEngine } from './_helpers.js';
 
-/** Time to write 1 MiB through a pipe and for the kernel to finish exits under way, on a loaded 2-core machine. */
+/** Time to write 16 MiB through a pipe and for the kernel to finish exits under way, on a loaded 2-core machine. */
 const FLOOD_MARGIN_MS = 3000;
 const HOOK_TIMEOUT_S = 20;
 
@@ -42,7 +44,7 @@ describe('a flooding fail_closed pre_tool_call hook', () => {
     const { hooks, decision } = await engine.emit('pre_tool_call', { tool_name: 'terminal', args: { command: 'ls' }, session_id: 's' });
     const wall = performance.now() - t0;
 
-    const message = `hook ${command} failed closed: output exceeded the capture limit and the hook was killed`;
+    const message = `hook ${command} failed closed: kept writing far past the output cap and was killed before it exited`;
     expect(failClosedMessage(command, FAIL_CLOSED_REASON.outputLimit)).toBe(message);
     const [hook] = hooks;
     expect(hook).toMatchObject({ kind: 'shell', command, fail_closed: true, status: 'output_limit', exit_code: null });
@@ -53,13 +55,15 @@ describe('a flooding fail_closed pre_tool_call hook', () => {
     expect(flooded.startsWith(`flooding ${stream}\n`)).toBe(true);
     expect(stream === 'stdout' ? hook!.stderr : hook!.stdout).toBe('');
     expect(decision).toMatchObject({ action: 'block', message, decided_by: 0 });
-    expect(logger.lines).toEqual([`shell hook (event=pre_tool_call command=${command}) exceeded the output limit and was killed`]);
+    expect(logger.lines).toEqual([`shell hook (event=pre_tool_call command=${command}) kept writing far past the output cap and was killed before it exited`]);
 
     // The hook, its `yes` and the grandchild that held the pipe are all gone.
     const [pid, grandchild] = readFileSync(join(home, `pids-${stream}`), 'utf8').trim().split(' ').map(Number);
     expect(await waitFor(() => groupMembers(pid!).length === 0 && !isRunning(pid!) && !isRunning(grandchild!), FLOOD_MARGIN_MS)).toBe(true);
 
-    // The cap's kill path: TERM, KILL after the grace, pipes abandoned after the drain — never the hook's timeout.
+    // Memory stayed bounded: the cap kept, the rest counted.
+    expect(stream === 'stdout' ? hook!.stdout_dropped_bytes : hook!.stderr_dropped_bytes).toBeGreaterThan(15 * DEFAULT_MAX_OUTPUT_BYTES);
+    // The endless writer's kill path: TERM, KILL after the grace, pipes abandoned after the drain — never the hook's timeout.
     const bound = DEFAULT_KILL_GRACE_MS + DEFAULT_DRAIN_MS + FLOOD_MARGIN_MS;
     expect(hook!.duration_ms, 'hook duration (ms)').toBeLessThan(bound);
     expect(wall, 'emit (ms)').toBeLessThan(bound);

@@ -361,6 +361,36 @@ describe('spawnHook: output cap', () => {
     expect(r.stdout).toBe('');
   });
 
+  // Issue 29: the cap bounds memory, never a verdict.
+  const script = (name: string, body: string): string => {
+    const file = join(tmp, name);
+    writeFileSync(file, `#!/bin/bash\n${body}\n`);
+    chmodSync(file, 0o755);
+    return file;
+  };
+
+  it('past the cap, output is drained and counted, the hook runs to its exit and its status counts', async () => {
+    const r = await run(script('past-cap.sh', 'head -c 300000 /dev/zero | tr "\\0" e >&2\nprintf done\nexit 2'), { maxOutputBytes: 64 * 1024 });
+    expect(r).toMatchObject({ status: 'nonzero_exit', exit_code: 2, signal: null, stdout: 'done', stdout_dropped_bytes: 0 });
+    expect(r.stderr).toBe('e'.repeat(64 * 1024));
+    expect(r.stderr_dropped_bytes).toBe(300_000 - 64 * 1024);
+  });
+
+  it('a hook echoing a payload far larger than the cap is not an endless writer: its exit counts', async () => {
+    const r = await run(script('echo-payload.sh', 'cat >&2\nexit 2'), { stdin: 'p'.repeat(200_000), maxOutputBytes: 1024 });
+    expect(r).toMatchObject({ status: 'nonzero_exit', exit_code: 2, stderr: 'p'.repeat(1024), stderr_dropped_bytes: 200_000 - 1024 });
+  });
+
+  it('what a hook left flooding its pipes after its exit does not undo the exit: killed and counted', async () => {
+    // The child waits for the hook to be gone, then writes far past the endless-writer bound.
+    const body = 'p=$$\n( while kill -0 $p 2>/dev/null; do :; done; exec yes ) &\nexit 2';
+    const r = await run(script('left-flooding.sh', body), { maxOutputBytes: 1024 });
+    expect(r).toMatchObject({ status: 'nonzero_exit', exit_code: 2, signal: null, stdout: 'y\n'.repeat(512) });
+    expect(r.stdout_dropped_bytes).toBeGreaterThan(64 * 1024); // past the bound, after the exit
+    expect(r.left_processes).toBeGreaterThanOrEqual(1);
+    expect(await waitFor(() => groupMembers(r.pid!).length === 0, 2000)).toBe(true);
+  });
+
   it('accepts output of exactly the cap', async () => {
     const r = await run(`bash -c 'printf 0123456789'`, { maxOutputBytes: 10 });
     expect(r).toMatchObject({ status: 'ok', stdout: '0123456789' });

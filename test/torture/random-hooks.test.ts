@@ -1,7 +1,8 @@
 // Torture: 500 generated hooks (bash and python, seeded PRNG) with random exit codes, signal
 // self-kills, random stdout — directives of every kind, `{}`, invalid JSON, non-objects, invalid
-// UTF-8, lines of 100 KB+, output past the 1 MiB cap, nothing — random stderr, random sleeps (a few
-// past a 1 s timeout) and random fail_closed, run through the real engine over 30 concurrent emits.
+// UTF-8, lines of 100 KB+, output past the 1 MiB cap then an exit (it still counts), output without
+// end (killed: output_limit), nothing — random stderr, random sleeps (a few past a 1 s timeout) and
+// random fail_closed, run through the real engine over 30 concurrent emits.
 //
 // The oracle is the pure code, fed what each script was GENERATED to do (never the actual run):
 // the expected RunRecord (status, exit code or signal, the bytes written, decoded as UTF-8) goes
@@ -77,8 +78,10 @@ interface Plan {
   readsStdin: boolean;
   stdout: Buffer;
   stderr: Buffer;
-  /** Prints 3 MiB on this stream after the rest: past the 1 MiB cap. */
+  /** Prints 3 MiB on this stream after the rest: past the 1 MiB cap (then ends as planned). */
   overflow: null | 'stdout' | 'stderr';
+  /** With overflow: prints without end instead, far past the cap (killed: output_limit). */
+  flood: boolean;
   /** Sleeps 30 s at the end: past its 1 s timeout. */
   hang: boolean;
   sleepMs: number;
@@ -257,13 +260,16 @@ function plan(rng: Rng, id: number, event: EventName, matcher: string | null): O
     stdout: stdoutFor(rng, event),
     stderr: stderrFor(rng),
     overflow: oddity === 'stdout' || oddity === 'stderr' ? oddity : null,
+    // Half the overflowing hooks write without end (by id: the PRNG sequence stays as it was).
+    flood: (oddity === 'stdout' || oddity === 'stderr') && id % 2 === 0,
     hang: oddity === 'hang',
     sleepMs: rng.chance(0.3) ? rng.int(1, 200) : 0,
     end: endFor(rng, event),
   };
 }
 
-const CAP_PLUS = 3 * 1024 * 1024;
+const CAP = 1024 * 1024;
+const CAP_PLUS = 3 * CAP;
 
 function writeHook(dir: string, p: Omit<Plan, 'command'>, python: string): string {
   const out = join(dir, `h${p.id}.out`);
@@ -275,7 +281,7 @@ function writeHook(dir: string, p: Omit<Plan, 'command'>, python: string): strin
     const lines = ['#!/bin/bash'];
     if (p.readsStdin) lines.push('cat >/dev/null');
     lines.push(`cat '${out}'`, `cat '${err}' >&2`);
-    if (p.overflow) lines.push(`head -c ${CAP_PLUS} /dev/zero${p.overflow === 'stderr' ? ' >&2' : ''}`);
+    if (p.overflow) lines.push(`${p.flood ? 'cat' : `head -c ${CAP_PLUS}`} /dev/zero${p.overflow === 'stderr' ? ' >&2' : ''}`);
     if (p.sleepMs) lines.push(`sleep ${(p.sleepMs / 1000).toFixed(3)}`);
     if (p.hang) lines.push('sleep 30');
     if (p.end.kind === 'exit') lines.push(`exit ${p.end.code}`);
@@ -291,7 +297,8 @@ function writeHook(dir: string, p: Omit<Plan, 'command'>, python: string): strin
     ];
     if (p.readsStdin) lines.push('sys.stdin.buffer.read()');
     lines.push(`w(1, open(${JSON.stringify(out)}, "rb").read())`, `w(2, open(${JSON.stringify(err)}, "rb").read())`);
-    if (p.overflow) lines.push(`w(${p.overflow === 'stdout' ? 1 : 2}, b"x" * ${CAP_PLUS})`);
+    if (p.overflow && p.flood) lines.push(`while True: w(${p.overflow === 'stdout' ? 1 : 2}, b"x" * 65536)`);
+    else if (p.overflow) lines.push(`w(${p.overflow === 'stdout' ? 1 : 2}, b"x" * ${CAP_PLUS})`);
     if (p.sleepMs) lines.push(`time.sleep(${p.sleepMs / 1000})`);
     if (p.hang) lines.push('time.sleep(30)');
     if (p.end.kind === 'exit') lines.push(`os._exit(${p.end.code})`);
@@ -305,10 +312,22 @@ function writeHook(dir: string, p: Omit<Plan, 'command'>, python: string): strin
 // The oracle: what the pure evaluator says about what the script was generated to do
 
 function expectedStatus(p: Plan): HookOutcomeStatus {
-  if (p.overflow) return 'output_limit';
+  if (p.flood) return 'output_limit';
   if (p.hang) return 'timeout';
   if (p.end.kind === 'signal') return 'nonzero_exit';
   return p.end.code === 0 ? 'ok' : 'nonzero_exit';
+}
+
+/** What a stream of a hook that ran to its end wrote: its planned bytes, then 3 MiB of padding on the overflowing one. */
+function written(p: Plan, stream: 'stdout' | 'stderr'): Buffer {
+  if (p.overflow !== stream) return p[stream];
+  return Buffer.concat([p[stream], Buffer.alloc(CAP_PLUS, p.lang === 'bash' ? 0 : 'x')]);
+}
+
+/** Kept: the first CAP bytes, decoded; dropped: the rest, counted. */
+function captured(p: Plan, stream: 'stdout' | 'stderr'): { text: string; dropped: number } {
+  const bytes = written(p, stream);
+  return { text: bytes.subarray(0, CAP).toString('utf8'), dropped: Math.max(0, bytes.length - CAP) };
 }
 
 function expectedRecord(p: Plan): RunRecord {
@@ -317,8 +336,9 @@ function expectedRecord(p: Plan): RunRecord {
     status: status as RunRecord['status'],
     exit_code: status === 'ok' || status === 'nonzero_exit' ? (p.end.kind === 'exit' ? p.end.code : null) : null,
     signal: status === 'nonzero_exit' && p.end.kind === 'signal' ? p.end.signal : null,
-    stdout: p.overflow ? '' : p.stdout.toString('utf8'),
-    stderr: p.overflow ? '' : p.stderr.toString('utf8'),
+    stdout: p.flood ? '' : captured(p, 'stdout').text,
+    stderr: p.flood ? '' : captured(p, 'stderr').text,
+    stdout_dropped_bytes: p.flood ? 0 : captured(p, 'stdout').dropped,
     error: null,
     duration_ms: 0,
     timeout: p.timeout,
@@ -423,7 +443,8 @@ describe('500 random hooks through the engine', () => {
         const directive = matched ? predictedDirective(p) : null;
         predicted[h.index] = directive;
         statusCount.set(status, (statusCount.get(status) ?? 0) + 1);
-        const where = `h${p.id} (${p.lang}, ${e.event}${e.tool ? ` tool ${e.tool}` : ''}, end ${JSON.stringify(p.end)}, overflow ${p.overflow}, hang ${p.hang})`;
+        const how = `end ${JSON.stringify(p.end)}, overflow ${p.overflow}, flood ${p.flood}, hang ${p.hang}`;
+        const where = `h${p.id} (${p.lang}, ${e.event}${e.tool ? ` tool ${e.tool}` : ''}, ${how})`;
         if (h.command !== p.command) mismatches.push(`${where}: command ${h.command}`);
         if (h.status !== status) mismatches.push(`${where}: status ${h.status}, predicted ${status} (error ${h.error})`);
         if (!isDeepStrictEqual(h.directive, directive)) {
@@ -432,9 +453,14 @@ describe('500 random hooks through the engine', () => {
         if (!matched) return;
         if (h.error !== null) mismatches.push(`${where}: error ${h.error}`);
         // A hook killed at its deadline may not have written everything yet on a starved machine.
-        if (!p.overflow && !p.hang) {
-          if (h.stdout !== p.stdout.toString('utf8')) mismatches.push(`${where}: stdout differs (${h.stdout.length} vs ${p.stdout.length})`);
-          if (h.stderr !== p.stderr.toString('utf8')) mismatches.push(`${where}: stderr differs (${h.stderr.length} vs ${p.stderr.length})`);
+        if (!p.flood && !p.hang) {
+          // Past the cap: the first 1 MiB kept, the rest counted (issue 29).
+          for (const stream of ['stdout', 'stderr'] as const) {
+            const want = captured(p, stream);
+            if (h[stream] !== want.text) mismatches.push(`${where}: ${stream} differs (${h[stream].length} vs ${want.text.length})`);
+            const dropped = h[`${stream}_dropped_bytes`];
+            if (dropped !== want.dropped) mismatches.push(`${where}: ${stream}_dropped_bytes ${dropped}, predicted ${want.dropped}`);
+          }
         }
         if (status === 'ok' || status === 'nonzero_exit') {
           const rec = expectedRecord(p);
