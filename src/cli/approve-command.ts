@@ -5,6 +5,7 @@
 
 import { isEventName } from '../events.js';
 import { inert } from '../_display.js';
+import { resolveRelativeCommand } from '../config/relative-path.js';
 import { closestCommands, matchCommand } from '../consent/match-command.js';
 import type { InspectOptions } from '../consent/script-info.js';
 import type { ConsentInfo, ConsentSubject } from '../consent/state.js';
@@ -73,7 +74,7 @@ async function chosenSpecs(profile: Profile, typed: readonly string[], event: st
   const chosen = new Set<string>();
   const misses: string[] = [];
   for (const t of typed) {
-    const hits = await matchCommand(t, configured, opts);
+    const hits = await matchAsConfigured(t, configured, profile.configFile, opts);
     if (hits.length === 0) misses.push(t);
     for (const h of hits) chosen.add(h);
   }
@@ -131,7 +132,7 @@ export async function revokeCommand({ values, positionals }: ParsedArgs, io: Cli
   const misses: string[] = [];
   for (const t of typed) {
     // An allowlist command as written wins; else what it means among configured and listed commands.
-    const hits = listed.includes(t) ? [t] : await matchCommand(t, [...configured, ...listed], opts);
+    const hits = listed.includes(t) ? [t] : await matchAsConfigured(t, [...configured, ...listed], profile.configFile, opts);
     if (hits.length === 0) misses.push(t);
     for (const h of hits) targets.add(h);
   }
@@ -161,6 +162,18 @@ export async function revokeCommand({ values, positionals }: ParsedArgs, io: Cli
   // Consent is re-checked at every launch, so a running host (or serve) stops at its next call.
   if (any) writeLine(io.stdout, 'Hosts already running see this at their next call: the hook stops running (a fail_closed guard blocks the calls it guards).');
   return 0;
+}
+
+/**
+ * What `typed` means among `candidates`: as typed, else as the config reader resolves it — a relative
+ * script in the config is resolved against the config file's directory, so `approve hooks/g.sh` (the
+ * command as written there) must find the hook whose command became `/abs/hooks/g.sh`.
+ */
+async function matchAsConfigured(typed: string, candidates: readonly string[], configFile: string, opts: InspectOptions): Promise<string[]> {
+  const hits = await matchCommand(typed, candidates, opts);
+  if (hits.length > 0) return hits;
+  const resolved = resolveRelativeCommand(typed, configFile)?.command;
+  return resolved === undefined ? [] : matchCommand(resolved, candidates, opts);
 }
 
 function matchOptions(io: CliIO): InspectOptions {

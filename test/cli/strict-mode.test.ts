@@ -138,6 +138,15 @@ describe('a relative script path resolves against the config file directory, wha
     const report = JSON.parse(r.stdout) as { hooks: { command: string; status: string }[] };
     expect(report.hooks.map((h) => [h.command, h.status])).toEqual([[join(home, 'hooks/guard.sh'), 'ok']]);
   });
+
+  it('approve and revoke take the command as written in the config, from any working directory', async () => {
+    const home = makeHome('hooks:\n  pre_tool_call:\n    - command: hooks/guard.sh\n');
+    writeScript(join(home, 'hooks/guard.sh'), BLOCKER);
+    const a = await runBin(['approve', '--home', home, 'hooks/guard.sh'], { env: baseEnv(), cwd: tempDir() });
+    expect([a.code, a.stdout]).toEqual([0, expect.stringContaining(`Approved [pre_tool_call] ${join(home, 'hooks/guard.sh')}`)]);
+    const r = await runBin(['revoke', '--home', home, 'hooks/guard.sh'], { env: baseEnv(), cwd: tempDir() });
+    expect([r.code, r.stdout]).toEqual([0, expect.stringContaining('Removed 1 allowlist entry')]);
+  });
 });
 
 describe('doctor and print-config recommend strict mode', () => {
