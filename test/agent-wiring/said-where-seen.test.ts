@@ -20,7 +20,7 @@ const NOSHEBANG = writeScript(join(dir, 'noshebang.sh'), 'exit 0\n');
 const CRLF = writeScript(join(dir, 'crlf.sh'), '#!/bin/sh\r\nexit 0\r\n');
 const TRACEBACK = writeScript(join(dir, 'tb.py'), '#!/usr/bin/env python3\nraise ValueError("boom")\n');
 const SLOW = writeScript(join(dir, 'slow.sh'), '#!/bin/sh\nexec sleep 30\n');
-// The relative path resolves from `dir` only; the agent runs the hook from another folder.
+// The relative path resolves against the config file's folder (where no guard.sh is), not the agent's cwd.
 const ELSEWHERE = tempDir('hh-seen-cwd-');
 
 const hook = (command: string, extra = ''): string => `hooks:\n  pre_tool_call:\n    - command: ${JSON.stringify(command)}\n${extra}`;
@@ -37,7 +37,7 @@ const MISTAKES: Record<string, { config: string; says: RegExp[] }> = {
   'no x bit': { config: hook(NOEXEC), says: [/not executable/, /chmod \+x/] },
   'no shebang': { config: hook(NOSHEBANG), says: [/Exec format error/, /add #!\/usr\/bin\/env bash/] },
   CRLF: { config: hook(CRLF), says: [/CRLF line endings/, /sed -i/] },
-  'relative path': { config: hook('./guard.sh'), says: [/\.\/guard\.sh/, /does not exist/] },
+  'relative path': { config: hook('./guard.sh'), says: [/\/guard\.sh does not exist/, /fix the command/] },
   'python traceback': { config: hook(TRACEBACK), says: [/exited 1/, /use exit 2/, /ValueError: boom/] },
   timeout: { config: hook(SLOW, '      timeout: 1\n'), says: [/timed out after 1s/, /raise its timeout/] },
 };
