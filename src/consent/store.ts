@@ -190,6 +190,17 @@ export class ConsentStore {
           `Create the script (or fix the command), then approve again. Nothing was approved.`,
       );
     }
+    // What runs must be as safe as what was read, and every script it runs must be pinned.
+    const refused = list.flatMap((s, i) => {
+      const script = scripts[i] as ScriptInfo;
+      if (script.untrusted !== null) return [`[${s.event}] ${s.command}: ${script.untrusted}`];
+      if (script.unfollowable !== null) {
+        return [`[${s.event}] ${s.command}: its -c code cannot be followed (${script.unfollowable}), so the scripts it runs could not be pinned — put that code in a script file and make the script the command`];
+      }
+      const missing = script.named.filter((n) => n.sha256 === null);
+      return missing.length > 0 ? [`[${s.event}] ${s.command}: its -c code runs ${missing.map((n) => `${n.path} (${n.error ?? 'unreadable'})`).join(', ')}, and there is no file to pin`] : [];
+    });
+    if (refused.length > 0) throw new ConsentApproveError(`cannot approve ${refused.join('; ')}. Nothing was approved.`);
     await this.refresh();
     if (this.refusal !== null) throw new ConsentApproveError(`${this.refusal}. Nothing was approved.`);
     const approvedAt = isoFromDate((this.opts.now ?? (() => new Date()))());
@@ -202,6 +213,7 @@ export class ConsentStore {
         script_mtime_at_approval: script.mtime,
         script_sha256: script.sha256,
         script_path: script.path,
+        ...(script.named.length > 0 ? { named_scripts: Object.fromEntries(script.named.map((n) => [n.path, n.sha256 as string])) } : {}),
       };
     });
     const keys = new Set(approvals.map((a) => pairKey(a.event, a.command)));
