@@ -16,6 +16,8 @@ export interface RunFile {
   what: string;
   /** Absolute path. */
   path: string;
+  /** Found by a PATH look-up: taking its directory off PATH is a fix too. */
+  onPath?: boolean;
 }
 
 export interface WhatRuns {
@@ -43,15 +45,16 @@ export async function whatRuns(target: PinTarget, pinned: string | null, opts: W
 }
 
 async function collect(target: PinTarget, pinned: string | null, opts: WhatRunsOptions, out: WhatRuns, depth: number): Promise<void> {
-  const add = (what: string, file: string): void => {
-    if (!out.files.some((f) => f.path === file)) out.files.push({ what, path: file });
+  const add = (what: string, file: string, onPath = false): void => {
+    if (!out.files.some((f) => f.path === file)) out.files.push({ what, path: file, ...(onPath ? { onPath } : {}) });
   };
   const inner = depth > 0;
   for (const p of target.programs) {
     const file = await resolveProgram(p, opts);
     if (file === null) continue; // not found: the runnable check says so
     const self = file === pinned && target.kind === 'program';
-    add(inner ? `program named in its -c code` : self ? 'hook program' : 'interpreter', file);
+    const label = inner ? 'program named in its -c code' : !self ? 'interpreter' : p.lookup === 'path' ? 'hook program' : 'hook script';
+    add(label, file, p.lookup === 'path');
   }
   if (pinned !== null && target.kind === 'script') add(inner ? 'script named in its -c code' : 'hook script', pinned);
   if (target.shellCode === null) return;
@@ -112,7 +115,8 @@ export function judgeRuns(files: readonly RunFile[]): string | null {
     if (!v.exists || v.findings.length === 0) continue;
     const news: TrustFinding[] = v.findings.filter((x) => !said.has(`${x.path}\0${x.problem}`));
     for (const x of v.findings) said.add(`${x.path}\0${x.problem}`);
-    if (news.length > 0) parts.push(`its ${distrustMessage(f.what, { ...v, findings: news })}`);
+    const offPath = f.onPath === true ? ` (or take ${path.dirname(f.path)} off PATH)` : '';
+    if (news.length > 0) parts.push(`its ${distrustMessage(f.what, { ...v, findings: news })}${offPath}`);
   }
   return parts.length === 0 ? null : `${parts.join('; ')} — whoever can change it runs their code as you`;
 }
