@@ -6,6 +6,7 @@ import type { Diagnostic, HookSpec } from '../types.js';
 import { discoveryOf, type ParsedArgs } from './_args.js';
 import { checkCommand, type CommandCheck } from './_command-check.js';
 import { inspectScript } from '../consent/script-info.js';
+import { unfollowableMessage } from '../consent/what-runs.js';
 import { failsClosed } from '../directives/messages.js';
 import { painter } from './_color.js';
 import { writeLine, type CliIO } from './_io.js';
@@ -65,7 +66,7 @@ async function commandDiagnostics(specs: readonly HookSpec[], source: ConfigSour
     const script = await inspectScript(spec.command, { cwd: io.cwd, env: io.env, ...(io.env.HOME !== undefined ? { homedir: io.env.HOME } : {}) });
     if (script.untrusted !== null) out.push(diagnosticAt(source, 'warning', at, `not trusted, so it will not run: ${script.untrusted}${cost}`));
     else if (script.unfollowable !== null) {
-      out.push(diagnosticAt(source, 'warning', at, `cannot be approved: its -c code cannot be followed (${script.unfollowable}), so the scripts it runs could not be pinned — put that code in a script file and make the script the command${cost}`));
+      out.push(diagnosticAt(source, 'warning', at, `cannot be approved: ${unfollowableMessage(script.unfollowable)}${cost}`));
     }
   }
   return out;

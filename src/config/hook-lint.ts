@@ -128,7 +128,8 @@ export function commandFinding(command: string, opts: { failClosed: boolean; can
   const opaque = constructs.find((c) => c.kind === 'command substitution' || (c.kind === 'variable' && c.token === 0));
   const rewrite = opaque === undefined
     ? `write: ${bashFix} — or move it into a script`
-    : `move it into a script file and make that script the command (as bash -c code it could not be approved: the ${opaque.kind} '${opaque.text}' hides what it runs from the approval's pin)`;
+    : `move it into a script file and make that script the command ` +
+      `(as bash -c code it could not be approved: the ${opaque.kind} '${opaque.text}' hides what it runs from the approval's pin)`;
   const assignment = constructs.find((c) => c.kind === 'assignment');
   if (assignment) {
     // `FOO=1 /x.sh` → spawn looks for a program named `FOO=1`.
@@ -142,7 +143,9 @@ export function commandFinding(command: string, opts: { failClosed: boolean; can
   if (constructs.some((c) => c.token === 0)) {
     return {
       level: 'error',
-      message: `runs without a shell, so ${named} ${constructs.length > 1 ? 'are' : 'is'} not interpreted: the program '${program}' does not exist and this hook never starts — ${rewrite}`,
+      message:
+        `runs without a shell, so ${named} ${constructs.length > 1 ? 'are' : 'is'} not interpreted: ` +
+        `the program '${program}' does not exist and this hook never starts — ${rewrite}`,
     };
   }
   return {

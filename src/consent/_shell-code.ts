@@ -16,6 +16,14 @@ export interface ShellCode {
   movesDir: boolean;
 }
 
+/** What to do instead of `-c` code that cannot be followed (said by approve, consent and validate). */
+export const UNFOLLOWABLE_FIX = 'put that code in a script file and make the script the command';
+
+/** Why `-c` code cannot be approved, with the fix. */
+export function unfollowableMessage(why: string): string {
+  return `its -c code cannot be followed (${why}), so the scripts it runs could not be pinned — ${UNFOLLOWABLE_FIX}`;
+}
+
 /** Words that start or continue a compound command: the next word is a command. */
 const PREFIX = new Set(['if', 'then', 'else', 'elif', 'do', 'while', 'until', '!', '{', 'time', 'exec', 'command', 'builtin', 'nohup']);
 /** Words that end a compound command. */

@@ -190,7 +190,9 @@ export class LaunchGate {
     const how = phase === 'launch' ? 'rewritten as it was being started; it was killed at once' : 'rewritten while it ran; its answer is ignored';
     const refusal = this.refuse(spec, this.state(spec), changing(spec, last, how));
     if (refusal.block || spec.event !== 'pre_tool_call') return refusal;
-    const message = `hook ${spec.command} guards this tool call, but ${last.script_path ?? spec.command} was ${how}: the call is blocked, since what it would have answered is unknown`;
+    const message =
+      `hook ${spec.command} guards this tool call, but ${last.script_path ?? spec.command} was ${how}: ` +
+      'the call is blocked, since what it would have answered is unknown';
     return { ...refusal, block: true, message };
   }
 

@@ -100,7 +100,9 @@ export function pinTargetOfArgv(argv: readonly string[]): PinTarget {
     }
     const step = STEPS[family](words, i);
     if ('inline' in step) {
-      if (step.code !== undefined) return { ...program(i, 'interpreter', `${step.inline}: the ${name} binary is pinned, and the scripts its code runs`), shellCode: step.code };
+      if (step.code !== undefined) {
+        return { ...program(i, 'interpreter', `${step.inline}: the ${name} binary is pinned, and the scripts its code runs`), shellCode: step.code };
+      }
       return program(i, 'interpreter', `${step.inline}: the ${name} binary is pinned, not the code it runs`);
     }
     if ('script' in step) {

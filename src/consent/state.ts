@@ -8,6 +8,7 @@ import type { ConsentState } from '../types.js';
 import { matchingEntries, type AllowlistDoc, type AllowlistEntry } from './allowlist.js';
 import { parseIsoMicros } from './_timestamps.js';
 import { isPlainObject } from '../_json.js';
+import { UNFOLLOWABLE_FIX } from './_shell-code.js';
 import type { ScriptInfo } from './script-info.js';
 
 export interface ConsentSubject {
@@ -152,7 +153,7 @@ function approvalOf(
  */
 function namedDrift(entry: AllowlistEntry, script: ScriptInfo): string | null {
   if (script.unfollowable !== null) {
-    return `${script.path ?? script.token} runs -c code that cannot be followed (${script.unfollowable}), so what it runs is not pinned — put that code in a script file and make it the command`;
+    return `${script.path ?? script.token} runs -c code that cannot be followed (${script.unfollowable}), so what it runs is not pinned — ${UNFOLLOWABLE_FIX}`;
   }
   const recorded = isPlainObject(entry.named_scripts) ? entry.named_scripts : {};
   for (const n of script.named) {

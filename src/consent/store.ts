@@ -29,6 +29,7 @@ import { inspectScript, type InspectOptions, type ScriptInfo } from './script-in
 import { splitPathFix } from '../spawn/launch-problems.js';
 import { identityOf, settledAt } from '../_file-identity.js';
 import { checkTrust } from './trust.js';
+import { unfollowableMessage } from './what-runs.js';
 import { FILE_MODE, fileIdentity, fileIdentitySync, isDirectory, readAllowlistFile, statWithIdentitySync, writeBackup } from './_allowlist-file.js';
 import { isoFromDate } from './_timestamps.js';
 import { HooksError, errorText } from '../errors.js';
@@ -195,10 +196,11 @@ export class ConsentStore {
       const script = scripts[i] as ScriptInfo;
       if (script.untrusted !== null) return [`[${s.event}] ${s.command}: ${script.untrusted}`];
       if (script.unfollowable !== null) {
-        return [`[${s.event}] ${s.command}: its -c code cannot be followed (${script.unfollowable}), so the scripts it runs could not be pinned — put that code in a script file and make the script the command`];
+        return [`[${s.event}] ${s.command}: ${unfollowableMessage(script.unfollowable)}`];
       }
       const missing = script.named.filter((n) => n.sha256 === null);
-      return missing.length > 0 ? [`[${s.event}] ${s.command}: its -c code runs ${missing.map((n) => `${n.path} (${n.error ?? 'unreadable'})`).join(', ')}, and there is no file to pin`] : [];
+      const gone = missing.map((n) => `${n.path} (${n.error ?? 'unreadable'})`).join(', ');
+      return missing.length > 0 ? [`[${s.event}] ${s.command}: its -c code runs ${gone}, and there is no file to pin`] : [];
     });
     if (refused.length > 0) throw new ConsentApproveError(`cannot approve ${refused.join('; ')}. Nothing was approved.`);
     await this.refresh();

@@ -9,6 +9,8 @@ import path from 'node:path';
 import { checkTrust, distrustMessage, type TrustFinding } from './trust.js';
 import { pinTargetOfArgv, type PinTarget, type ProgramWord } from './script-path.js';
 import { readShellCode } from './_shell-code.js';
+
+export { UNFOLLOWABLE_FIX, unfollowableMessage } from './_shell-code.js';
 import { findOnPath } from './_find-on-path.js';
 
 export interface RunFile {
@@ -36,6 +38,7 @@ export interface WhatRunsOptions {
 }
 
 const MAX_DEPTH = 4;
+
 
 /** The files `target` (the command's pin target) runs; `pinned` is its pinned file when found. */
 export async function whatRuns(target: PinTarget, pinned: string | null, opts: WhatRunsOptions): Promise<WhatRuns> {
@@ -85,7 +88,9 @@ async function collect(target: PinTarget, pinned: string | null, opts: WhatRunsO
       return;
     }
     let file: string | null = null;
-    if (t.kind === 'script') file = t.lookup === 'path' ? await findOnPath(t.token, pathEnv(t.searchPath, opts.env), opts.cwd) : path.resolve(opts.cwd, t.chdir ?? '.', t.token);
+    if (t.kind === 'script') {
+      file = t.lookup === 'path' ? await findOnPath(t.token, pathEnv(t.searchPath, opts.env), opts.cwd) : path.resolve(opts.cwd, t.chdir ?? '.', t.token);
+    }
     else if (t.token.includes('/')) file = path.resolve(opts.cwd, t.chdir ?? '.', t.token);
     // A file named by path is the user's own code: pinned. A bare name on PATH is only judged.
     if (file !== null && !out.named.includes(file)) out.named.push(file);
