@@ -11,7 +11,7 @@ import { pinTargetOfArgv, type PinTarget, type ProgramWord } from './script-path
 import { readShellCode } from './_shell-code.js';
 
 export { UNFOLLOWABLE_FIX, unfollowableMessage } from './_shell-code.js';
-import { findOnPath } from './_find-on-path.js';
+import { findOnPathSync } from './_find-on-path.js';
 
 export interface RunFile {
   /** How messages name it: `hook script`, `interpreter`, `script named in its -c code` … */
@@ -53,7 +53,8 @@ async function collect(target: PinTarget, pinned: string | null, opts: WhatRunsO
   };
   const inner = depth > 0;
   for (const p of target.programs) {
-    const file = await resolveProgram(p, opts);
+    // The pinned program was just looked up for the pin: the same look-up, not a second one.
+    const file = pinned !== null && target.kind !== 'script' && p.token === target.token ? pinned : resolveProgram(p, opts);
     if (file === null) continue; // not found: the runnable check says so
     const self = file === pinned && target.kind === 'program';
     const label = inner ? 'program named in its -c code' : !self ? 'interpreter' : p.lookup === 'path' ? 'hook program' : 'hook script';
@@ -89,7 +90,7 @@ async function collect(target: PinTarget, pinned: string | null, opts: WhatRunsO
     }
     let file: string | null = null;
     if (t.kind === 'script') {
-      file = t.lookup === 'path' ? await findOnPath(t.token, pathEnv(t.searchPath, opts.env), opts.cwd) : path.resolve(opts.cwd, t.chdir ?? '.', t.token);
+      file = t.lookup === 'path' ? findOnPathSync(t.token, pathEnv(t.searchPath, opts.env), opts.cwd) : path.resolve(opts.cwd, t.chdir ?? '.', t.token);
     }
     else if (t.token.includes('/')) file = path.resolve(opts.cwd, t.chdir ?? '.', t.token);
     // A file named by path is the user's own code: pinned. A bare name on PATH is only judged.
@@ -99,8 +100,8 @@ async function collect(target: PinTarget, pinned: string | null, opts: WhatRunsO
   }
 }
 
-async function resolveProgram(p: ProgramWord, opts: WhatRunsOptions): Promise<string | null> {
-  if (p.lookup === 'path') return findOnPath(p.token, pathEnv(p.searchPath, opts.env), opts.cwd);
+function resolveProgram(p: ProgramWord, opts: WhatRunsOptions): string | null {
+  if (p.lookup === 'path') return findOnPathSync(p.token, pathEnv(p.searchPath, opts.env), opts.cwd);
   return path.resolve(opts.cwd, p.chdir ?? '.', p.token);
 }
 
