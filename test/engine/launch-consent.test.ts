@@ -3,7 +3,7 @@
 // stops running at the next emit, a revoke stops it, an approve starts it — no restart.
 
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { baseEnv, runBin, waitFor, writeScript } from '../cli/_helpers.js';
@@ -285,5 +285,33 @@ describe('consent at launch: a script that changes while its hook runs', () => {
     expect(h!.error).toBe(message);
     expect(logger.lines).toEqual([message]);
     expect(decision.context ?? null).toBeNull();
+  });
+});
+
+describe('consent at launch: the trust rule on what runs, judged at every launch', () => {
+  it('a guard whose directory is made writable by others while the engine runs stops at the next call: a fail_closed guard blocks, saying the chmod', async () => {
+    const home = tempHome('hh-launch-');
+    const dir = join(tempHome('hh-launch-scripts-'), 'hooks');
+    mkdirSync(dir, { mode: 0o755 });
+    const log = join(home, 'ran.log');
+    const guard = writeScript(join(dir, 'guard.sh'), `#!/bin/bash\necho ran >>'${log}'\necho '{}'\n`);
+    writeFileSync(join(home, 'config.yaml'), `hooks:\n  pre_tool_call:\n    - command: ${guard}\n      fail_closed: true\n`);
+    expect((await runBin(['approve', guard, '--home', home], { env: baseEnv() })).code).toBe(0);
+    const engine = await testEngine(home, { acceptHooks: false, logger: capture() });
+    expect((await engine.emit('pre_tool_call', CALL)).decision.action).toBe('allow');
+    expect(readFileSync(log, 'utf8')).toBe('ran\n');
+
+    chmodSync(dir, 0o777);
+    const { hooks, decision } = await engine.emit('pre_tool_call', CALL);
+    const [h] = shell(hooks);
+    expect([h!.status, h!.consent]).toEqual(['awaiting_approval', 'not_approved']);
+    expect(decision.action).toBe('block');
+    expect(decision.message).toContain(`hook ${guard} is not run (its hook script ${guard} is not trusted: the directory ${dir} on its path is writable by group and others (mode 0777)`);
+    expect(decision.message).toContain(`run chmod go-w '${dir}'`);
+    expect(readFileSync(log, 'utf8')).toBe('ran\n');
+
+    chmodSync(dir, 0o755);
+    expect((await engine.emit('pre_tool_call', CALL)).decision.action).toBe('allow');
+    expect(readFileSync(log, 'utf8')).toBe('ran\nran\n');
   });
 });
