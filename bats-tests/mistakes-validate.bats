@@ -117,7 +117,7 @@ EOF
   assert_line "$CONFIG:5:16: error: hooks.pre_tool_call[1].command: command '$GUARD \\' cannot be parsed: No escaped character — this hook can never start (each failure is only a warning and the call goes ahead); fix the quoting"
 }
 
-@test "shell syntax in a command that runs without a shell, each with its bash -c rewrite" {
+@test "shell syntax in a command that runs without a shell, each with its bash -c rewrite (a script file where a bash -c approval could not pin what runs)" {
   cat >"$CONFIG" <<'EOF'
 hooks:
   pre_tool_call:
@@ -133,8 +133,8 @@ EOF
   assert_line "$CONFIG:4:16: warning: hooks.pre_tool_call[1].command: runs without a shell, so the and-list '&&' is passed to /opt/guard.sh as literal text — write: bash -c '/opt/guard.sh && echo ok' — or move it into a script"
   assert_line "$CONFIG:5:16: warning: hooks.pre_tool_call[2].command: runs without a shell, so the command separator ';' is passed to /opt/guard.sh as literal text — write: bash -c '/opt/guard.sh --log; echo done' — or move it into a script"
   assert_line "$CONFIG:6:16: warning: hooks.pre_tool_call[3].command: runs without a shell, so the redirection '>' is passed to /opt/guard.sh as literal text — write: bash -c '/opt/guard.sh > /tmp/guard.log' — or move it into a script"
-  assert_line "$CONFIG:7:16: warning: hooks.pre_tool_call[4].command: runs without a shell, so the command substitution '\$(…)' is passed to /opt/guard.sh as literal text — write: bash -c '/opt/guard.sh --since \$(date +%s)' — or move it into a script"
-  assert_line "$CONFIG:8:16: warning: hooks.pre_tool_call[5].command: runs without a shell, so the command substitution '\`whoami\`' is passed to /opt/guard.sh as literal text — write: bash -c '/opt/guard.sh --user \`whoami\`' — or move it into a script"
+  assert_line "$CONFIG:7:16: warning: hooks.pre_tool_call[4].command: runs without a shell, so the command substitution '\$(…)' is passed to /opt/guard.sh as literal text — move it into a script file and make that script the command (as bash -c code it could not be approved: the command substitution '\$(…)' hides what it runs from the approval's pin)"
+  assert_line "$CONFIG:8:16: warning: hooks.pre_tool_call[5].command: runs without a shell, so the command substitution '\`whoami\`' is passed to /opt/guard.sh as literal text — move it into a script file and make that script the command (as bash -c code it could not be approved: the command substitution '\`whoami\`' hides what it runs from the approval's pin)"
   assert_line "$CONFIG:9:16: warning: hooks.pre_tool_call[6].command: runs without a shell, so the variable '\$HOME' is passed to /opt/guard.sh as literal text — write: bash -c '/opt/guard.sh --home \$HOME' — or move it into a script"
   assert_line "$CONFIG: 7 problem(s)"
 }
@@ -147,7 +147,7 @@ hooks:
     - command: $HOME/hooks/guard.sh
 EOF
   validate_reports "3:16: error: hooks.pre_tool_call[0].command: runs without a shell, so the assignment 'DEBUG=1' is taken as the program name and this hook never starts — write: env DEBUG=1 /opt/guard.sh (or bash -c 'DEBUG=1 /opt/guard.sh')"
-  assert_line "$CONFIG:4:16: error: hooks.pre_tool_call[1].command: runs without a shell, so the variable '\$HOME' is not interpreted: the program '\$HOME/hooks/guard.sh' does not exist and this hook never starts — write: bash -c '\$HOME/hooks/guard.sh' — or move it into a script"
+  assert_line "$CONFIG:4:16: error: hooks.pre_tool_call[1].command: runs without a shell, so the variable '\$HOME' is not interpreted: the program '\$HOME/hooks/guard.sh' does not exist and this hook never starts — move it into a script file and make that script the command (as bash -c code it could not be approved: the variable '\$HOME' hides what it runs from the approval's pin)"
 }
 
 @test "the suggested rewrite validates clean when pasted back" {

@@ -127,7 +127,7 @@ async function checkHook(spec: HookSpec, ctx: { profile: Profile; store: Consent
     // above says to approve it again once the path is fixed).
     checks.push({ ok: null, message: 'skipped smoke run — fix the problem above first, then re-run doctor' });
   } else if (!verdict.runs) {
-    checks.push({ ok: null, message: 'skipped smoke run — approve the hook first, then re-run doctor' });
+    checks.push({ ok: null, message: `skipped smoke run — ${consent.untrusted !== null ? 'fix what it runs' : 'approve the hook'} first, then re-run doctor` });
   } else {
     smoke = await smokeRunHook(spec, syntheticKwargs(spec.event), { home: profile.home, profile: profile.profile, cwd: io.cwd, env: io.env, dialectMaps: maps, store });
     checks.push(smokeCheck(spec, smoke));
@@ -234,6 +234,9 @@ async function runnableCheck(spec: HookSpec, configFile: string, io: CliIO): Pro
 /** Consent, never contradicting the runnable check: no "✓ approved" about a script that is not there. */
 function consentCheck(spec: HookSpec, consent: ConsentInfo, runnable: Runnable): Check {
   const fc = failsClosed(spec);
+  if (consent.untrusted !== null) {
+    return { ok: false, message: `not trusted — hook will NOT run${fc ? ' (being fail_closed, it blocks every call it matches)' : ''}: ${consent.untrusted}` };
+  }
   if (runnable.missing && consent.state !== 'not_approved') {
     return { ok: null, message: `an approval is recorded (${consent.approved_at ?? '?'}), but there is no script to run — fix the path, then approve it again` };
   }

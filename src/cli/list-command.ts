@@ -95,6 +95,7 @@ function printRows(io: CliIO, rows: readonly Row[], paint: Paint): void {
         writeLine(io.stdout, `      approved_at: ${inert(consent.approved_at)}${pin}`);
       }
       if (consent.script_note) writeLine(io.stdout, paint('dim', `      pins: ${inert(consent.script_path ?? '?')} (${inert(consent.script_note)})`));
+      if (consent.untrusted !== null) writeLine(io.stdout, paint('red', `      ⚠ ${inert(consent.untrusted)}`));
       if (consent.state === 'modified') writeLine(io.stdout, paint('yellow', `      ⚠ ${inert(consent.reason)} — review it, then 'hermes-hooks approve' it again`));
       else {
         const drift = formatDrift(consent);
@@ -106,6 +107,7 @@ function printRows(io: CliIO, rows: readonly Row[], paint: Paint): void {
 }
 
 function consentLabel(c: ConsentInfo, paint: Paint): string {
+  if (c.untrusted !== null) return paint('red', '✗ not trusted (it will not run)');
   switch (c.state) {
     case 'approved':
       return paint('green', '✓ approved');

@@ -5,6 +5,8 @@ import { diagnosticAt, type ConfigSource } from '../config/source.js';
 import type { Diagnostic, HookSpec } from '../types.js';
 import { discoveryOf, type ParsedArgs } from './_args.js';
 import { checkCommand, type CommandCheck } from './_command-check.js';
+import { inspectScript } from '../consent/script-info.js';
+import { unfollowableMessage } from '../consent/what-runs.js';
 import { failsClosed } from '../directives/messages.js';
 import { painter } from './_color.js';
 import { writeLine, type CliIO } from './_io.js';
@@ -53,10 +55,19 @@ async function commandDiagnostics(specs: readonly HookSpec[], source: ConfigSour
       checked.set(spec.command, check);
     }
     const c = await check;
-    if (c.ok) continue;
     // What a guard that cannot start costs: a fail_closed one blocks every call it matches.
     const cost = failsClosed(spec) ? '; being fail_closed, until then it blocks every call it matches' : '';
-    out.push(diagnosticAt(source, 'warning', ['hooks', spec.event, spec.index, 'command'], `${c.message}${cost}`));
+    const at = ['hooks', spec.event, spec.index, 'command'];
+    if (!c.ok) {
+      out.push(diagnosticAt(source, 'warning', at, `${c.message}${cost}`));
+      continue;
+    }
+    // What it runs, under the trust rule; and whether its approval could pin what runs.
+    const script = await inspectScript(spec.command, { cwd: io.cwd, env: io.env, ...(io.env.HOME !== undefined ? { homedir: io.env.HOME } : {}) });
+    if (script.untrusted !== null) out.push(diagnosticAt(source, 'warning', at, `not trusted, so it will not run: ${script.untrusted}${cost}`));
+    else if (script.unfollowable !== null) {
+      out.push(diagnosticAt(source, 'warning', at, `cannot be approved: ${unfollowableMessage(script.unfollowable)}${cost}`));
+    }
   }
   return out;
 }

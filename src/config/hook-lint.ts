@@ -123,25 +123,35 @@ export function commandFinding(command: string, opts: { failClosed: boolean; can
   const program = split.argv[0] as string;
   const named = joinList(constructs.map((c) => `the ${c.kind} '${c.text}'`));
   const bashFix = `bash -c ${shellQuote(command)}`;
+  // Consent follows the commands of `bash -c` code to pin the scripts they run, but not through a
+  // command substitution or a variable naming the program: that rewrite could never be approved
+  // (consent/_shell-code.ts), so only the script file is suggested.
+  const opaque = constructs.find((c) => c.kind === 'command substitution' || (c.kind === 'variable' && c.token === 0));
+  const rewrite = opaque === undefined
+    ? `write: ${bashFix} — or move it into a script`
+    : `move it into a script file and make that script the command ` +
+      `(as bash -c code it could not be approved: the ${opaque.kind} '${opaque.text}' hides what it runs from the approval's pin)`;
   const assignment = constructs.find((c) => c.kind === 'assignment');
   if (assignment) {
     // `FOO=1 /x.sh` → spawn looks for a program named `FOO=1`.
     const rest = constructs.filter((c) => c !== assignment);
-    const fix = rest.length === 0 ? `env ${command}` : bashFix;
+    const fix = rest.length === 0 ? `write: env ${command} (or ${bashFix})` : rewrite;
     return {
       level: 'error',
-      message: `runs without a shell, so the assignment '${assignment.text}' is taken as the program name and this hook never starts — write: ${fix}${rest.length === 0 ? ` (or ${bashFix})` : ' — or move it into a script'}`,
+      message: `runs without a shell, so the assignment '${assignment.text}' is taken as the program name and this hook never starts — ${fix}`,
     };
   }
   if (constructs.some((c) => c.token === 0)) {
     return {
       level: 'error',
-      message: `runs without a shell, so ${named} ${constructs.length > 1 ? 'are' : 'is'} not interpreted: the program '${program}' does not exist and this hook never starts — write: ${bashFix} — or move it into a script`,
+      message:
+        `runs without a shell, so ${named} ${constructs.length > 1 ? 'are' : 'is'} not interpreted: ` +
+        `the program '${program}' does not exist and this hook never starts — ${rewrite}`,
     };
   }
   return {
     level: 'warning',
-    message: `runs without a shell, so ${named} ${constructs.length > 1 ? 'are' : 'is'} passed to ${program} as literal text — write: ${bashFix} — or move it into a script`,
+    message: `runs without a shell, so ${named} ${constructs.length > 1 ? 'are' : 'is'} passed to ${program} as literal text — ${rewrite}`,
   };
 }
 

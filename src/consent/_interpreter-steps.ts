@@ -72,7 +72,13 @@ export const INTERPRETER_STEPS: Record<InterpreterFamily, StepReader> = {
       if (!(a.startsWith('-') || a.startsWith('+')) || a.length === 1) return { script: j };
       // -e, -x, -eu, +x …; -o/-O (and +o/+O) take the next word; -c runs code, -s reads stdin.
       const flags = a.slice(1);
-      if (flags.includes('c')) return { inline: `${name} -c runs code from the command line` };
+      if (flags.includes('c')) {
+        // The code is the first word that is not an option (`bash -c -e CODE` is rare but valid).
+        let k = j + 1;
+        while (k < w.length && /^[-+][a-zA-Z]+$/.test(w[k] as string)) k += 1;
+        const code = w[k];
+        return { inline: `${name} -c runs code from the command line`, ...(code !== undefined ? { code } : {}) };
+      }
       if (flags.includes('s')) return { inline: `${name} -s reads the program from stdin` };
       const takes = [...flags].filter((c) => c === 'o' || c === 'O').length;
       j += 1 + takes;

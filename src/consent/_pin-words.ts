@@ -12,7 +12,8 @@ export const SCRIPT_SUFFIXES: readonly string[] = [
  */
 export type Step =
   | { script: number; chdir?: string | null; lookup?: 'path' | 'cwd' }
-  | { inline: string }
+  /** `code`: the string a shell's -c runs (its commands are followed: consent/_shell-code.ts). */
+  | { inline: string; code?: string }
   | { next: number; chdir?: string | null; searchPath?: string | null; words?: string[] };
 
 /** Reads argv `w` from the program at `i`. */

@@ -21,6 +21,7 @@ export interface AllowlistEntry {
   script_mtime_at_approval?: unknown;
   script_sha256?: unknown;
   script_path?: unknown;
+  named_scripts?: unknown;
 }
 
 /** An approval as we write it. */
@@ -31,6 +32,8 @@ export interface NewApproval {
   script_mtime_at_approval: string | null;
   script_sha256: string | null;
   script_path: string | null;
+  /** The scripts a `bash -c` string names, path → sha256 (ours; absent when there are none). */
+  named_scripts?: Record<string, string>;
 }
 
 export interface AllowlistDoc {

@@ -28,6 +28,7 @@ import { whatRunDoes } from './run-rule.js';
 import { failsClosed } from '../directives/messages.js';
 import type { ConsentStore } from './store.js';
 import { errorText } from '../errors.js';
+import { judgeRuns, type RunFile } from './what-runs.js';
 
 /** How long a script that keeps changing is waited for before it is refused. */
 export const QUIET_WAIT_MS = 500;
@@ -75,6 +76,10 @@ interface Verified {
   consent: ConsentInfo;
   /** The pinned script and its identity when hashed; null for an approval that pins no script. */
   script: { path: string; identity: FileIdentity } | null;
+  /** The scripts a `bash -c` string names, pinned too, with their identities when hashed. */
+  named: { path: string; identity: FileIdentity }[];
+  /** Every file the command runs: judged again by the trust rule at each launch that reuses this verdict. */
+  runs: RunFile[];
 }
 
 interface HookState {
@@ -112,7 +117,9 @@ export class LaunchGate {
     if (opts.fresh) st.verified = null;
     // The last verdict stands while nothing moved; the ticket's verify() (re-stats right before
     // the spawn) is what finds out, and a failed verify comes back here with `fresh`.
-    if (st.verified !== null) return this.ticket(st.verified);
+    // The trust rule is judged again each time (a few lstats): a directory made writable since is caught.
+    if (st.verified !== null && judgeRuns(st.verified.runs) === null) return this.ticket(st.verified);
+    st.verified = null;
 
     const giveUpAt = Date.now() + QUIET_WAIT_MS;
     let approvedNow = false;
@@ -120,6 +127,8 @@ export class LaunchGate {
       if (!this.store.matchesDisk(true)) await this.store.reload();
       const script = await this.store.inspect(spec.command);
       const consent = consentOf(spec, this.store.entries(), script, { allowlistError: this.store.refused });
+      // A file others can replace is never run, nor approved blindly for running.
+      if (consent.untrusted !== null) return this.refuse(spec, st, consent);
       // Blanket acceptance approves at most once per launch: what is there after that must hold.
       const verdict = whatRunDoes({ kind: 'shell', consent: consent.state, failClosed: failsClosed(spec) }, { safeMode: false, accept: this.opts.accept && !approvedNow });
       if (!verdict.runs || verdict.via !== 'approval') {
@@ -138,9 +147,11 @@ export class LaunchGate {
         return this.refuse(spec, st, consent);
       }
       const pinned = consent.pinned && script.path !== null && script.identity !== null;
-      if (pinned && !script.settled && !this.opts.accept) {
+      const settled = script.settled && script.named.every((n) => n.settled);
+      if (pinned && !settled && !this.opts.accept) {
         // Changed moments ago: wait until it has been quiet long enough to vouch for its bytes.
-        const wait = SETTLE_MS - quietMs(script.identity as FileIdentity, Date.now()) + 1;
+        const ids = [script.identity as FileIdentity, ...script.named.flatMap((n) => (n.identity !== null ? [n.identity] : []))];
+        const wait = SETTLE_MS - Math.min(...ids.map((id) => quietMs(id, Date.now()))) + 1;
         if (Date.now() + wait > giveUpAt) {
           return this.refuse(spec, st, changing(spec, consent, `rewritten less than ${SETTLE_MS} ms before every check for ${QUIET_WAIT_MS} ms`));
         }
@@ -150,13 +161,15 @@ export class LaunchGate {
       const verified: Verified = {
         consent,
         script: pinned ? { path: script.path as string, identity: script.identity as FileIdentity } : null,
+        named: pinned ? script.named.flatMap((n) => (n.identity !== null ? [{ path: n.path, identity: n.identity }] : [])) : [],
+        runs: script.runs,
       };
       st.wasApproved = true;
       st.warned = null;
       // Reused only when the hash is bound to the identity, and never for a bare name looked up on
       // PATH (a new file earlier on PATH would change what runs without touching this one).
       // The allowlist too must have been read settled, for the same reason as the script.
-      if ((script.settled || !pinned) && script.token.includes('/') && this.store.matchesDisk(true)) st.verified = verified;
+      if ((settled || !pinned) && script.token.includes('/') && this.store.matchesDisk(true)) st.verified = verified;
       return this.ticket(verified);
     }
   }
@@ -169,11 +182,18 @@ export class LaunchGate {
   /**
    * The script changed after the check — while its process was being started, or while it ran —
    * so nobody knows which bytes ran: the process is killed (at launch) and its answer is not
-   * trusted (a fail_closed guard blocks, any other hook's directive is dropped).
+   * trusted. On the tool gate that blocks, fail_closed or not: the answer thrown away might have
+   * been a block, and whoever rewrote the guard mid-run must not get an allow out of it. On any
+   * other event the directive is dropped, with a warning.
    */
   changedDuring(spec: PolicySpec, last: ConsentInfo, phase: 'launch' | 'run'): LaunchRefusal {
     const how = phase === 'launch' ? 'rewritten as it was being started; it was killed at once' : 'rewritten while it ran; its answer is ignored';
-    return this.refuse(spec, this.state(spec), changing(spec, last, how));
+    const refusal = this.refuse(spec, this.state(spec), changing(spec, last, how));
+    if (refusal.block || spec.event !== 'pre_tool_call') return refusal;
+    const message =
+      `hook ${spec.command} guards this tool call, but ${last.script_path ?? spec.command} was ${how}: ` +
+      'the call is blocked, since what it would have answered is unknown';
+    return { ...refusal, block: true, message };
   }
 
   private ticket(v: Verified): LaunchTicket {
@@ -227,11 +247,13 @@ function changing(spec: PolicySpec, consent: ConsentInfo, how: string): ConsentI
 }
 
 function scriptUnchanged(v: Verified): boolean {
-  return v.script === null || sameIdentity(statIdentitySync(v.script.path), v.script.identity);
+  if (v.script !== null && !sameIdentity(statIdentitySync(v.script.path), v.script.identity)) return false;
+  return v.named.every((n) => sameIdentity(statIdentitySync(n.path), n.identity));
 }
 
 /** One warning per kind of refusal: a modified script warns again only after it ran in between. */
 function refusalKind(consent: ConsentInfo, revoked: boolean): string {
+  if (consent.untrusted !== null) return `untrusted ${consent.untrusted}`;
   return revoked ? 'revoked' : consent.state;
 }
 

@@ -94,6 +94,13 @@ export async function applyConsentPolicy<S extends PolicySpec>(
 
   for (const spec of specs) {
     let consent = await store.state(spec);
+    if (consent.untrusted !== null) {
+      // Not askable: no approval makes a file others can replace safe to run.
+      const { block, message } = consentRefusal(spec, consent);
+      warnOnce(message);
+      outcomes.push({ spec, consent, action: block ? 'block' : 'skip', message });
+      continue;
+    }
     const verdict = whatRunDoes({ kind: 'shell', consent: consent.state, failClosed: failsClosed(spec) }, { safeMode: false, accept: options.accept });
     if (verdict.runs && verdict.via === 'approval') {
       outcomes.push({ spec, consent, action: 'run' });
@@ -173,6 +180,7 @@ export function consentRefusal(
     blanketAccept?: boolean;
   } = {},
 ): { block: boolean; message: string } {
+  if (consent.untrusted !== null) return { block: failsClosed(spec), message: untrustedMessage(spec, consent.untrusted) };
   const blanket = opts.blanketAccept ?? true;
   const fix = (opts.hint ?? defaultApproveHint)(spec.event, spec.command);
   const revoked = opts.revoked === true && consent.state === 'not_approved' && !consent.allowlist_error;
@@ -216,6 +224,7 @@ export function awaitingApprovalMessage(
   /** See ConsentPolicyOptions.blanketAccept. */
   blanketAccept = true,
 ): string {
+  if (consent.untrusted !== null) return untrustedMessage(spec, consent.untrusted);
   const why =
     cannotApprove ??
     consent.allowlist_error ??
@@ -224,6 +233,12 @@ export function awaitingApprovalMessage(
     `hook ${spec.command} awaits approval (${why}): tool calls it guards are blocked until it is approved — ` +
     `run \`${fix}\`${blanketAccept ? ` (or use ${AUTO_ACCEPT})` : ` ${NOT_BLANKET}`}`
   );
+}
+
+/** A hook that runs a file failing the trust rule: a fail_closed guard blocks, any other is skipped; the fix is the trust rule's. */
+export function untrustedMessage(spec: PolicySpec, untrusted: string): string {
+  if (failsClosed(spec)) return `hook ${spec.command} is not run (${untrusted}): tool calls it guards are blocked until that is fixed`;
+  return `shell hook for ${spec.event} (${spec.command}) is not run — skipped: ${untrusted}`;
 }
 
 function skipMessage(spec: PolicySpec, consent: ConsentInfo, declined: boolean, fix: string, promptable: boolean, blanket: boolean): string {

@@ -3,13 +3,15 @@
 
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { access, stat } from 'node:fs/promises';
-import { constants } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { homedir } from 'node:os';
 import path from 'node:path';
 import { identityOf, sameIdentity, settledAt, type FileIdentity } from '../_file-identity.js';
 import { isoFromMtimeNs } from './_timestamps.js';
 import { choosePinTarget, type PinKind, type PinTarget } from './script-path.js';
 import { errorText } from '../errors.js';
+import { findOnPath } from './_find-on-path.js';
+import { judgeRuns, whatRuns, type RunFile } from './what-runs.js';
 
 export interface ScriptInfo {
   command: string;
@@ -36,6 +38,23 @@ export interface ScriptInfo {
    * while a later stat shows the same identity, the file still holds the hashed bytes.
    */
   settled: boolean;
+  /** Every file the command runs (programs, the pinned script, what a -c string names), for the trust rule. */
+  runs: RunFile[];
+  /** Why some file it runs fails the trust rule (what-runs.ts), with the fix; null when all pass. */
+  untrusted: string | null;
+  /** The scripts a `bash -c` string names, each pinned like the command's own file. */
+  named: NamedPin[];
+  /** Why a `-c` string cannot be followed (then it cannot be approved); null otherwise. */
+  unfollowable: string | null;
+}
+
+/** One script a `-c` string names, as hashed now. */
+export interface NamedPin {
+  path: string;
+  sha256: string | null;
+  identity: FileIdentity | null;
+  settled: boolean;
+  error: string | null;
 }
 
 export interface InspectOptions {
@@ -66,6 +85,7 @@ export async function locatePinned(
 
 export async function inspectScript(command: string, opts: InspectOptions = {}): Promise<ScriptInfo> {
   const { target, file, error } = await locatePinned(command, opts);
+  const runs = await whatRuns(target, file, { cwd: opts.cwd ?? process.cwd(), env: opts.env ?? process.env, homedir: opts.homedir ?? homedir() });
   const base: ScriptInfo = {
     command,
     token: target.token,
@@ -78,14 +98,36 @@ export async function inspectScript(command: string, opts: InspectOptions = {}):
     error,
     identity: null,
     settled: false,
+    runs: runs.files,
+    untrusted: judgeRuns(runs.files),
+    named: await Promise.all(runs.named.map(async (p) => {
+      const h = await hashFile(p);
+      return { path: p, sha256: h.sha256, identity: h.identity, settled: h.settled, error: h.error };
+    })),
+    unfollowable: runs.unfollowable,
   };
   if (file === null) return base;
+  const h = await hashFile(file);
+  return { ...base, path: file, found: h.sha256 !== null, sha256: h.sha256, mtime: h.mtime, identity: h.identity, settled: h.settled, error: h.error };
+}
+
+interface Hashed {
+  sha256: string | null;
+  mtime: string | null;
+  identity: FileIdentity | null;
+  settled: boolean;
+  error: string | null;
+}
+
+/** A regular file's sha256 with the identity stat'ed just before it was read (cached by identity). */
+async function hashFile(file: string): Promise<Hashed> {
+  const none: Hashed = { sha256: null, mtime: null, identity: null, settled: false, error: null };
   try {
     const statAt = Date.now();
     const st = await stat(file, { bigint: true });
     const mtime = isoFromMtimeNs(st.mtimeNs);
     const identity = identityOf(st);
-    if (!st.isFile()) return { ...base, path: file, mtime, error: 'not a regular file', identity };
+    if (!st.isFile()) return { ...none, mtime, error: 'not a regular file', identity };
     const settled = settledAt(identity, statAt);
     const known = hashCache.get(file);
     let sha256 = known !== undefined && sameIdentity(known.identity, identity) ? known.sha256 : undefined;
@@ -94,9 +136,9 @@ export async function inspectScript(command: string, opts: InspectOptions = {}):
       // Only a settled file's hash can be trusted for its identity (see _file-identity.ts).
       if (settled) hashCache.set(file, { identity, sha256 });
     }
-    return { ...base, path: file, found: true, sha256, mtime, identity, settled };
+    return { sha256, mtime, identity, settled, error: null };
   } catch (err) {
-    return { ...base, path: file, error: errorText(err) };
+    return { ...none, error: errorText(err) };
   }
 }
 
@@ -116,18 +158,6 @@ export function sha256File(file: string): Promise<string> {
   });
 }
 
-/** First executable regular file named `name` in PATH (empty entries mean the cwd), or null. */
-export async function findOnPath(name: string, env: NodeJS.ProcessEnv, cwd: string): Promise<string | null> {
-  for (const dir of (env.PATH ?? '').split(path.delimiter)) {
-    const candidate = path.resolve(cwd, dir === '' ? '.' : dir, name);
-    try {
-      if (!(await stat(candidate)).isFile()) continue;
-      await access(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not here
-    }
-  }
-  return null;
-}
+/** First executable regular file named `name` in PATH (_find-on-path.ts). */
+export { findOnPath };
 

@@ -37,14 +37,35 @@ export interface PinTarget {
   kind: PinKind;
   /** Why this word was chosen when it is not the obvious one (interpreter pinned, guessed script). */
   note: string | null;
+  /** Every program exec (and each wrapper after it) runs on the way, in order: judged by the trust rule. */
+  programs: ProgramWord[];
+  /** The code string of `bash -c CODE` (any shell's -c), when that is what runs; null otherwise. */
+  shellCode: string | null;
+}
+
+/** A program word and how it becomes a file (as PinTarget's lookup, searchPath, chdir). */
+export interface ProgramWord {
+  token: string;
+  lookup: 'path' | 'cwd';
+  searchPath: string | null;
+  chdir: string | null;
 }
 
 export function choosePinTarget(command: string, opts: { homedir?: string } = {}): PinTarget {
   const split = splitCommand(command, opts.homedir === undefined ? {} : { homedir: opts.homedir });
-  const base: PinTarget = { argv: null, error: null, token: command, lookup: 'cwd', searchPath: null, chdir: null, kind: 'program', note: null };
-  if (!split.ok) return { ...base, error: split.error };
-  let words = [...split.argv];
-  base.argv = split.argv;
+  if (!split.ok) return { ...emptyTarget(command), error: split.error };
+  return pinTargetOfArgv(split.argv);
+}
+
+function emptyTarget(token: string): PinTarget {
+  return { argv: null, error: null, token, lookup: 'cwd', searchPath: null, chdir: null, kind: 'program', note: null, programs: [], shellCode: null };
+}
+
+/** choosePinTarget for an argv already split (the commands inside a `bash -c` string). */
+export function pinTargetOfArgv(argv: readonly string[]): PinTarget {
+  const base = emptyTarget(argv.join(' '));
+  let words = [...argv];
+  base.argv = [...argv];
   let i = 0;
   let chdir: string | null = null;
   let searchPath: string | null = null;
@@ -59,6 +80,9 @@ export function choosePinTarget(command: string, opts: { homedir?: string } = {}
     if (prog === undefined || prog === '') return { ...base, token: prog ?? '', error: 'empty command' };
     const name = basename(prog);
     const family = familyOf(name);
+    const bareProg = !prog.includes('/');
+    // base.programs is shared by every PinTarget returned below (they spread base).
+    base.programs.push({ token: prog, lookup: bareProg ? 'path' : 'cwd', searchPath: bareProg ? searchPath : null, chdir: bareProg ? null : chdir });
     if (family === null) {
       // An unknown program: exec runs it. A bare name with a script-looking argument is most
       // likely a runner (`uv run hook.py`): pin that script, as Hermes would.
@@ -76,6 +100,9 @@ export function choosePinTarget(command: string, opts: { homedir?: string } = {}
     }
     const step = STEPS[family](words, i);
     if ('inline' in step) {
+      if (step.code !== undefined) {
+        return { ...program(i, 'interpreter', `${step.inline}: the ${name} binary is pinned, and the scripts its code runs`), shellCode: step.code };
+      }
       return program(i, 'interpreter', `${step.inline}: the ${name} binary is pinned, not the code it runs`);
     }
     if ('script' in step) {

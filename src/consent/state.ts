@@ -7,6 +7,8 @@
 import type { ConsentState } from '../types.js';
 import { matchingEntries, type AllowlistDoc, type AllowlistEntry } from './allowlist.js';
 import { parseIsoMicros } from './_timestamps.js';
+import { isPlainObject } from '../_json.js';
+import { UNFOLLOWABLE_FIX } from './_shell-code.js';
 import type { ScriptInfo } from './script-info.js';
 
 export interface ConsentSubject {
@@ -35,6 +37,11 @@ export interface ConsentInfo {
   mtime_drift: boolean | null;
   /** Why the allowlist file was refused (then no approval in it counts); null when it was usable. */
   allowlist_error: string | null;
+  /**
+   * Why a file the command runs fails the trust rule (what-runs.ts), with the fix; null when all
+   * pass. Then no approval counts (state `not_approved`) and none can be made until it is fixed.
+   */
+  untrusted: string | null;
   reason: string;
 }
 
@@ -52,6 +59,18 @@ export function consentOf(
   script: ScriptInfo | null,
   opts: { allowlistError?: string | null } = {},
 ): ConsentInfo {
+  const info = approvalOf(spec, allowlist, script, opts);
+  if (script?.untrusted == null) return info;
+  // Whoever can replace what runs decides what runs: no approval of its bytes means anything.
+  return { ...info, state: 'not_approved', untrusted: script.untrusted, reason: `not trusted: ${script.untrusted}` };
+}
+
+function approvalOf(
+  spec: ConsentSubject,
+  allowlist: AllowlistDoc | readonly AllowlistEntry[],
+  script: ScriptInfo | null,
+  opts: { allowlistError?: string | null },
+): ConsentInfo {
   const entries = Array.isArray(allowlist) ? allowlist : (allowlist as AllowlistDoc).approvals;
   const current = script?.sha256 ?? null;
   const info: ConsentInfo = {
@@ -66,6 +85,7 @@ export function consentOf(
     approved_mtime: null,
     mtime_drift: null,
     allowlist_error: opts.allowlistError ?? null,
+    untrusted: null,
     reason: 'not approved: the allowlist has no entry for this event and command',
   };
   if (info.allowlist_error !== null) {
@@ -107,6 +127,12 @@ export function consentOf(
     info.reason = `modified since approval: the approval of ${when} pinned no file (the script was missing or unreadable then); ${where} ${current === null ? `is still not a readable file (${script?.error ?? 'not inspected'})` : `is sha256 ${short(current)} now`}`;
     return info;
   }
+  const named = approvedSha === current && script !== null ? namedDrift(entry, script) : null;
+  if (named !== null) {
+    info.state = 'modified';
+    info.reason = `modified since approval: ${named}`;
+    return info;
+  }
   if (approvedSha === current) {
     info.state = 'approved';
     info.reason = `approved ${when}; ${where} still has the approved sha256 ${short(approvedSha)}`;
@@ -119,6 +145,24 @@ export function consentOf(
   const approvedPath = typeof entry.script_path === 'string' ? entry.script_path : null;
   if (approvedPath !== null && approvedPath !== info.script_path) info.reason += `; it was ${approvedPath} when approved`;
   return info;
+}
+
+/**
+ * What changed among the scripts a `bash -c` string names since the approval pinned them
+ * (`named_scripts`: path → sha256), or why they cannot be pinned; null when all still match.
+ */
+function namedDrift(entry: AllowlistEntry, script: ScriptInfo): string | null {
+  if (script.unfollowable !== null) {
+    return `${script.path ?? script.token} runs -c code that cannot be followed (${script.unfollowable}), so what it runs is not pinned — ${UNFOLLOWABLE_FIX}`;
+  }
+  const recorded = isPlainObject(entry.named_scripts) ? entry.named_scripts : {};
+  for (const n of script.named) {
+    const was = recorded[n.path];
+    if (typeof was !== 'string') return `${n.path}, which its -c code runs, was not pinned by the approval of ${String(entry.approved_at ?? '(date unknown)')}`;
+    if (n.sha256 === null) return `${n.path}, which its -c code runs, is missing or unreadable now (${n.error ?? 'not inspected'})`;
+    if (n.sha256 !== was.toLowerCase()) return `${n.path}, which its -c code runs, changed (sha256 ${short(was)} at approval, now ${short(n.sha256)})`;
+  }
+  return null;
 }
 
 /** Hermes' `list`/`doctor` wording for mtime drift, or null when there is none to report. */

@@ -29,6 +29,7 @@ import { inspectScript, type InspectOptions, type ScriptInfo } from './script-in
 import { splitPathFix } from '../spawn/launch-problems.js';
 import { identityOf, settledAt } from '../_file-identity.js';
 import { checkTrust } from './trust.js';
+import { unfollowableMessage } from './what-runs.js';
 import { FILE_MODE, fileIdentity, fileIdentitySync, isDirectory, readAllowlistFile, statWithIdentitySync, writeBackup } from './_allowlist-file.js';
 import { isoFromDate } from './_timestamps.js';
 import { HooksError, errorText } from '../errors.js';
@@ -190,6 +191,18 @@ export class ConsentStore {
           `Create the script (or fix the command), then approve again. Nothing was approved.`,
       );
     }
+    // What runs must be as safe as what was read, and every script it runs must be pinned.
+    const refused = list.flatMap((s, i) => {
+      const script = scripts[i] as ScriptInfo;
+      if (script.untrusted !== null) return [`[${s.event}] ${s.command}: ${script.untrusted}`];
+      if (script.unfollowable !== null) {
+        return [`[${s.event}] ${s.command}: ${unfollowableMessage(script.unfollowable)}`];
+      }
+      const missing = script.named.filter((n) => n.sha256 === null);
+      const gone = missing.map((n) => `${n.path} (${n.error ?? 'unreadable'})`).join(', ');
+      return missing.length > 0 ? [`[${s.event}] ${s.command}: its -c code runs ${gone}, and there is no file to pin`] : [];
+    });
+    if (refused.length > 0) throw new ConsentApproveError(`cannot approve ${refused.join('; ')}. Nothing was approved.`);
     await this.refresh();
     if (this.refusal !== null) throw new ConsentApproveError(`${this.refusal}. Nothing was approved.`);
     const approvedAt = isoFromDate((this.opts.now ?? (() => new Date()))());
@@ -202,6 +215,7 @@ export class ConsentStore {
         script_mtime_at_approval: script.mtime,
         script_sha256: script.sha256,
         script_path: script.path,
+        ...(script.named.length > 0 ? { named_scripts: Object.fromEntries(script.named.map((n) => [n.path, n.sha256 as string])) } : {}),
       };
     });
     const keys = new Set(approvals.map((a) => pairKey(a.event, a.command)));

@@ -9,6 +9,7 @@ import { evaluateRun } from '../directives/evaluate-run.js';
 import { serializePayload } from '../protocol/serialize.js';
 import type { LaunchGate, LaunchRefusal } from '../consent/launch.js';
 import type { ConsentInfo } from '../consent/state.js';
+import { consentRefusal } from '../consent/policy.js';
 import { spawnHook } from '../spawn/run-hook.js';
 import type { Directive, HookOutcome, HookRun, JsonObject } from '../types.js';
 import { hookOutcome, round } from './_outcome.js';
@@ -107,6 +108,8 @@ type Launched =
  */
 async function launchChecked(entry: ShellEntry, stdin: string | Uint8Array, ctx: ShellRunContext): Promise<Launched> {
   const { spec } = entry;
+  // The dry run enforces no approval, but never runs a file that fails the trust rule either.
+  if (ctx.gate === null && entry.consent?.untrusted != null) return { refused: { run: false, consent: entry.consent, ...consentRefusal(spec, entry.consent) } };
   for (let attempt = 0; ; attempt++) {
     const ticket = ctx.gate === null ? null : await ctx.gate.check(spec, { fresh: attempt > 0 });
     if (ticket !== null && !ticket.run) return { refused: ticket };

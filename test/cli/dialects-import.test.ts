@@ -93,6 +93,15 @@ const NOT_CONVERTED: Record<Source, string[]> = {
  * `validate --json` on a profile, without its findings about scripts that are not on this machine
  * (the imported configs name the projects' and users' own files): what is wrong with the config itself.
  */
+/**
+ * Codex's example finds its policy script with `$(git rev-parse --show-toplevel)`: converted as
+ * `sh -c '…'`, consent cannot follow the substitution to pin that script, so validate says the
+ * hook cannot be approved as written (issue 29) — the one problem an import of it leaves.
+ */
+const CODEX_POLICY_UNPINNABLE =
+  'cannot be approved: its -c code cannot be followed (it runs a command substitution, a here-document or a positional parameter, ' +
+  'whose commands cannot be read from the text), so the scripts it runs could not be pinned — put that code in a script file and make the script the command';
+
 async function configProblems(home: string): Promise<{ hooks: number; problems: string[] }> {
   const v = JSON.parse((await cli(['validate', '--json', '--home', home])).stdout) as { hooks: number; diagnostics: { level: string; path: string; message: string }[] };
   const absent = (d: { path: string; message: string }): boolean => d.path.endsWith('.command') && /^(file|command) not found: /.test(d.message);
@@ -240,7 +249,7 @@ hooks_auto_accept: false
       counts.push((JSON.parse(r.stdout) as { added: number }).added);
     }
     expect(counts).toEqual([10, 5, 6, 8]);
-    expect(await configProblems(home)).toEqual({ hooks: 29, problems: [] });
+    expect(await configProblems(home)).toEqual({ hooks: 29, problems: [`hooks.pre_tool_call[6].command: ${CODEX_POLICY_UNPINNABLE}`] });
     const list = await cli(['list', '--home', home]);
     expect(list.code).toBe(0);
   });
@@ -251,7 +260,7 @@ hooks_auto_accept: false
     expect(r.code, r.stderr).toBe(0);
     expect(readdirSync(home)).toEqual(['config.yaml']);
     expect(statSync(join(home, 'config.yaml')).mode & 0o777).toBe(0o600);
-    expect((await configProblems(home)).problems).toEqual([]);
+    expect((await configProblems(home)).problems).toEqual([`hooks.pre_tool_call[0].command: ${CODEX_POLICY_UNPINNABLE}`]);
   });
 
   it('refuses a config whose hooks: cannot take entries, and leaves it untouched', async () => {

@@ -57,11 +57,13 @@ describe('issue 24 item 1: a config.yaml someone else can write approves nothing
       return;
     }
     const base = sharedScratch();
-    const evilDir = ownedDir(join(base, 'attacker'), ATTACKER);
+    // The script itself passes the trust rule (root's, in root's 0755 directory): what is judged here
+    // is the config. (An attacker's own script is refused on its own account: test/cli/trust-what-runs.test.ts.)
+    const evilDir = ownedDir(join(base, 'scripts'), 0);
     const logDir = ownedDir(join(base, 'victim-log'), VICTIM, 0o700);
     const log = join(logDir, 'ran.log');
     const evil = join(evilDir, 'evil.sh');
-    runAs(ATTACKER, ['sh', '-c', `cat > '${evil}' && chmod 755 '${evil}'`], { input: logging(log) });
+    writeScript(evil, logging(log));
     const yaml = hooksYaml({ pre_tool_call: [evil] }, 'hooks_auto_accept: true\n');
 
     // (a) the victim's own config.yaml, left mode 0666 in a 0755 home; the attacker writes it.

@@ -167,8 +167,6 @@ describe('shell syntax in a command that runs without a shell', () => {
     ['/g.sh >> /tmp/log', "the redirection '>>'", '/g.sh'],
     ['/g.sh < /tmp/in', "the redirection '<'", '/g.sh'],
     ['/g.sh 2>&1', "the redirection '>&'", '/g.sh'],
-    ['/g.sh $(date +%s)', "the command substitution '$(…)'", '/g.sh'],
-    ['/g.sh `date`', "the command substitution '`date`'", '/g.sh'],
     ['/g.sh $HOME', "the variable '$HOME'", '/g.sh'],
     ['/g.sh "${HOME}/x"', "the variable '${HOME}'", '/g.sh'],
     ['/g.sh "$USER" | tee /tmp/log', "the variable '$USER' and the pipe '|'", '/g.sh'],
@@ -192,7 +190,25 @@ describe('shell syntax in a command that runs without a shell', () => {
         'hooks.pre_tool_call[0].command',
         3,
         16,
-        "runs without a shell, so the variable '$HOME' is not interpreted: the program '$HOME/hooks/g.sh' does not exist and this hook never starts — write: bash -c '$HOME/hooks/g.sh --strict' — or move it into a script",
+        "runs without a shell, so the variable '$HOME' is not interpreted: the program '$HOME/hooks/g.sh' does not exist and this hook never starts — move it into a script file and make that script the command (as bash -c code it could not be approved: the variable '$HOME' hides what it runs from the approval's pin)",
+      ],
+    ]);
+  });
+
+  // The approval of a bash -c rewrite pins the scripts its commands name (consent/_shell-code.ts),
+  // but cannot see through a command substitution: suggesting it would suggest a hook that can never be approved.
+  it.each([
+    ['/g.sh $(date +%s)', "the command substitution '$(…)'"],
+    ['/g.sh `date`', "the command substitution '`date`'"],
+  ])('%s → a warning that suggests a script file, not a bash -c rewrite it could not pin', (command, named) => {
+    expect(commandDiag(command)).toEqual([
+      [
+        'warning',
+        'hooks.pre_tool_call[0].command',
+        3,
+        16,
+        `runs without a shell, so ${named} is passed to /g.sh as literal text — move it into a script file and make that script the command ` +
+          `(as bash -c code it could not be approved: ${named} hides what it runs from the approval's pin)`,
       ],
     ]);
   });

@@ -62,6 +62,10 @@ describe('inspectScript: the file behind a hook command, now', () => {
       error: 'not found on PATH',
       identity: null,
       settled: false,
+      runs: [],
+      untrusted: null,
+      named: [],
+      unfollowable: null,
     });
   });
 

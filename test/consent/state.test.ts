@@ -17,6 +17,10 @@ const script = (over: Partial<ScriptInfo> = {}): ScriptInfo => ({
   error: null,
   identity: null,
   settled: false,
+  runs: [],
+  untrusted: null,
+  named: [],
+  unfollowable: null,
   ...over,
 });
 const entry = (over: Record<string, unknown> = {}) => ({
@@ -44,6 +48,7 @@ describe('consentOf', () => {
       approved_mtime: null,
       mtime_drift: null,
       allowlist_error: null,
+      untrusted: null,
       reason: 'not approved: the allowlist has no entry for this event and command',
     });
   });

@@ -3,10 +3,10 @@
 // stops running at the next emit, a revoke stops it, an approve starts it — no restart.
 
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { baseEnv, runBin, writeScript } from '../cli/_helpers.js';
+import { baseEnv, runBin, waitFor, writeScript } from '../cli/_helpers.js';
 import type { HookOutcome } from '../../src/types.js';
 import { capture, tempHome, testEngine } from './_helpers.js';
 
@@ -241,19 +241,77 @@ describe('consent at launch: a script that changes while its hook runs', () => {
     expect(logger.lines).toEqual([message]);
   });
 
-  it("any other hook's directive is dropped", async () => {
+  // The guard is not fail_closed, but it is on the tool gate: the answer thrown away might have been
+  // a block, so it is never an allow. The guard says it started (marker), then waits for the test
+  // (signal); the test rewrites it in between — by content, or only by utime (same bytes).
+  it.each([
+    ['rewritten', (f: string) => writeFileSync(f, `${readFileSync(f, 'utf8')}# edited\n`)],
+    ['touched (utime, same bytes)', (f: string) => utimesSync(f, new Date(), new Date(Date.now() + 5_000))],
+  ] as const)('a non-fail_closed guard %s while it runs blocks the call: its discarded answer is never an allow', async (_how, change) => {
     const home = tempHome('hh-launch-');
-    const hook = writeScript(join(home, 'mod.sh'), '#!/bin/bash\nsleep 0.2\necho "# edited" >>"$0"\necho \'{"action":"modify","args":{"command":"echo rewritten"}}\'\n');
+    const marker = join(home, 'started');
+    const signal = join(home, 'go');
+    const hook = writeScript(
+      join(home, 'guard.sh'),
+      `#!/bin/bash\ntouch '${marker}'\nwhile [ ! -e '${signal}' ]; do sleep 0.01; done\necho '{"action":"approve","message":"fine"}'\n`,
+    );
     writeFileSync(join(home, 'config.yaml'), `hooks:\n  pre_tool_call:\n    - command: ${hook}\n`);
     expect((await runBin(['approve', hook, '--home', home], { env: baseEnv() })).code).toBe(0);
     const engine = await testEngine(home, { acceptHooks: false, logger: capture() });
-    const { hooks, decision } = await engine.emit('pre_tool_call', CALL);
+    const pending = engine.emit('pre_tool_call', CALL);
+    expect(await waitFor(() => existsSync(marker), 20_000)).toBe(true);
+    change(hook);
+    writeFileSync(signal, '');
+    const { hooks, decision } = await pending;
+    const [h] = shell(hooks);
+    const message = `hook ${hook} guards this tool call, but ${hook} was rewritten while it ran; its answer is ignored: the call is blocked, since what it would have answered is unknown`;
+    expect([h!.status, h!.consent, h!.directive]).toEqual(['ok', 'modified', { action: 'block', message }]);
+    expect(decision).toMatchObject({ action: 'block', message });
+  });
+
+  it("on any other event the hook's directive is dropped, with a warning", async () => {
+    const home = tempHome('hh-launch-');
+    const hook = writeScript(join(home, 'ctx.sh'), '#!/bin/bash\nsleep 0.2\necho "# edited" >>"$0"\necho \'{"context":"from the hook"}\'\n');
+    writeFileSync(join(home, 'config.yaml'), `hooks:\n  pre_llm_call:\n    - command: ${hook}\n`);
+    expect((await runBin(['approve', hook, '--home', home], { env: baseEnv() })).code).toBe(0);
+    const logger = capture();
+    const engine = await testEngine(home, { acceptHooks: false, logger });
+    const { hooks, decision } = await engine.emit('pre_llm_call', { session_id: 's1' });
     const [h] = shell(hooks);
     expect([h!.status, h!.consent, h!.directive]).toEqual(['ok', 'modified', null]);
-    expect(h!.error).toBe(
-      `shell hook for pre_tool_call (${hook}) was modified since approval — skipped: ${hook} keeps changing (rewritten while it ran; ` +
-        `its answer is ignored). Review the script, then approve it again with \`hermes-hooks approve --event pre_tool_call ${hook}\` (or use ${AUTO}).`,
-    );
-    expect(decision).toMatchObject({ action: 'allow', args: null, modified_by: [] });
+    const message =
+      `shell hook for pre_llm_call (${hook}) was modified since approval — skipped: ${hook} keeps changing (rewritten while it ran; ` +
+      `its answer is ignored). Review the script, then approve it again with \`hermes-hooks approve --event pre_llm_call ${hook}\` (or use ${AUTO}).`;
+    expect(h!.error).toBe(message);
+    expect(logger.lines).toEqual([message]);
+    expect(decision.context ?? null).toBeNull();
+  });
+});
+
+describe('consent at launch: the trust rule on what runs, judged at every launch', () => {
+  it('a guard whose directory is made writable by others while the engine runs stops at the next call: a fail_closed guard blocks, saying the chmod', async () => {
+    const home = tempHome('hh-launch-');
+    const dir = join(tempHome('hh-launch-scripts-'), 'hooks');
+    mkdirSync(dir, { mode: 0o755 });
+    const log = join(home, 'ran.log');
+    const guard = writeScript(join(dir, 'guard.sh'), `#!/bin/bash\necho ran >>'${log}'\necho '{}'\n`);
+    writeFileSync(join(home, 'config.yaml'), `hooks:\n  pre_tool_call:\n    - command: ${guard}\n      fail_closed: true\n`);
+    expect((await runBin(['approve', guard, '--home', home], { env: baseEnv() })).code).toBe(0);
+    const engine = await testEngine(home, { acceptHooks: false, logger: capture() });
+    expect((await engine.emit('pre_tool_call', CALL)).decision.action).toBe('allow');
+    expect(readFileSync(log, 'utf8')).toBe('ran\n');
+
+    chmodSync(dir, 0o777);
+    const { hooks, decision } = await engine.emit('pre_tool_call', CALL);
+    const [h] = shell(hooks);
+    expect([h!.status, h!.consent]).toEqual(['awaiting_approval', 'not_approved']);
+    expect(decision.action).toBe('block');
+    expect(decision.message).toContain(`hook ${guard} is not run (its hook script ${guard} is not trusted: the directory ${dir} on its path is writable by group and others (mode 0777)`);
+    expect(decision.message).toContain(`run chmod go-w '${dir}'`);
+    expect(readFileSync(log, 'utf8')).toBe('ran\n');
+
+    chmodSync(dir, 0o755);
+    expect((await engine.emit('pre_tool_call', CALL)).decision.action).toBe('allow');
+    expect(readFileSync(log, 'utf8')).toBe('ran\nran\n');
   });
 });
