@@ -55,7 +55,7 @@ const ROOT = resolve(import.meta.dirname, '..');
 const temps: string[] = [];
 afterAll(() => {
   for (const d of temps.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+}, 120_000);
 
 const TRACKED = spawnSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' })
   .stdout.split('\0')
