@@ -38,7 +38,9 @@ export function runnableBlocks(text: string, file = 'README.md'): Block[] {
     }
     const m = RUNNABLE.exec(l);
     const skip = NOT_RUNNABLE.exec(l);
-    if ((m || skip) && !/^```sh\s*$/.test(lines[i + 1] ?? '')) throw new Error(`${file}:${i + 1}: a runnable marker must be followed directly by a \`\`\`sh fence`);
+    if ((m || skip) && !/^```sh\s*$/.test(lines[i + 1] ?? '')) {
+      throw new Error(`${file}:${i + 1}: a runnable marker must be followed directly by a \`\`\`sh fence`);
+    }
     if (/^<!--\s*(?:not-)?runnable/.test(l) && !m && !skip) throw new Error(`${file}:${i + 1}: unreadable marker: ${l}`);
     if (COMMAND_FENCE.test(l)) throw new Error(`${file}:${i + 1}: a command block needs <!-- runnable … --> or <!-- not-runnable: reason --> right above it`);
     if (/^```/.test(l)) {

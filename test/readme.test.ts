@@ -125,10 +125,13 @@ describe('README and docs runnable blocks', () => {
     expect(BLOCKS.length).toBeGreaterThanOrEqual(10);
     expect(BLOCKS.some((b) => b.file === 'README.md' && b.script.startsWith('npx --no hermes-hooks test pre_tool_call'))).toBe(true);
     expect(BLOCKS.filter((b) => b.output).length).toBeGreaterThanOrEqual(5);
-    for (const b of BLOCKS.filter((x) => !x.install)) expect(b.script, `${b.file}:${b.line} would recurse or install`).not.toMatch(/\bnpm (?:install|ci|test|run test)\b|\.ci\/run/);
+    for (const b of BLOCKS.filter((x) => !x.install)) {
+      expect(b.script, `${b.file}:${b.line} would recurse or install`).not.toMatch(/\bnpm (?:install|ci|test|run test)\b|\.ci\/run/);
+    }
     for (const b of BLOCKS) expect(b.script, `${b.file}:${b.line} would recurse`).not.toMatch(/\bnpm (?:test|run test)\b|\.ci\/run/);
     // Every install line the README gives is one of these blocks (issue 20: they must work as written).
-    expect(BLOCKS.filter((b) => b.install).map((b) => b.script).join('\n')).toMatch(/npm ci && npm link[\s\S]*npm pack[\s\S]*npm install -g \.\/hermes-hooks-\d+\.\d+\.\d+\.tgz/);
+    const installs = BLOCKS.filter((b) => b.install).map((b) => b.script).join('\n');
+    expect(installs).toMatch(/npm ci && npm link[\s\S]*npm pack[\s\S]*npm install -g \.\/hermes-hooks-\d+\.\d+\.\d+\.tgz/);
   });
 
   // Concurrent: each run has its own copy and home, and most of a run is waiting on hook processes.
@@ -140,7 +143,8 @@ describe('README and docs runnable blocks', () => {
         for (const block of run) {
           const r = await runBlock(block, copy);
           expect(r.status, r.report).toBe(block.exit);
-          if (block.output) expect(outputMatches(block.output, r.printed), `${r.report}\n--- shown (normalised) ---\n${normalise(block.output.join('\n'))}`).toBe(true);
+          const shown = `${r.report}\n--- shown (normalised) ---\n${normalise((block.output ?? []).join('\n'))}`;
+          if (block.output) expect(outputMatches(block.output, r.printed), shown).toBe(true);
         }
       },
       240_000,
@@ -188,9 +192,15 @@ function runInstallBlock(block: Block): { status: number | null; version: string
     npm_config_update_notifier: 'false',
   };
   const check = `\ncd "$HOME"\necho "which: $(command -v hermes-hooks)"\necho "version: $(hermes-hooks --version)"`;
-  const r = spawnSync('bash', ['-c', `set -eo pipefail\n${block.script}${check}`], { cwd: repo, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 540_000 });
+  const r = spawnSync('bash', ['-c', `set -eo pipefail\n${block.script}${check}`], {
+    cwd: repo,
+    env,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    timeout: 540_000,
+  });
   const field = (name: string): string => new RegExp(`^${name}: (.*)$`, 'm').exec(r.stdout ?? '')?.[1] ?? '';
-  const report = `${block.file}:${block.line} exited ${r.status ?? r.signal} (expected ${block.exit})\n--- script ---\n${block.script}\n--- stdout ---\n${r.stdout}\n--- stderr ---\n${r.stderr}`;
+  const report = reportOf(block, r.status ?? r.signal, r.stdout, r.stderr);
   return { status: r.status, version: field('version'), which: field('which'), prefix, report };
 }
 
@@ -198,25 +208,34 @@ function runInstallBlock(block: Block): { status: number | null; version: string
  * Run one block in a copy (fresh, or the one its group shares); `printed` is stdout and stderr
  * together with the copy's paths as the pages show them, `report` names the block and shows it all.
  */
-function runBlock(block: Block, { repo, home, bin }: { repo: string; home: string; bin: string }): Promise<{ status: number | null; printed: string; report: string }> {
+/** What a failed block says: where it is, how it ended, the script and all it printed. */
+function reportOf(block: Block, ended: number | string | null, stdout: string, stderr: string): string {
+  const head = `${block.file}:${block.line} exited ${ended} (expected ${block.exit})`;
+  return `${head}\n--- script ---\n${block.script}\n--- stdout ---\n${stdout}\n--- stderr ---\n${stderr}`;
+}
+
+type Copy = { repo: string; home: string; bin: string };
+
+function runBlock(block: Block, { repo, home, bin }: Copy): Promise<{ status: number | null; printed: string; report: string }> {
   const prelude = block.output ? 'set -o pipefail\nexec 2>&1' : 'set -eo pipefail';
   return new Promise((done) => {
-    const child = spawn('bash', ['-c', `${prelude}\n${block.script}`], { cwd: repo, env: cleanEnv(home, bin), stdio: ['ignore', 'pipe', 'pipe'], timeout: 180_000 });
+    const env = cleanEnv(home, bin);
+    const child = spawn('bash', ['-c', `${prelude}\n${block.script}`], { cwd: repo, env, stdio: ['ignore', 'pipe', 'pipe'], timeout: 180_000 });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     child.on('close', (status, signal) => {
       const printed = stdout.split(repo).join('/home/me/hermes-hooks').split(home).join('/home/me');
-      const report = `${block.file}:${block.line} exited ${status ?? signal} (expected ${block.exit})\n--- script ---\n${block.script}\n--- stdout ---\n${printed}\n--- stderr ---\n${stderr}`;
-      done({ status, printed, report });
+      done({ status, printed, report: reportOf(block, status ?? signal, printed, stderr) });
     });
   });
 }
 
 describe('runnableBlocks (the convention itself)', () => {
   it('a block that stops working fails, naming the block and showing its output', async () => {
-    const r = await runBlock({ file: 'docs/x.md', line: 7, exit: 0, script: 'hermes-hooks validate scripts-examples/config.yaml\nhermes-hooks validate no-such.yaml' }, freshCopy());
+    const script = 'hermes-hooks validate scripts-examples/config.yaml\nhermes-hooks validate no-such.yaml';
+    const r = await runBlock({ file: 'docs/x.md', line: 7, exit: 0, script }, freshCopy());
     expect(r.status).toBe(1);
     expect(r.report).toContain('docs/x.md:7 exited 1 (expected 0)\n--- script ---\nhermes-hooks validate scripts-examples/config.yaml\n');
     expect(r.report).toMatch(/--- stdout ---\n\/home\/me\/hermes-hooks\/scripts-examples\/config\.yaml: ok \(11 shell hook\(s\), 0 outbound target\(s\)\)\n/);
@@ -236,8 +255,10 @@ describe('runnableBlocks (the convention itself)', () => {
   }, 60_000);
 
   it('normalises timings, hashes, dates, bars and spacing on both sides; … stands for text or lines', () => {
-    const printed = '  #0 ✓ ok     exit 0   959.3 ms   |█████   |  g.sh\nsha256 3f2a9c1e04b7aa… at 2026-11-30T10:31:07.123Z (0.021s)\nx\ny\nend\n';
-    expect(outputMatches([' #0 ✓ ok exit 0 31.2 ms |██ | g.sh', 'sha256 000000000000… at 2020-01-01T00:00:00Z (1.5s)', '…', 'end'], printed)).toBe(true);
+    const printed =
+      '  #0 ✓ ok     exit 0   959.3 ms   |█████   |  g.sh\nsha256 3f2a9c1e04b7aa… at 2026-11-30T10:31:07.123Z (0.021s)\nx\ny\nend\n';
+    const shown = [' #0 ✓ ok exit 0 31.2 ms |██ | g.sh', 'sha256 000000000000… at 2020-01-01T00:00:00Z (1.5s)', '…', 'end'];
+    expect(outputMatches(shown, printed)).toBe(true);
     expect(outputMatches(['#0 ✓ ok exit 0 31.2 ms |██ | g.sh', '…'], printed)).toBe(false); // leading spaces are kept
     expect(outputMatches(['  #0 … g.sh', '…'], printed)).toBe(true);
     expect(outputMatches(['  #0 … g.sh', 'x', '…'], printed)).toBe(false);
@@ -276,7 +297,9 @@ describe('runnableBlocks (the convention itself)', () => {
       { file: 'README.md', line: 6, exit: 0, script: 'ls' },
     ]);
     expect(() => runnableBlocks('<!-- runnable -->\n\n```sh\nls\n```')).toThrow('README.md:1: a runnable marker must be followed directly by a ```sh fence');
-    expect(() => runnableBlocks('text\n```sh\nls\n```', 'docs/a.md')).toThrow('docs/a.md:2: a command block needs <!-- runnable … --> or <!-- not-runnable: reason -->');
+    expect(() => runnableBlocks('text\n```sh\nls\n```', 'docs/a.md')).toThrow(
+      'docs/a.md:2: a command block needs <!-- runnable … --> or <!-- not-runnable: reason -->',
+    );
     expect(() => runnableBlocks('<!-- not-runnable: -->\n```sh\nls\n```')).toThrow('README.md:1: unreadable marker');
   });
 });
