@@ -88,7 +88,7 @@ Options:
                           --profile NAME finds it): a request names one by the X-Hermes-Profile
                           header (HTTP) or a "profile" param (JSON-RPC); none = this profile. Each
                           is loaded on its first request and reloaded on change; its hooks get its
-                          HERMES_HOME and none of the other profiles' secrets (README, serve)
+                          HERMES_HOME and none of the other profiles' secrets (docs/serve.md)
   --verbose               log reloads and shutdown steps on stderr
 
 Examples:
