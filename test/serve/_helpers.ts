@@ -201,7 +201,7 @@ export const CLIENTS = [
   { name: 'bash', path: CLIENT_BASH },
 ] as const;
 
-type Ran = { code: number | null; stdout: string; stderr: string };
+export type Ran = { code: number | null; stdout: string; stderr: string };
 
 /** Runs `file args` with `stdin` written and closed → exit code, stdout, stderr. */
 export function runWithStdin(file: string, args: string[], stdin: string, env: NodeJS.ProcessEnv = baseEnv()): Promise<Ran> {
