@@ -47,6 +47,8 @@ Options:
   --for-tool NAME   set the payload's tool_name to NAME (matchers and hooks see NAME)
   --json            print exactly one JSON report (schema: protocol/test-report.schema.json)
   --ignore-safe-mode  run the hooks even when HERMES_SAFE_MODE is set (production still would not)
+  --stdin-timeout SECONDS  give up (exit 1) when stdin is still open after SECONDS (default 30,
+                    or $HERMES_HOOKS_STDIN_TIMEOUT; 0 = wait forever)
   --config/-c FILE, --profile/-p NAME, --home DIR
 
 Examples:
@@ -58,7 +60,7 @@ Examples:
 Exit: 0 not blocked, 2 blocked, 1 error (unknown event, invalid payload JSON, unreadable config).
 `;
 
-export const RUN_HELP = `Usage: hermes-hooks run <event> [--accept-hooks] [--dialect AGENT] [discovery options] < payload.json
+export const RUN_HELP = `Usage: hermes-hooks run <event> [--accept-hooks] [--dialect AGENT] [--stdin-timeout S] [discovery options] < payload.json
 
 The production path for hosts in any language: reads the payload on stdin (the wire form a hook
 reads, or kwargs with args), runs the approved hooks (safe mode honoured, never prompts), prints only
@@ -72,6 +74,9 @@ Options:
                     error) on a tool-gate event, AGENT gets its own block naming the problem
   --fail-open       with --dialect: exit 1 instead of blocking when hermes-hooks cannot decide
                     (every agent then lets the call through)
+  --stdin-timeout SECONDS  stdin still open after SECONDS (default 30, or $HERMES_HOOKS_STDIN_TIMEOUT;
+                    0 = wait forever) is an error: on pre_tool_call (or AGENT's tool gate) a block
+                    saying so, exit 2; on other events exit 1
 
   --config/-c FILE, --profile/-p NAME, --home DIR
 
