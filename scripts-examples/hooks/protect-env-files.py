@@ -23,7 +23,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shlex
 import sys
 
 SELF = "protect-env-files"
@@ -32,7 +31,9 @@ SSH_PRIVATE_KEYS = {"id_rsa", "id_dsa", "id_ecdsa", "id_ed25519"}
 WRITE_TOOLS = {"write_file", "patch"}
 # Words that run the next word as the command (`sudo tee .env`, `env X=1 sed -i …`).
 PREFIX_WORDS = {"sudo", "doas", "env", "command", "exec", "nohup", "time", "nice", "xargs"}
-PATCH_HEADER = re.compile(r"^(?:\*\*\* (?:Add|Update|Delete) File:|\*\*\* Move to:|\+\+\+|---)\s+(.+?)\s*$")
+# The header's prefix only: the path is the rest of the line, stripped (a lazy `(.+?)\s*$` would be
+# quadratic on a line of blanks).
+PATCH_HEADER = re.compile(r"(?:\*\*\* (?:Add|Update|Delete) File:|\*\*\* Move to:|\+\+\+|---)\s")
 
 
 def why_protected(path: str) -> str | None:
@@ -52,16 +53,43 @@ def why_protected(path: str) -> str | None:
     return None
 
 
+# One shell token at a time, each alternative decided by its first character: linear in the
+# command's length (shlex builds every word a character at a time, quadratic on one long word).
+TOKEN = re.compile(r"""
+    (?P<op>[();<>|&\n]+)
+  | (?P<word>(?:[^ \t\r'"\\();<>|&\n]+|\\.|'[^']*'|"(?:[^"\\]|\\.)*")+)
+  | (?P<blank>[ \t\r]+)
+""", re.VERBOSE | re.DOTALL)
+QUOTED = re.compile(r"""'([^']*)'|"((?:[^"\\]|\\.)*)"|\\(.)""", re.DOTALL)
+
+
+def unquote(word: str) -> str:
+    """Quotes removed and backslashes resolved, as a POSIX shell (and shlex) reads the word."""
+    def one(m: re.Match[str]) -> str:
+        if m.group(1) is not None:
+            return m.group(1)
+        if m.group(2) is not None:
+            return re.sub(r'\\(["\\])', r"\1", m.group(2))
+        return m.group(3)
+    return QUOTED.sub(one, word)
+
+
 def tokenize(command: str) -> list[str]:
     """Shell words and operator runs; newlines are kept as separators."""
-    try:
-        lex = shlex.shlex(command, posix=True, punctuation_chars="();<>|&\n")
-        lex.whitespace = " \t\r"
-        lex.whitespace_split = True
-        lex.commenters = ""
-        return list(lex)
-    except ValueError:  # unbalanced quotes: fall back to a rough split, still worth checking
-        return [w.strip("'\"") for w in re.findall(r"[^\s;&|<>()]+|[;&|<>()\n]+", command)]
+    tokens: list[str] = []
+    pos = 0
+    for m in TOKEN.finditer(command):
+        if m.start() != pos:
+            break  # an unbalanced quote or a trailing backslash stopped the scan
+        pos = m.end()
+        if m.lastgroup == "op":
+            tokens.append(m.group())
+        elif m.lastgroup == "word":
+            tokens.append(unquote(m.group()))
+    if pos == len(command):
+        return tokens
+    # Unbalanced quotes: fall back to a rough split, still worth checking.
+    return [w.strip("'\"") for w in re.findall(r"[^\s;&|<>()]+|[;&|<>()\n]+", command)]
 
 
 def is_operator(token: str) -> bool:
@@ -153,8 +181,8 @@ def patch_targets(patch: str) -> list[str]:
     found = []
     for line in patch.splitlines():
         m = PATCH_HEADER.match(line)
-        if m and m.group(1) != "/dev/null":
-            path = m.group(1)
+        path = line[m.end():].strip() if m else ""
+        if path and path != "/dev/null":
             found.append(re.sub(r"^[ab]/", "", path) if line.startswith(("+++", "---")) else path)
     return found
 

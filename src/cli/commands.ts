@@ -80,7 +80,7 @@ export const COMMANDS: readonly CliCommand[] = [
     name: 'doctor',
     synopsis: 'doctor',
     summary: 'Check every hook: runnable, approved, unchanged, and a smoke run when approved',
-    options: { json, ping: { type: 'boolean' } },
+    options: { json, ping: { type: 'boolean' }, 'smoke-all': { type: 'boolean' } },
     help: () => DOCTOR_HELP,
     run: async (args, io) => (await import('./doctor-command.js')).doctorCommand(args, io),
   },
