@@ -57,6 +57,18 @@ cwd=$(jq -r '.[1]' <<<"$fields")
 # string operations get slow on long commands.
 export LC_ALL=C
 
+# The checks below loop over words in bash and substitute with ${x//…}, which costs per match: far
+# too slow for a long command. One over MAX_BYTES is looked at with tr and grep (linear) only: with
+# none of the words the checks look for (quotes and blanks dropped, so none hides), it is let
+# through; otherwise it is blocked unchecked, saying why (a timeout would block it too, 10 s later).
+readonly MAX_BYTES=16384
+if ((${#command} > MAX_BYTES)); then
+  if tr -d "\"'[:space:]" <<<"$command" | grep -qE 'rm|dd|mkfs|git|/dev/|fork|\(\)\{'; then
+    block "the command is ${#command} bytes, more than the $MAX_BYTES this guard checks, and it names rm, dd, mkfs, git, a device or a function, so it is blocked unchecked. Split it, or write long content with write_file."
+  fi
+  exit 0
+fi
+
 # --- checks on the whole command --------------------------------------------------------------
 squashed=${command//[[:space:]]/}
 if [[ $squashed == *':(){:|:&};:'* || $squashed == *'forkwhilefork'* ]]; then
@@ -126,8 +138,9 @@ check_rm() { # words after rm
         -?*) [[ $arg == *[rR]* ]] && recursive=1; continue ;;
       esac
     fi
+    ((recursive)) || continue
     what=$(critical_target "$arg")
-    if [[ -n $what ]] && ((recursive)); then
+    if [[ -n $what ]]; then
       block "recursive rm of '$arg' would delete $what. Remove the specific files or subdirectories you mean instead."
     fi
   done

@@ -42,6 +42,7 @@ TOKEN = re.compile(r"""
   | (?P<word>(?:[^ \t\r'"\\();<>|&\n]+|\\.|'[^']*'|"(?:[^"\\]|\\.)*")+)
   | (?P<blank>[ \t\r]+)
 """, re.VERBOSE | re.DOTALL)
+NEEDS_UNQUOTE = re.compile(r"""['"\\]""")
 QUOTED = re.compile(r"""'([^']*)'|"((?:[^"\\]|\\.)*)"|\\(.)""", re.DOTALL)
 
 
@@ -58,18 +59,10 @@ def unquote(word: str) -> str:
 
 def tokenize(command: str) -> list[str]:
     """Shell words and operator runs; newlines are kept as separators."""
-    tokens: list[str] = []
-    pos = 0
-    for m in TOKEN.finditer(command):
-        if m.start() != pos:
-            break  # an unbalanced quote or a trailing backslash stopped the scan
-        pos = m.end()
-        if m.lastgroup == "op":
-            tokens.append(m.group())
-        elif m.lastgroup == "word":
-            tokens.append(unquote(m.group()))
-    if pos == len(command):
-        return tokens
+    parts = TOKEN.findall(command)
+    # The tokens cover the whole command unless an unbalanced quote or a final backslash stopped them.
+    if sum(len(op) + len(word) + len(blank) for op, word, blank in parts) == len(command):
+        return [op or (unquote(word) if NEEDS_UNQUOTE.search(word) else word) for op, word, _ in parts if op or word]
     # Unbalanced quotes: fall back to a rough split, still worth checking.
     return [w.strip("'\"") for w in re.findall(r"[^\s;&|<>()]+|[;&|<>()\n]+", command)]
 
@@ -149,6 +142,12 @@ def production_deploy(words: list[str]) -> str | None:
     return None
 
 
+# Every deploy production_deploy recognises names one of these programs; quotes and backslashes can
+# only split the name, so a command without them (most commands) is not parsed at all.
+PROGRAM_PARTS = ("kubectl", "helm", "fly", "deploy.sh")
+UNQUOTED = str.maketrans("", "", "'\"\\")
+
+
 def main() -> int:
     raw = sys.stdin.buffer.read().decode("utf-8", "replace")
     if not raw.strip():
@@ -164,6 +163,9 @@ def main() -> int:
     args = payload.get("tool_input")
     command = args.get("command") if isinstance(args, dict) else None
     if not isinstance(command, str):
+        return 0
+    bare = command.translate(UNQUOTED)
+    if not any(part in bare for part in PROGRAM_PARTS):
         return 0
     for words in simple_commands(command):
         what = production_deploy(words)

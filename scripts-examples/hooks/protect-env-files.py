@@ -60,6 +60,7 @@ TOKEN = re.compile(r"""
   | (?P<word>(?:[^ \t\r'"\\();<>|&\n]+|\\.|'[^']*'|"(?:[^"\\]|\\.)*")+)
   | (?P<blank>[ \t\r]+)
 """, re.VERBOSE | re.DOTALL)
+NEEDS_UNQUOTE = re.compile(r"""['"\\]""")
 QUOTED = re.compile(r"""'([^']*)'|"((?:[^"\\]|\\.)*)"|\\(.)""", re.DOTALL)
 
 
@@ -76,24 +77,28 @@ def unquote(word: str) -> str:
 
 def tokenize(command: str) -> list[str]:
     """Shell words and operator runs; newlines are kept as separators."""
-    tokens: list[str] = []
-    pos = 0
-    for m in TOKEN.finditer(command):
-        if m.start() != pos:
-            break  # an unbalanced quote or a trailing backslash stopped the scan
-        pos = m.end()
-        if m.lastgroup == "op":
-            tokens.append(m.group())
-        elif m.lastgroup == "word":
-            tokens.append(unquote(m.group()))
-    if pos == len(command):
-        return tokens
+    parts = TOKEN.findall(command)
+    # The tokens cover the whole command unless an unbalanced quote or a final backslash stopped them.
+    if sum(len(op) + len(word) + len(blank) for op, word, blank in parts) == len(command):
+        return [op or (unquote(word) if NEEDS_UNQUOTE.search(word) else word) for op, word, _ in parts if op or word]
     # Unbalanced quotes: fall back to a rough split, still worth checking.
     return [w.strip("'\"") for w in re.findall(r"[^\s;&|<>()]+|[;&|<>()\n]+", command)]
 
 
+OPERATOR = re.compile(r"[();<>|&\n]+")
+# Every name why_protected refuses contains one of these; quotes and backslashes can only split them.
+PROTECTED_PARTS = (".env", ".pem", "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519")
+UNQUOTED = str.maketrans("", "", "'\"\\")
+
+
 def is_operator(token: str) -> bool:
-    return token != "" and all(c in "();<>|&\n" for c in token)
+    return OPERATOR.fullmatch(token) is not None
+
+
+def may_name_protected(text: str) -> bool:
+    """False when no word of `text`, however quoted, can be a protected name: nothing to parse."""
+    bare = text.translate(UNQUOTED)
+    return any(part in bare for part in PROTECTED_PARTS)
 
 
 def split_commands(tokens: list[str]) -> tuple[list[list[str]], list[str]]:
@@ -204,7 +209,8 @@ def main() -> int:
     args = payload.get("tool_input") if isinstance(payload.get("tool_input"), dict) else {}
     candidates: list[str] = []
     if tool == "terminal" and isinstance(args.get("command"), str):
-        candidates = terminal_targets(args["command"])
+        if may_name_protected(args["command"]):
+            candidates = terminal_targets(args["command"])
     elif tool in WRITE_TOOLS:
         candidates = [v for k in ("path", "file_path") if isinstance(v := args.get(k), str)]
         if isinstance(args.get("patch"), str):
