@@ -10,7 +10,7 @@
 #
 # Needs no jq: a python3 one-liner reads the command out of the payload, the rewriting is pure bash,
 # and the answer is JSON-encoded in bash. It never gets in the agent's way: unreadable stdin is a
-# note on stderr and exit 0. One exception: a command over 4 KiB that it would rewrite is blocked,
+# note on stderr and exit 0. One exception: a command over 64 KiB that it would rewrite is blocked,
 # since bash cannot rewrite it in time.
 set -uo pipefail
 shopt -u patsub_replacement 2>/dev/null || true # bash 5.2: keep '&' and '\' literal in ${x//a/b}
@@ -187,7 +187,7 @@ rewrite_segment() {
 # (linear) says whether a rewrite could apply; if so the call is blocked, since it cannot be made
 # safe in time; if not, it goes through unchanged.
 export LC_ALL=C
-readonly MAX_BYTES=4096
+readonly MAX_BYTES=65536
 rewritable='push[^;&|]*[[:space:]](--force|-[A-Za-z]*f)|publish|terraform[^;&|]*[[:space:]](apply|destroy)'
 if ((${#command} > MAX_BYTES)); then
   printf '%s' "$command" | grep -qzE -- "$rewritable" || exit 0
