@@ -79,7 +79,8 @@ reduce_long_command() {
     grep -E '(^|[^A-Za-z0-9_.-])(rm|dd|mkfs[.A-Za-z0-9]*|git)([^A-Za-z0-9_.-]|$)' | tr '\n' ';')
   [[ -z $reduced ]] && exit 0
   if ((${#reduced} > MAX_BYTES)); then
-    block "the command is ${#command} bytes and its rm, dd, mkfs and git commands alone more than the $MAX_BYTES this guard checks, so it is blocked unchecked. Split it."
+    block "the command is ${#command} bytes and its rm, dd, mkfs and git commands alone more than the $MAX_BYTES \
+this guard checks, so it is blocked unchecked. Split it."
   fi
   command=$reduced
 }

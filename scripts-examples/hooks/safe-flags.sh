@@ -191,7 +191,9 @@ readonly MAX_BYTES=65536
 rewritable='push[^;&|]*[[:space:]](--force|-[A-Za-z]*f)|publish|terraform[^;&|]*[[:space:]](apply|destroy)'
 if ((${#command} > MAX_BYTES)); then
   printf '%s' "$command" | grep -qzE -- "$rewritable" || exit 0
-  printf '{"action":"block","message":"%s"}\n' "$SELF: the command is ${#command} bytes, more than the $MAX_BYTES this hook rewrites, and it may force-push, publish or apply: it is blocked, not rewritten. Split it."
+  message="$SELF: the command is ${#command} bytes, more than the $MAX_BYTES this hook rewrites,"
+  message+=" and it may force-push, publish or apply: it is blocked, not rewritten. Split it."
+  printf '{"action":"block","message":"%s"}\n' "$message"
   exit 0
 fi
 

@@ -68,7 +68,8 @@ describe('run: a stdin that never closes', () => {
   it('with --dialect claude on PreToolUse: Claude Code reads its own block', async () => {
     const r = await runHoldingStdin(['run', 'PreToolUse', '--dialect', 'claude', '--home', allowingHome(), '--stdin-timeout', '0.5'], '{"hook_event_name":');
     expect(r.signal).toBeNull();
-    const reason = `hermes-hooks cannot decide, so it blocks this call: ${PROBLEM('0.5', 19)} (fix that, or add --fail-open to the hook command to let calls through while hermes-hooks cannot decide)`;
+    const remedy = 'fix that, or add --fail-open to the hook command to let calls through while hermes-hooks cannot decide';
+    const reason = `hermes-hooks cannot decide, so it blocks this call: ${PROBLEM('0.5', 19)} (${remedy})`;
     expect(agentReads('claude', 'PreToolUse', { code: r.code ?? -1, stdout: r.stdout, stderr: r.stderr })).toEqual({ kind: 'block', reason });
   });
 
