@@ -69,10 +69,16 @@ reduce_long_command() {
   if grep -qF -e ':(){:|:&};:' -e 'forkwhilefork' <<<"$squashed"; then
     block "fork bomb — it would exhaust the process table and hang the machine."
   fi
-  while read -r name; do
-    [[ -n $name ]] && grep -qF "$name|$name&" <<<"$squashed" &&
-      block "fork bomb ($name() calls itself twice in the background) — it would hang the machine."
-  done < <(grep -oE '[A-Za-z_][A-Za-z0-9_]*\(\)\{' <<<"$squashed" | head -8 | sed 's/(){$//')
+  # The first few names defined, looked for in one grep pass (which one, only once one is found).
+  local -a names=() patterns=()
+  mapfile -t names < <(grep -oE '[A-Za-z_][A-Za-z0-9_]*\(\)\{' <<<"$squashed" | head -8 | sed 's/(){$//' | sort -u)
+  for name in "${names[@]}"; do patterns+=(-e "$name|$name&"); done
+  if ((${#names[@]})) && grep -qF "${patterns[@]}" <<<"$squashed"; then
+    for name in "${names[@]}"; do
+      grep -qF "$name|$name&" <<<"$squashed" &&
+        block "fork bomb ($name() calls itself twice in the background) — it would hang the machine."
+    done
+  fi
   name=$(grep -oE ">[[:space:]]*${DISK_RE#^}[^[:space:];&|)]*" <<<"$command" | head -1)
   [[ -n $name ]] && block "redirecting output onto /dev/${name#*/dev/} would overwrite the disk."
   reduced=$(tr -d "\"'" <<<"$command" | tr ';&|()`' '\n\n\n\n\n\n' |
