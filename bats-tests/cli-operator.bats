@@ -208,14 +208,15 @@ EOF
   config post_tool_call "$nonjson" post_tool_call "$noexec" post_tool_call "$edited"
   hh approve --all >/dev/null
   echo '# edited' >>"$edited"
-  run --separate-stderr hh doctor
+  # Observers are smoke-run only when asked.
+  run --separate-stderr hh doctor --smoke-all
   assert_failure 1
   assert_line --regexp '^      ✗ stdout was not valid JSON \(exit=0, [0-9.]+s\): not json$'
   assert_line "      ✗ not executable: $noexec — run: chmod +x $noexec"
   assert_line --regexp "^      ✗ modified since approval: $edited changed "
   assert_line '3 issue(s) found.  Fix before relying on these hooks.'
 
-  run --separate-stderr hh doctor --json
+  run --separate-stderr hh doctor --json --smoke-all
   assert_failure 1
   assert_equal "$(json_value healthy)" false
   assert_equal "$(json_value issues)" 3

@@ -63,14 +63,17 @@ for (const [event, entries] of Object.entries(config.hooks)) {
   done
 }
 
-@test "config.yaml: matchers, timeouts and exactly one fail_closed on the destructive-command guard" {
+@test "config.yaml: matchers, timeouts, and every pre_tool_call guard fail_closed (none on other events)" {
   run config_entries
   assert_line $'pre_tool_call\thooks/block-destructive.sh\tterminal\t10\ttrue'
-  assert_line $'pre_tool_call\thooks/protect-env-files.py\twrite_file|patch|terminal\t10\t'
+  assert_line $'pre_tool_call\thooks/protect-env-files.py\twrite_file|patch|terminal\t10\ttrue'
+  assert_line $'pre_tool_call\thooks/safe-flags.sh\tterminal\t10\ttrue'
+  assert_line $'pre_tool_call\thooks/escalate-prod-deploy.py\tterminal\t10\ttrue'
+  assert_line $'pre_tool_call\thooks/claude-style-guard.sh\tterminal\t10\ttrue'
   assert_line $'post_tool_call\thooks/audit-log.py\t\t5\t'
   assert_line $'pre_llm_call\thooks/inject-context.py\t\t10\t'
   assert_line $'pre_verify\thooks/verify-tests-ran.py\t\t5\t'
-  assert_equal "$(grep -c $'\ttrue$' <<<"$output")" 1
+  assert_equal "$(grep -c $'\ttrue$' <<<"$output")" 5
 }
 
 @test "every payload is one JSON object with the wire keys in wire order" {

@@ -57,29 +57,70 @@ cwd=$(jq -r '.[1]' <<<"$fields")
 # string operations get slow on long commands.
 export LC_ALL=C
 
-# --- checks on the whole command --------------------------------------------------------------
-squashed=${command//[[:space:]]/}
-if [[ $squashed == *':(){:|:&};:'* || $squashed == *'forkwhilefork'* ]]; then
-  block "fork bomb — it would exhaust the process table and hang the machine."
-fi
-# NAME(){ … NAME|NAME& … }. The name must start after a non-name character: that keeps the regex
-# linear on long commands. Looks at the first few definitions only.
-fork_re='(^|[^A-Za-z0-9_])([A-Za-z_][A-Za-z0-9_]*)\(\)\{(.*)$'
-rest=$squashed
-for _ in 1 2 3 4 5 6 7 8; do
-  [[ $rest =~ $fork_re ]] || break
-  name=${BASH_REMATCH[2]} rest=${BASH_REMATCH[3]}
-  if [[ $rest == *"$name|$name&"* ]]; then
-    block "fork bomb ($name() calls itself twice in the background) — it would hang the machine."
+# The checks below loop over words in bash and substitute with ${x//…}, which costs per match: far
+# too slow on a long command. One over MAX_BYTES is first looked at with tr and grep (linear): the
+# whole-command checks run there, and only its simple commands that name rm, dd, mkfs or git (quotes
+# dropped, as below) go on to the per-command checks. If those alone are still over MAX_BYTES, the
+# command is blocked unchecked, saying why (a timeout would block it too, 10 s later).
+readonly MAX_BYTES=16384
+reduce_long_command() {
+  local squashed name reduced
+  squashed=$(tr -d '[:space:]' <<<"$command")
+  if grep -qF -e ':(){:|:&};:' -e 'forkwhilefork' <<<"$squashed"; then
+    block "fork bomb — it would exhaust the process table and hang the machine."
   fi
-done
-redirect_re='>[[:space:]]*(/dev/[^[:space:];&|)]+)'
-rest=$command
-while [[ $rest =~ $redirect_re ]]; do
-  matched=${BASH_REMATCH[0]} device=${BASH_REMATCH[1]}
-  [[ $device =~ $DISK_RE ]] && block "redirecting output onto $device would overwrite the disk."
-  rest=${rest#*"$matched"}
-done
+  # The first few names defined, looked for in one grep pass (which one, only once one is found).
+  local -a names=() patterns=()
+  mapfile -t names < <(grep -oE '[A-Za-z_][A-Za-z0-9_]*\(\)\{' <<<"$squashed" | head -8 | sed 's/(){$//' | sort -u)
+  for name in "${names[@]}"; do patterns+=(-e "$name|$name&"); done
+  if ((${#names[@]})) && grep -qF "${patterns[@]}" <<<"$squashed"; then
+    for name in "${names[@]}"; do
+      grep -qF "$name|$name&" <<<"$squashed" &&
+        block "fork bomb ($name() calls itself twice in the background) — it would hang the machine."
+    done
+  fi
+  name=$(grep -oE ">[[:space:]]*${DISK_RE#^}[^[:space:];&|)]*" <<<"$command" | head -1)
+  [[ -n $name ]] && block "redirecting output onto /dev/${name#*/dev/} would overwrite the disk."
+  reduced=$(tr -d "\"'" <<<"$command" | tr ';&|()`' '\n\n\n\n\n\n' |
+    grep -E '(^|[^A-Za-z0-9_.-])(rm|dd|mkfs[.A-Za-z0-9]*|git)([^A-Za-z0-9_.-]|$)' | tr '\n' ';')
+  [[ -z $reduced ]] && exit 0
+  if ((${#reduced} > MAX_BYTES)); then
+    block "the command is ${#command} bytes and its rm, dd, mkfs and git commands alone more than the $MAX_BYTES \
+this guard checks, so it is blocked unchecked. Split it."
+  fi
+  command=$reduced
+}
+whole_checked=0
+if ((${#command} > MAX_BYTES)); then
+  reduce_long_command
+  whole_checked=1
+fi
+
+# --- checks on the whole command --------------------------------------------------------------
+if ((!whole_checked)); then
+  squashed=${command//[[:space:]]/}
+  if [[ $squashed == *':(){:|:&};:'* || $squashed == *'forkwhilefork'* ]]; then
+    block "fork bomb — it would exhaust the process table and hang the machine."
+  fi
+  # NAME(){ … NAME|NAME& … }. The name must start after a non-name character: that keeps the regex
+  # linear on long commands. Looks at the first few definitions only.
+  fork_re='(^|[^A-Za-z0-9_])([A-Za-z_][A-Za-z0-9_]*)\(\)\{(.*)$'
+  rest=$squashed
+  for _ in 1 2 3 4 5 6 7 8; do
+    [[ $rest =~ $fork_re ]] || break
+    name=${BASH_REMATCH[2]} rest=${BASH_REMATCH[3]}
+    if [[ $rest == *"$name|$name&"* ]]; then
+      block "fork bomb ($name() calls itself twice in the background) — it would hang the machine."
+    fi
+  done
+  redirect_re='>[[:space:]]*(/dev/[^[:space:];&|)]+)'
+  rest=$command
+  while [[ $rest =~ $redirect_re ]]; do
+    matched=${BASH_REMATCH[0]} device=${BASH_REMATCH[1]}
+    [[ $device =~ $DISK_RE ]] && block "redirecting output onto $device would overwrite the disk."
+    rest=${rest#*"$matched"}
+  done
+fi
 
 # --- per simple command -----------------------------------------------------------------------
 # Turn every command separator (and subshell / substitution brackets) into ';' and look at each
@@ -126,8 +167,9 @@ check_rm() { # words after rm
         -?*) [[ $arg == *[rR]* ]] && recursive=1; continue ;;
       esac
     fi
+    ((recursive)) || continue
     what=$(critical_target "$arg")
-    if [[ -n $what ]] && ((recursive)); then
+    if [[ -n $what ]]; then
       block "recursive rm of '$arg' would delete $what. Remove the specific files or subdirectories you mean instead."
     fi
   done

@@ -40,13 +40,25 @@ command=${command%.}
 [[ -z $command ]] && exit 0
 [[ $command == *curl* || $command == *wget* || $command == *fetch* || $command == *http* ]] || exit 0
 export LC_ALL=C # the patterns are ASCII; byte-wise matching stays fast on long commands
-
 fetch='(curl|wget|fetch|http)([[:space:]]|$)'
 interpreter='(sudo([[:space:]]+-[^[:space:]]+)*[[:space:]]+)?(env[[:space:]]+)?([^[:space:]|;&]*/)?(ba|z|da|k|fi|c|tc)?sh|python[0-9.]*|perl|ruby|node'
 pipe_to_shell="${fetch}[^;&]*\\|[[:space:]]*(${interpreter})([[:space:]]|$)"
 process_substitution="(${interpreter})[[:space:]]+<\\([[:space:]]*${fetch}"
 command_substitution="(${interpreter})[[:space:]]+-c[[:space:]]+[\"']?\\\$\\([[:space:]]*${fetch}"
 
+# bash's =~ (glibc) is not linear: on a long command it can outlast the timeout. Over MAX_BYTES,
+# GNU grep (a DFA, linear; -z: the whole command is one record) says whether any pattern matches.
+readonly MAX_BYTES=4096
+if ((${#command} > MAX_BYTES)); then
+  for re in "$pipe_to_shell" "$process_substitution" "$command_substitution"; do
+    if printf '%s' "$command" | grep -qzE -- "$re"; then
+      echo "$SELF: download-and-run (a fetch piped or substituted into an interpreter, in this ${#command}-byte" \
+        "command) executes whatever the server sends, unread. Download it to a file, inspect it, then run the file." >&2
+      exit 2
+    fi
+  done
+  exit 0
+fi
 for re in "$pipe_to_shell" "$process_substitution" "$command_substitution"; do
   if [[ $command =~ $re ]]; then
     matched=${BASH_REMATCH[0]}

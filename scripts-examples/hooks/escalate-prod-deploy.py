@@ -22,7 +22,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shlex
 import sys
 
 SELF = "escalate-prod-deploy"
@@ -36,17 +35,41 @@ PROD_NAMESPACE = re.compile(r"^prod(uction)?$", re.IGNORECASE)
 PROD_APP = re.compile(r"^.+-prod(uction)?$", re.IGNORECASE)
 
 
+# One shell token at a time, each alternative decided by its first character: linear in the
+# command's length (shlex builds every word a character at a time, quadratic on one long word).
+TOKEN = re.compile(r"""
+    (?P<op>[();<>|&\n]+)
+  | (?P<word>(?:[^ \t\r'"\\();<>|&\n]+|\\.|'[^']*'|"(?:[^"\\]|\\.)*")+)
+  | (?P<blank>[ \t\r]+)
+""", re.VERBOSE | re.DOTALL)
+NEEDS_UNQUOTE = re.compile(r"""['"\\]""")
+QUOTED = re.compile(r"""'([^']*)'|"((?:[^"\\]|\\.)*)"|\\(.)""", re.DOTALL)
+
+
+def unquote(word: str) -> str:
+    """Quotes removed and backslashes resolved, as a POSIX shell (and shlex) reads the word."""
+    def one(m: re.Match[str]) -> str:
+        if m.group(1) is not None:
+            return m.group(1)
+        if m.group(2) is not None:
+            return re.sub(r'\\(["\\])', r"\1", m.group(2))
+        return m.group(3)
+    return QUOTED.sub(one, word)
+
+
+def tokenize(command: str) -> list[str]:
+    """Shell words and operator runs; newlines are kept as separators."""
+    parts = TOKEN.findall(command)
+    # The tokens cover the whole command unless an unbalanced quote or a final backslash stopped them.
+    if sum(len(op) + len(word) + len(blank) for op, word, blank in parts) == len(command):
+        return [op or (unquote(word) if NEEDS_UNQUOTE.search(word) else word) for op, word, _ in parts if op or word]
+    # Unbalanced quotes: fall back to a rough split, still worth checking.
+    return [w.strip("'\"") for w in re.findall(r"[^\s;&|<>()]+|[;&|<>()\n]+", command)]
+
+
 def simple_commands(command: str) -> list[list[str]]:
-    try:
-        lex = shlex.shlex(command, posix=True, punctuation_chars="();<>|&\n")
-        lex.whitespace = " \t\r"
-        lex.whitespace_split = True
-        lex.commenters = ""
-        tokens = list(lex)
-    except ValueError:
-        tokens = re.findall(r"[^\s;&|<>()]+|[;&|<>()\n]+", command)
     commands: list[list[str]] = [[]]
-    for tok in tokens:
+    for tok in tokenize(command):
         if all(c in "();<>|&\n" for c in tok):
             commands.append([])
         else:
@@ -80,12 +103,14 @@ def positional(args: list[str], options_with_values: set[str]) -> list[str]:
 
 def production_deploy(words: list[str]) -> str | None:
     """A one-line description when `words` is a production deploy, else None."""
-    while words and (words[0] in PREFIX_WORDS or re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*=.*", words[0])
-                     or (words[0].startswith("-") and len(words) > 1)):
-        words = words[1:]
-    if not words:
+    # An index, not words = words[1:]: a thousand `sudo`s must not cost a million copies.
+    i = 0
+    while i < len(words) and (words[i] in PREFIX_WORDS or re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*=.*", words[i])
+                              or (words[i].startswith("-") and i + 1 < len(words))):
+        i += 1
+    if i >= len(words):
         return None
-    program, args = os.path.basename(words[0]), words[1:]
+    program, args = os.path.basename(words[i]), words[i + 1:]
 
     if program == "kubectl":
         context = option_value(args, "--context")
@@ -117,6 +142,12 @@ def production_deploy(words: list[str]) -> str | None:
     return None
 
 
+# Every deploy production_deploy recognises names one of these programs; quotes and backslashes can
+# only split the name, so a command without them (most commands) is not parsed at all.
+PROGRAM_PARTS = ("kubectl", "helm", "fly", "deploy.sh")
+UNQUOTED = str.maketrans("", "", "'\"\\")
+
+
 def main() -> int:
     raw = sys.stdin.buffer.read().decode("utf-8", "replace")
     if not raw.strip():
@@ -132,6 +163,9 @@ def main() -> int:
     args = payload.get("tool_input")
     command = args.get("command") if isinstance(args, dict) else None
     if not isinstance(command, str):
+        return 0
+    bare = command.translate(UNQUOTED)
+    if not any(part in bare for part in PROGRAM_PARTS):
         return 0
     for words in simple_commands(command):
         what = production_deploy(words)

@@ -23,7 +23,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shlex
 import sys
 
 SELF = "protect-env-files"
@@ -32,7 +31,9 @@ SSH_PRIVATE_KEYS = {"id_rsa", "id_dsa", "id_ecdsa", "id_ed25519"}
 WRITE_TOOLS = {"write_file", "patch"}
 # Words that run the next word as the command (`sudo tee .env`, `env X=1 sed -i …`).
 PREFIX_WORDS = {"sudo", "doas", "env", "command", "exec", "nohup", "time", "nice", "xargs"}
-PATCH_HEADER = re.compile(r"^(?:\*\*\* (?:Add|Update|Delete) File:|\*\*\* Move to:|\+\+\+|---)\s+(.+?)\s*$")
+# The header's prefix only: the path is the rest of the line, stripped (a lazy `(.+?)\s*$` would be
+# quadratic on a line of blanks).
+PATCH_HEADER = re.compile(r"(?:\*\*\* (?:Add|Update|Delete) File:|\*\*\* Move to:|\+\+\+|---)\s")
 
 
 def why_protected(path: str) -> str | None:
@@ -52,20 +53,52 @@ def why_protected(path: str) -> str | None:
     return None
 
 
+# One shell token at a time, each alternative decided by its first character: linear in the
+# command's length (shlex builds every word a character at a time, quadratic on one long word).
+TOKEN = re.compile(r"""
+    (?P<op>[();<>|&\n]+)
+  | (?P<word>(?:[^ \t\r'"\\();<>|&\n]+|\\.|'[^']*'|"(?:[^"\\]|\\.)*")+)
+  | (?P<blank>[ \t\r]+)
+""", re.VERBOSE | re.DOTALL)
+NEEDS_UNQUOTE = re.compile(r"""['"\\]""")
+QUOTED = re.compile(r"""'([^']*)'|"((?:[^"\\]|\\.)*)"|\\(.)""", re.DOTALL)
+
+
+def unquote(word: str) -> str:
+    """Quotes removed and backslashes resolved, as a POSIX shell (and shlex) reads the word."""
+    def one(m: re.Match[str]) -> str:
+        if m.group(1) is not None:
+            return m.group(1)
+        if m.group(2) is not None:
+            return re.sub(r'\\(["\\])', r"\1", m.group(2))
+        return m.group(3)
+    return QUOTED.sub(one, word)
+
+
 def tokenize(command: str) -> list[str]:
     """Shell words and operator runs; newlines are kept as separators."""
-    try:
-        lex = shlex.shlex(command, posix=True, punctuation_chars="();<>|&\n")
-        lex.whitespace = " \t\r"
-        lex.whitespace_split = True
-        lex.commenters = ""
-        return list(lex)
-    except ValueError:  # unbalanced quotes: fall back to a rough split, still worth checking
-        return [w.strip("'\"") for w in re.findall(r"[^\s;&|<>()]+|[;&|<>()\n]+", command)]
+    parts = TOKEN.findall(command)
+    # The tokens cover the whole command unless an unbalanced quote or a final backslash stopped them.
+    if sum(len(op) + len(word) + len(blank) for op, word, blank in parts) == len(command):
+        return [op or (unquote(word) if NEEDS_UNQUOTE.search(word) else word) for op, word, _ in parts if op or word]
+    # Unbalanced quotes: fall back to a rough split, still worth checking.
+    return [w.strip("'\"") for w in re.findall(r"[^\s;&|<>()]+|[;&|<>()\n]+", command)]
+
+
+OPERATOR = re.compile(r"[();<>|&\n]+")
+# Every name why_protected refuses contains one of these; quotes and backslashes can only split them.
+PROTECTED_PARTS = (".env", ".pem", "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519")
+UNQUOTED = str.maketrans("", "", "'\"\\")
 
 
 def is_operator(token: str) -> bool:
-    return token != "" and all(c in "();<>|&\n" for c in token)
+    return OPERATOR.fullmatch(token) is not None
+
+
+def may_name_protected(text: str) -> bool:
+    """False when no word of `text`, however quoted, can be a protected name: nothing to parse."""
+    bare = text.translate(UNQUOTED)
+    return any(part in bare for part in PROTECTED_PARTS)
 
 
 def split_commands(tokens: list[str]) -> tuple[list[list[str]], list[str]]:
@@ -153,8 +186,8 @@ def patch_targets(patch: str) -> list[str]:
     found = []
     for line in patch.splitlines():
         m = PATCH_HEADER.match(line)
-        if m and m.group(1) != "/dev/null":
-            path = m.group(1)
+        path = line[m.end():].strip() if m else ""
+        if path and path != "/dev/null":
             found.append(re.sub(r"^[ab]/", "", path) if line.startswith(("+++", "---")) else path)
     return found
 
@@ -176,7 +209,8 @@ def main() -> int:
     args = payload.get("tool_input") if isinstance(payload.get("tool_input"), dict) else {}
     candidates: list[str] = []
     if tool == "terminal" and isinstance(args.get("command"), str):
-        candidates = terminal_targets(args["command"])
+        if may_name_protected(args["command"]):
+            candidates = terminal_targets(args["command"])
     elif tool in WRITE_TOOLS:
         candidates = [v for k in ("path", "file_path") if isinstance(v := args.get(k), str)]
         if isinstance(args.get("patch"), str):

@@ -10,7 +10,8 @@
 #
 # Needs no jq: a python3 one-liner reads the command out of the payload, the rewriting is pure bash,
 # and the answer is JSON-encoded in bash. It never gets in the agent's way: unreadable stdin is a
-# note on stderr and exit 0.
+# note on stderr and exit 0. One exception: a command over 64 KiB that it would rewrite is blocked,
+# since bash cannot rewrite it in time.
 set -uo pipefail
 shopt -u patsub_replacement 2>/dev/null || true # bash 5.2: keep '&' and '\' literal in ${x//a/b}
 
@@ -182,10 +183,22 @@ rewrite_segment() {
 # Fast path: most commands mention none of the words this hook rewrites.
 [[ $command == *push* || $command == *publish* || $command == *apply* || $command == *destroy* ]] || exit 0
 
-# Split on ; && || | |& & and newlines, keeping the separators verbatim; the `&` of `2>&1`, `>&2`,
-# `&>` and `<&` belongs to a redirect, not a separator. Byte-wise (C locale) so that very long
-# commands stay linear.
+# The rewriting loops over words in bash, far too slow for a long command. Over MAX_BYTES, GNU grep
+# (linear) says whether a rewrite could apply; if so the call is blocked, since it cannot be made
+# safe in time; if not, it goes through unchanged.
 export LC_ALL=C
+readonly MAX_BYTES=65536
+rewritable='push[^;&|]*[[:space:]](--force|-[A-Za-z]*f)|publish|terraform[^;&|]*[[:space:]](apply|destroy)'
+if ((${#command} > MAX_BYTES)); then
+  printf '%s' "$command" | grep -qzE -- "$rewritable" || exit 0
+  message="$SELF: the command is ${#command} bytes, more than the $MAX_BYTES this hook rewrites,"
+  message+=" and it may force-push, publish or apply: it is blocked, not rewritten. Split it."
+  printf '{"action":"block","message":"%s"}\n' "$message"
+  exit 0
+fi
+
+# Split on ; && || | |& & and newlines, keeping the separators verbatim; the `&` of `2>&1`, `>&2`,
+# `&>` and `<&` belongs to a redirect, not a separator. Byte-wise (C locale, set above).
 nl=$'\n'
 result="" piece="" remaining=$command
 while [[ -n $remaining ]]; do

@@ -80,9 +80,14 @@ export function oneLineProblem(text: string): string {
   return text.split('\n')[0]!.replace(/\.$/, '');
 }
 
+/** The tool gate's block when hermes-hooks could not decide (`problem`: one line; `remedy`: what else to do). */
+export function cannotDecideDecision(problem: string, remedy = 'fix that'): Decision {
+  const message = `hermes-hooks cannot decide, so it blocks this call: ${problem} (${remedy})`;
+  return { event: 'pre_tool_call', action: 'block', message, args: null, context: null, decided_by: null, modified_by: [], conflicts: [] };
+}
+
 /** The agent's own block, saying why hermes-hooks could not decide (`problem`: one line). */
 export function cannotDecideAnswer(dialect: AgentDialect, maps: DialectMaps, theirEvent: string, problem: string): DialectAnswer {
-  const message = `hermes-hooks cannot decide, so it blocks this call: ${problem} (fix that, or add --fail-open to the hook command to let calls through while hermes-hooks cannot decide)`;
-  const decision: Decision = { event: 'pre_tool_call', action: 'block', message, args: null, context: null, decided_by: null, modified_by: [], conflicts: [] };
+  const decision = cannotDecideDecision(problem, 'fix that, or add --fail-open to the hook command to let calls through while hermes-hooks cannot decide');
   return renderDialectAnswer(dialect, maps, theirEvent, decision, null);
 }

@@ -47,6 +47,8 @@ Options:
   --for-tool NAME   set the payload's tool_name to NAME (matchers and hooks see NAME)
   --json            print exactly one JSON report (schema: protocol/test-report.schema.json)
   --ignore-safe-mode  run the hooks even when HERMES_SAFE_MODE is set (production still would not)
+  --stdin-timeout SECONDS  give up (exit 1) when stdin is still open after SECONDS (default 30,
+                    or $HERMES_HOOKS_STDIN_TIMEOUT; 0 = wait forever)
   --config/-c FILE, --profile/-p NAME, --home DIR
 
 Examples:
@@ -58,7 +60,7 @@ Examples:
 Exit: 0 not blocked, 2 blocked, 1 error (unknown event, invalid payload JSON, unreadable config).
 `;
 
-export const RUN_HELP = `Usage: hermes-hooks run <event> [--accept-hooks] [--dialect AGENT] [discovery options] < payload.json
+export const RUN_HELP = `Usage: hermes-hooks run <event> [--accept-hooks] [--dialect AGENT] [--stdin-timeout S] [discovery options] < payload.json
 
 The production path for hosts in any language: reads the payload on stdin (the wire form a hook
 reads, or kwargs with args), runs the approved hooks (safe mode honoured, never prompts), prints only
@@ -72,6 +74,9 @@ Options:
                     error) on a tool-gate event, AGENT gets its own block naming the problem
   --fail-open       with --dialect: exit 1 instead of blocking when hermes-hooks cannot decide
                     (every agent then lets the call through)
+  --stdin-timeout SECONDS  stdin still open after SECONDS (default 30, or $HERMES_HOOKS_STDIN_TIMEOUT;
+                    0 = wait forever) is an error: on pre_tool_call (or AGENT's tool gate) a block
+                    saying so, exit 2; on other events exit 1
 
   --config/-c FILE, --profile/-p NAME, --home DIR
 
@@ -128,17 +133,23 @@ Examples:
   hermes-hooks --config ./repo/.hermes/config.yaml list
 `;
 
-export const DOCTOR_HELP = `Usage: hermes-hooks doctor [--json] [--ping] [discovery options]
+export const DOCTOR_HELP = `Usage: hermes-hooks doctor [--json] [--ping] [--smoke-all] [discovery options]
 
 For every configured hook: the script exists and is runnable as configured, consent state, modified
-since approval, and — only for approved hooks — a smoke run on the event's synthetic payload, judged
+since approval, and — only for approved hooks on events that take an answer (pre_tool_call,
+pre_llm_call, pre_verify, transforms …) — a smoke run on the event's synthetic payload, judged
 as production would judge it: a hook that fails closed (so it would block every call it matches),
 times out, crashes, prints something that is not a JSON object, or answers what its event does not
 honour is a problem. A hook's own block of the synthetic call is reported, not counted.
+A smoke run is a real run, on a payload marked as a test: session_id "hermes-hooks-doctor" and
+HERMES_HOOKS_SMOKE_RUN=1 in the hook's environment (a guard that logs can skip its log). Observers
+(post_tool_call, post_llm_call, on_session_* …: their answer decides nothing, so a run shows only
+its side effects, such as a line in a real audit log) are checked for launchability, not run.
 The profile home, config.yaml, plugins/, hooks/, BOOT.md and serve's token file must pass the trust
 rule (yours or root's, nothing on the way writable by others): each that fails is a ✗ with the
 chmod/chown that fixes it.
-  --ping   also send a signed test delivery to each outbound webhook target
+  --ping       also send a signed test delivery to each outbound webhook target
+  --smoke-all  smoke-run the observers too, on the same test payload
 Under HERMES_SAFE_MODE no smoke run runs and no ping is sent (nothing runs in safe mode).
 Exit 1 when any problem is found.
 

@@ -16,7 +16,7 @@ import { stderrLogger } from '../engine/logger.js';
 import { parseCommandArgs } from './_args.js';
 import { RUN_HELP } from './_help.js';
 import { eventDiagnosticLines } from './_event-diagnostics.js';
-import { CliError, readAllStdin, type CliIO } from './_io.js';
+import { CliError, readAllStdin, stdinTimeoutMs, type CliIO } from './_io.js';
 import { withRunEngine } from './_run-engine.js';
 import { HooksError, errorText } from '../errors.js';
 
@@ -24,6 +24,7 @@ const RUN_OPTIONS = {
   'accept-hooks': { type: 'boolean' },
   dialect: { type: 'string' },
   'fail-open': { type: 'boolean' },
+  'stdin-timeout': { type: 'string' },
 } as const;
 
 /** The event a dialect run was started for could not be answered: say why, in one line. */
@@ -94,7 +95,8 @@ async function answerCall(agent: AgentDialect, args: string[], io: CliIO, call: 
   call.failOpen = values['fail-open'] === true;
   call.commandLineEvent = positionals[0];
   const commandLineEvent = call.commandLineEvent;
-  const text = (await readAllStdin(io)) ?? '';
+  // A stdin that never closes is a call not decided (StdinTimeout, a CliError): a tool gate blocks.
+  const text = (await readAllStdin(io, stdinTimeoutMs(values['stdin-timeout'], io.env))) ?? '';
   let stdin: unknown = {};
   if (text.trim()) {
     try {
@@ -146,7 +148,7 @@ function answerUndecided(agent: AgentDialect, e: unknown, call: CallState, held:
 
 /** The first argument that is neither an option nor an option's value. */
 function firstPositional(args: string[]): string | undefined {
-  const takesValue = new Set(['--dialect', '--config', '-c', '--profile', '-p', '--home']);
+  const takesValue = new Set(['--dialect', '--config', '-c', '--profile', '-p', '--home', '--stdin-timeout']);
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     if (a === '--') return args[i + 1];

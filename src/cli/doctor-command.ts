@@ -1,5 +1,6 @@
 // `hermes-hooks doctor`: per hook — runnable as configured, consent, modified since approval, and a
-// smoke run on the synthetic payload only when approved, judged by its outcome in production: a run
+// smoke run on the synthetic payload (marked as a test) only when approved and its event takes an
+// answer (observers only with --smoke-all: their run is all side effect), judged by its outcome in production: a run
 // that fails closed (a guard that would block every call), times out, crashes, prints what is not a
 // JSON object or answers what the event does not honour is a problem (Hermes' doctor called any JSON
 // healthy, #92553). `--ping` sends a signed test delivery to each outbound target. Under
@@ -14,7 +15,7 @@ import { exitCodeAdvice, failClosedMessage, failsClosed, isFailClosedBlock, KEEP
 import { honoursText } from '../directives/answer-problem.js';
 import { inspectStdout } from '../directives/parse-stdout.js';
 import { exitIsAnswer } from '../engine/emit.js';
-import { smokeRunHook } from '../engine/smoke-run.js';
+import { observesOnly, smokeKwargs, smokeRunHook } from '../engine/smoke-run.js';
 import { EVENTS, syntheticKwargs } from '../events.js';
 import { createOutboundDispatcher } from '../outbound/dispatcher.js';
 import { describeOutboundTarget } from '../outbound/describe.js';
@@ -76,7 +77,8 @@ export async function doctorCommand({ values }: ParsedArgs, io: CliIO): Promise<
   const store = await openStore(profile, io);
   const safeMode = isTruthyEnv(io.env.HERMES_SAFE_MODE);
   const report: HookReport[] = [];
-  for (const spec of profile.config.specs) report.push(await checkHook(spec, { profile, store, safeMode, io }));
+  const smokeAll = values['smoke-all'] === true;
+  for (const spec of profile.config.specs) report.push(await checkHook(spec, { profile, store, safeMode, smokeAll, io }));
 
   const pings: Ping[] = [];
   const pingSkipped = values.ping && profile.outbound.length && safeMode ? 'HERMES_SAFE_MODE is set: no webhook was sent' : null;
@@ -107,7 +109,10 @@ export async function doctorCommand({ values }: ParsedArgs, io: CliIO): Promise<
 }
 
 /** One hook's checks: runnable, consent, and the smoke run when nothing above stands in its way. */
-async function checkHook(spec: HookSpec, ctx: { profile: Profile; store: ConsentStore; safeMode: boolean; io: CliIO }): Promise<HookReport> {
+async function checkHook(
+  spec: HookSpec,
+  ctx: { profile: Profile; store: ConsentStore; safeMode: boolean; smokeAll: boolean; io: CliIO },
+): Promise<HookReport> {
   const { profile, store, safeMode, io } = ctx;
   const maps = profile.config.dialects.maps;
   const checks: Check[] = [];
@@ -128,8 +133,11 @@ async function checkHook(spec: HookSpec, ctx: { profile: Profile; store: Consent
     checks.push({ ok: null, message: 'skipped smoke run — fix the problem above first, then re-run doctor' });
   } else if (!verdict.runs) {
     checks.push({ ok: null, message: `skipped smoke run — ${consent.untrusted !== null ? 'fix what it runs' : 'approve the hook'} first, then re-run doctor` });
+  } else if (observesOnly(spec.event) && !ctx.smokeAll) {
+    // Its run would show nothing but its side effects (a fake entry in a real audit log): asked for only.
+    checks.push({ ok: null, message: `not run: observer (${spec.event}); --smoke-all runs it with a test payload` });
   } else {
-    smoke = await smokeRunHook(spec, syntheticKwargs(spec.event), { home: profile.home, profile: profile.profile, cwd: io.cwd, env: io.env, dialectMaps: maps, store });
+    smoke = await smokeRunHook(spec, smokeKwargs(spec.event), { home: profile.home, profile: profile.profile, cwd: io.cwd, env: io.env, dialectMaps: maps, store });
     checks.push(smokeCheck(spec, smoke));
     // What it started was killed when its answer was taken: a helper meant to outlive it (a
     // backgrounded curl to a webhook) never finishes its job, on every call.

@@ -2,13 +2,14 @@
 // honoured, never prompts (stdin is the payload), prints only the Decision. Exit 2 when blocked.
 // With --dialect, it speaks another agent's hook protocol on both ends.
 
+import { cannotDecideDecision, oneLineProblem } from '../agent-wiring/call.js';
 import { stderrLogger } from '../engine/logger.js';
-import { isEventName } from '../events.js';
+import { EVENTS, isEventName } from '../events.js';
 import { AGENT_DIALECTS, isAgentDialect } from '../dialects/agents/index.js';
 import type { ParsedArgs } from './_args.js';
 import { unknownEventError } from './_events.js';
 import { RUN_HELP } from './_help.js';
-import { CliError, readAllStdin, writeLine, type CliIO } from './_io.js';
+import { CliError, readAllStdin, StdinTimeout, stdinTimeoutMs, writeLine, type CliIO } from './_io.js';
 import { eventDiagnosticLines, payloadDiagnosticLines } from './_event-diagnostics.js';
 import { payloadFromStdin } from './_payload.js';
 import { withRunEngine } from './_run-engine.js';
@@ -35,7 +36,17 @@ export async function runCommand({ values, positionals }: ParsedArgs, io: CliIO)
   // Each `run` is a new engine: the request this resolves went through another one, so exactly-once
   // pairing cannot hold here. Refused, not dropped in silence.
   if (event === 'on_human_input_resolved') throw new CliError(UNPAIRED_RESOLVE);
-  const text = await readAllStdin(io);
+  let text: string | null;
+  try {
+    text = await readAllStdin(io, stdinTimeoutMs(values['stdin-timeout'], io.env));
+  } catch (e) {
+    // No payload, no decision: on the tool gate that is a block (as `run --dialect` and serve
+    // answer it), never an exit 1 a host may take for "go ahead".
+    if (!(e instanceof StdinTimeout) || !EVENTS[event].canBlock) throw e;
+    writeLine(io.stderr, `hermes-hooks: ${e.message}`);
+    writeLine(io.stdout, JSON.stringify(cannotDecideDecision(oneLineProblem(e.message))));
+    return 2;
+  }
   const input = payloadFromStdin(event, text ?? '', { synthetic: false });
 
   return withRunEngine(values, io, stderrLogger({ stream: io.stderr }), async (engine) => {

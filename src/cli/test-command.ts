@@ -13,7 +13,7 @@ import { isEventName } from '../events.js';
 import { discoveryOf, type ParsedArgs } from './_args.js';
 import { painter } from './_color.js';
 import { TEST_HELP } from './_help.js';
-import { CliError, readAllStdin, writeLine, type CliIO } from './_io.js';
+import { CliError, readAllStdin, stdinTimeoutMs, writeLine, type CliIO } from './_io.js';
 import { payloadFromStdin } from './_payload.js';
 import { productionView, reportedHooks } from './_production.js';
 import { locateProfile } from './_profile.js';
@@ -28,7 +28,7 @@ export async function testCommand({ values, positionals }: ParsedArgs, io: CliIO
   if (!isEventName(event)) throw unknownEventError(event);
 
   const location = await locateProfile(discoveryOf(values), io);
-  const input = payloadFromStdin(event, await readAllStdin(io), { synthetic: true });
+  const input = payloadFromStdin(event, await readAllStdin(io, stdinTimeoutMs(values['stdin-timeout'], io.env)), { synthetic: true });
   const safeMode = isTruthyEnv(io.env.HERMES_SAFE_MODE);
   const ignoreSafeMode = safeMode && values['ignore-safe-mode'] === true;
   const env = ignoreSafeMode ? { ...io.env } : io.env;

@@ -144,7 +144,8 @@ describe('doctor', () => {
     await runMain(['revoke', unapproved], { env: h.env });
 
     const t0 = Date.now();
-    const r = await runMain(['doctor', '--json'], { env: h.env });
+    // --smoke-all: the post_tool_call hooks below are observers, smoke-run only when asked.
+    const r = await runMain(['doctor', '--json', '--smoke-all'], { env: h.env });
     // The 1 s hook was stopped at its timeout, not waited for (30 s).
     expect(Date.now() - t0).toBeLessThan(15_000);
     expect(r.code).toBe(1);
@@ -191,7 +192,7 @@ describe('doctor', () => {
     expect(report.issues).toBe(8);
     expect(report.config).toBe(h.config);
 
-    const text = await runMain(['doctor'], { env: h.env });
+    const text = await runMain(['doctor', '--smoke-all'], { env: h.env });
     expect(text.code).toBe(1);
     expect(text.stdout).toMatch(new RegExp(`^Checking 13 configured shell hook\\(s\\) in ${h.config.replace(/[.]/g, '\\.')}\\.\\.\\.\n\n {2}\\[pre_tool_call\\] `));
     // An approved hook that cannot run is never told to get approved: it is told the fix.

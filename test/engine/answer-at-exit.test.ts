@@ -201,7 +201,8 @@ describe('`doctor` says a fire-and-forget helper left in the group is killed on 
     writeFileSync(join(home, 'config.yaml'), `hooks:\n  post_tool_call:\n    - command: ${hook}\n`);
     const env = baseEnv({ HERMES_HOME: home });
     expect((await runMain(['approve', '--all'], { env })).code).toBe(0);
-    const inGroup = await runMain(['doctor'], { env });
+    // A notification hook is an observer: doctor runs it only when asked.
+    const inGroup = await runMain(['doctor', '--smoke-all'], { env });
     const helper = pidIn(readFileSync(pidFile, 'utf8'), 'helper');
     try {
       expect(inGroup.code).toBe(1);
@@ -216,7 +217,7 @@ describe('`doctor` says a fire-and-forget helper left in the group is killed on 
     // The fix, as the line says it.
     writeScript(hook, `#!/bin/bash\ncat >/dev/null\nsetsid sleep 30 </dev/null >/dev/null 2>&1 &\necho "helper=$!" > ${pidFile}\nexit 0\n`);
     expect((await runMain(['approve', '--all'], { env })).code).toBe(0);
-    const detached = await runMain(['doctor'], { env });
+    const detached = await runMain(['doctor', '--smoke-all'], { env });
     const kept = pidIn(readFileSync(pidFile, 'utf8'), 'helper');
     try {
       expect(detached.stdout).not.toContain('left 1 process');

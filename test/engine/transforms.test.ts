@@ -368,7 +368,8 @@ describe('through the CLI', () => {
     );
     const env = baseEnv({ HERMES_HOME: h });
     expect((await runMain(['approve', '--all'], { env })).code).toBe(0);
-    const r = await runMain(['doctor', '--json'], { env });
+    // --smoke-all: the post_tool_call hook below is an observer, run only when asked.
+    const r = await runMain(['doctor', '--json', '--smoke-all'], { env });
     const report = JSON.parse(r.stdout);
     const checks = (event: string) => report.hooks.find((x: { event: string }) => x.event === event).checks as { ok: boolean | null; message: string }[];
     expect(checks('transform_llm_output')[2]).toMatchObject({ ok: true, message: expect.stringMatching(/^answered \{"action":"rewrite","text":"X"\} on the synthetic payload/) });
