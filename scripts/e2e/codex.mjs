@@ -18,7 +18,7 @@
 // Exit 0 when every outcome is the one issue 23 demands.
 
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { responsesApi, runAgent } from './_fake-apis.mjs';
@@ -81,9 +81,18 @@ async function codexRun(snippet, command, { env: extraEnv, broken = false }) {
   // A broken-guard row also reads the --json event stream of a second, identical run.
   const places = { stdout, stderr: err, 'model request': JSON.stringify(api.bodies) };
   Object.assign(api, { requests: 0, bodies: [], callAt: 0, outputAt: 0, output: '' });
-  const json = await runAgent(CODEX, ['exec', '--json', ...args.slice(1)], { cwd: project, env, timeoutMs: 300_000 });
-  Object.assign(places, { 'exec --json stdout': json.stdout, 'exec --json stderr': json.stderr, 'model request (--json run)': JSON.stringify(api.bodies) });
+  // Not --ephemeral: Codex then keeps the session's rollout under $CODEX_HOME/sessions.
+  const json = await runAgent(CODEX, ['exec', '--json', ...args.slice(1).filter((a) => a !== '--ephemeral')], { cwd: project, env, timeoutMs: 300_000 });
+  Object.assign(places, { 'exec --json stdout': json.stdout, 'exec --json stderr': json.stderr, 'model request (--json run)': JSON.stringify(api.bodies), rollout: rollouts(codexHome) });
   return { ...row, places };
+}
+
+/** The session rollouts Codex wrote under $CODEX_HOME/sessions (YYYY/MM/DD/rollout-….jsonl). */
+function rollouts(codexHome) {
+  const dir = join(codexHome, 'sessions');
+  if (!existsSync(dir)) return '';
+  const files = readdirSync(dir, { recursive: true }).filter((f) => String(f).endsWith('.jsonl'));
+  return files.map((f) => readFileSync(join(dir, String(f)), 'utf8')).join('\n');
 }
 
 // --- scenarios -------------------------------------------------------------------------------------
