@@ -22,7 +22,8 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { messagesApi, runAgent } from './_fake-apis.mjs';
-import { makeHome, report, reportBroken, runBrokenGuards, runScenarios } from './_harness.mjs';
+import { reportBroken, runBrokenGuards } from './_broken-guard.mjs';
+import { makeHome, report, runScenarios } from './_harness.mjs';
 
 const CLAUDE = process.env.CLAUDE_BIN ?? '/tmp/agents-research/node_modules/@anthropic-ai/claude-code/bin/claude.exe';
 if (!existsSync(CLAUDE)) {
@@ -78,7 +79,8 @@ async function claudeRun(snippet, command, { env: extraEnv, token, broken = fals
   const t0 = performance.now();
   // A broken-guard row reads Claude's whole JSON stream (hook events, system messages), not only the result.
   const format = broken ? ['stream-json', '--verbose'] : ['json'];
-  const { code, stdout, stderr: err } = await runAgent(CLAUDE, ['-p', 'Run the command.', '--output-format', ...format, '--allowedTools', 'Bash'], { cwd: project, env, timeoutMs: 300_000 });
+  const claudeArgs = ['-p', 'Run the command.', '--output-format', ...format, '--allowedTools', 'Bash'];
+  const { code, stdout, stderr: err } = await runAgent(CLAUDE, claudeArgs, { cwd: project, env, timeoutMs: 300_000 });
   const ran = existsSync(mark);
   const ms = api.toolUseAt && api.toolResultAt ? Math.round(api.toolResultAt - api.toolUseAt) : undefined;
   // Claude quotes a failed command hook as `[<its command>]: <its stderr>`: the client's command line

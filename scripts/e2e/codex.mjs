@@ -22,7 +22,8 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { responsesApi, runAgent } from './_fake-apis.mjs';
-import { makeHome, report, reportBroken, runBrokenGuards, runScenarios } from './_harness.mjs';
+import { reportBroken, runBrokenGuards } from './_broken-guard.mjs';
+import { makeHome, report, runScenarios } from './_harness.mjs';
 
 const CODEX = process.env.CODEX_BIN ?? '/tmp/agents-research/node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex';
 if (!existsSync(CODEX)) {
@@ -83,7 +84,8 @@ async function codexRun(snippet, command, { env: extraEnv, broken = false }) {
   Object.assign(api, { requests: 0, bodies: [], callAt: 0, outputAt: 0, output: '' });
   // Not --ephemeral: Codex then keeps the session's rollout under $CODEX_HOME/sessions.
   const json = await runAgent(CODEX, ['exec', '--json', ...args.slice(1).filter((a) => a !== '--ephemeral')], { cwd: project, env, timeoutMs: 300_000 });
-  Object.assign(places, { 'exec --json stdout': json.stdout, 'exec --json stderr': json.stderr, 'model request (--json run)': JSON.stringify(api.bodies), rollout: rollouts(codexHome) });
+  Object.assign(places, { 'exec --json stdout': json.stdout, 'exec --json stderr': json.stderr, rollout: rollouts(codexHome) });
+  places['model request (--json run)'] = JSON.stringify(api.bodies);
   return { ...row, places };
 }
 

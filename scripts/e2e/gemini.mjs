@@ -16,7 +16,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { makeHome, report, reportBroken, runBrokenGuards, runScenarios } from './_harness.mjs';
+import { reportBroken, runBrokenGuards } from './_broken-guard.mjs';
+import { makeHome, report, runScenarios } from './_harness.mjs';
 
 const CORE = process.env.GEMINI_CORE ?? '/tmp/agents-research/node_modules/@google/gemini-cli-core';
 if (!existsSync(join(CORE, 'dist/src/hooks/hookSystem.js'))) {
