@@ -202,13 +202,15 @@ const STATE_LABELS = { noauto: 'never, no autostart' };
 const ALL_WIRINGS = ['run', 'client', 'http'];
 
 /** A comma list from the environment, kept to the known names (default: all of them). */
-function picked(env, all) {
+export function picked(env, all) {
   const names = (process.env[env] ?? all.join(',')).split(',').map((x) => x.trim());
   return all.filter((n) => names.includes(n));
 }
 /** E2E_WIRINGS=run,client,http and E2E_STATES=up,frozen,killed,never,noauto (default: all) pick the scenarios to run. */
-const WIRINGS = picked('E2E_WIRINGS', ALL_WIRINGS);
+export const WIRINGS = picked('E2E_WIRINGS', ALL_WIRINGS);
 const SERVE_STATES = picked('E2E_STATES', ALL_STATES);
+/** E2E_ROWS=states,broken (default both): the serve-state scenarios, the broken-guard rows, or both. */
+export const ROWS = picked('E2E_ROWS', ['states', 'broken']);
 
 /**
  * The bundled client starts a serve itself when none answers (killed: a stale socket; never: no
@@ -217,7 +219,7 @@ const SERVE_STATES = picked('E2E_STATES', ALL_STATES);
 const AUTOSTART = process.env.HERMES_HOOKS_AUTOSTART !== '0';
 
 /** Kill serves started for `home` that the harness did not start itself (the client's autostart). */
-function killServesOf(home) {
+export function killServesOf(home) {
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
     try {
@@ -253,6 +255,7 @@ export async function serveIn(state, home, opts) {
 export async function runScenarios(agent, home, { wirings, commands, call, unitMs = false }) {
   const rows = [];
   const chains = {};
+  if (!ROWS.includes('states')) return { rows, chains };
   const port = wirings.includes('http') ? await freePort() : undefined;
   try {
     for (const wiring of WIRINGS.filter((w) => wirings.includes(w))) {

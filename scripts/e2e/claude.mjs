@@ -18,10 +18,11 @@
 // Exit 0 when every outcome is the one issue 23 demands.
 
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { messagesApi, runAgent } from './_fake-apis.mjs';
+import { reportBroken, runBrokenGuards } from './_broken-guard.mjs';
 import { makeHome, report, runScenarios } from './_harness.mjs';
 
 const CLAUDE = process.env.CLAUDE_BIN ?? '/tmp/agents-research/node_modules/@anthropic-ai/claude-code/bin/claude.exe';
@@ -55,7 +56,7 @@ const { server, port: apiPort } = await messagesApi((msg) => {
 // --- one claude -p run -----------------------------------------------------------------------------
 const work = mkdtempSync(join(tmpdir(), 'hh-claude-e2e-'));
 
-async function claudeRun(snippet, command, { env: extraEnv, token }) {
+async function claudeRun(snippet, command, { env: extraEnv, token, broken = false }) {
   const home = mkdtempSync(join(work, 'home-'));
   const project = join(home, 'project');
   mkdirSync(join(home, '.claude'), { recursive: true });
@@ -76,21 +77,61 @@ async function claudeRun(snippet, command, { env: extraEnv, token }) {
     HERMES_HOOKS_TOKEN: token ?? 'no-serve-token',
   };
   const t0 = performance.now();
-  const { code, stderr: err } = await runAgent(CLAUDE, ['-p', 'Run the command.', '--output-format', 'json', '--allowedTools', 'Bash'], { cwd: project, env, timeoutMs: 300_000 });
+  // A broken-guard row reads Claude's whole JSON stream (hook events, system messages), not only the result.
+  const format = broken ? ['stream-json', '--verbose'] : ['json'];
+  const claudeArgs = ['-p', 'Run the command.', '--output-format', ...format, '--allowedTools', 'Bash'];
+  const { code, stdout, stderr: err } = await runAgent(CLAUDE, claudeArgs, { cwd: project, env, timeoutMs: 300_000 });
   const ran = existsSync(mark);
   const ms = api.toolUseAt && api.toolResultAt ? Math.round(api.toolResultAt - api.toolUseAt) : undefined;
   // Claude quotes a failed command hook as `[<its command>]: <its stderr>`: the client's command line
   // is long and the same every time, so it is shortened to [client] to leave room for the reason.
   const said = api.toolResult || err.trim() || `exit ${code}, ${api.requests.length} API requests`;
   const note = said.replace(/\[[^\]]*hermes-hooks-client[^\]]*\]/g, '[client]').replace(/\s+/g, ' ').slice(0, 110);
-  return { outcome: api.toolResultAt ? (ran ? 'allowed' : 'blocked') : 'no tool_result', ms, total_ms: Math.round(performance.now() - t0), note };
+  const outcome = api.toolResultAt ? (ran ? 'allowed' : 'blocked') : 'no tool_result';
+  const places = broken ? { ...streamPlaces(stdout), stderr: err, ...transcriptPlaces(home), 'model request': JSON.stringify(api.requests) } : undefined;
+  return { outcome, ms, total_ms: Math.round(performance.now() - t0), note, places };
+}
+
+/** Claude's JSON stream, one place per kind of line; `system/hook_response` (SessionStart's) only echoes a hook's raw stdout. */
+function streamPlaces(stdout) {
+  const places = {};
+  for (const line of stdout.split('\n').filter((l) => l.startsWith('{'))) {
+    const d = JSON.parse(line);
+    const kind = [d.type, d.subtype].filter(Boolean).join('/');
+    const where = `${kind === 'system/hook_response' ? 'raw ' : ''}stream-json ${kind}${d.hook_event ? ` (${d.hook_event})` : ''}`;
+    places[where] = `${places[where] ?? ''}${line}\n`;
+  }
+  return places;
+}
+
+/**
+ * The session transcripts Claude wrote under `home` (~/.claude/projects/<project>/<session>.jsonl), one
+ * place per attachment kind and event: `hook_system_message (PreToolUse)` is the systemMessage as Claude
+ * parsed it for the person; `hook_success` only keeps the hook's raw stdout.
+ */
+function transcriptPlaces(home) {
+  const dir = join(home, '.claude/projects');
+  const places = {};
+  if (!existsSync(dir)) return places;
+  for (const f of readdirSync(dir, { recursive: true }).filter((f) => String(f).endsWith('.jsonl'))) {
+    for (const line of readFileSync(join(dir, String(f)), 'utf8').split('\n').filter((l) => l.startsWith('{'))) {
+      const d = JSON.parse(line);
+      const a = d.attachment;
+      const raw = a?.type === 'hook_success' ? 'raw ' : '';
+      const where = a ? `${raw}transcript ${a.type}${a.hookEvent ? ` (${a.hookEvent})` : ''}` : `transcript ${d.type}`;
+      places[where] = `${places[where] ?? ''}${line}\n`;
+    }
+  }
+  return places;
 }
 
 // --- scenarios -------------------------------------------------------------------------------------
 const { home, cleanup } = makeHome();
 let result;
+let broken;
 try {
   result = await runScenarios('claude', home, { wirings: ['run', 'client', 'http'], commands: ['touch MARK && rm -rf DIR/x', 'touch MARK && ls'], call: claudeRun });
+  broken = await runBrokenGuards('claude', { wirings: ['run', 'client'], call: claudeRun });
 } finally {
   cleanup();
   server.close();
@@ -98,4 +139,5 @@ try {
 }
 
 const version = (await runAgent(CLAUDE, ['--version'], { timeoutMs: 60_000 })).stdout.trim();
-process.exit(report(`Claude Code ${version}; fake Messages API on 127.0.0.1:${apiPort}`, result, ['ms', 'total_ms', 'note']));
+const code = report(`Claude Code ${version}; fake Messages API on 127.0.0.1:${apiPort}`, result, ['ms', 'total_ms', 'note']);
+process.exit(reportBroken(broken, ['said']) || code);

@@ -18,10 +18,11 @@
 // Exit 0 when every outcome is the one issue 23 demands.
 
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { responsesApi, runAgent } from './_fake-apis.mjs';
+import { reportBroken, runBrokenGuards } from './_broken-guard.mjs';
 import { makeHome, report, runScenarios } from './_harness.mjs';
 
 const CODEX = process.env.CODEX_BIN ?? '/tmp/agents-research/node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex';
@@ -31,7 +32,7 @@ if (!existsSync(CODEX)) {
 }
 
 // --- a fake Responses API: a function call first, then a final message ----------------------------
-const api = { command: '', requests: 0, callAt: 0, outputAt: 0, output: '' };
+const api = { command: '', requests: 0, bodies: [], callAt: 0, outputAt: 0, output: '' };
 
 function answer(body) {
   const output = (body.input ?? []).find((i) => i.type === 'function_call_output');
@@ -49,13 +50,14 @@ function answer(body) {
 
 const { server, port: apiPort } = await responsesApi((body) => {
   api.requests++;
+  api.bodies.push(body);
   return answer(body);
 });
 
 // --- one codex exec run ----------------------------------------------------------------------------
 const work = mkdtempSync(join(tmpdir(), 'hh-codex-e2e-'));
 
-async function codexRun(snippet, command, { env: extraEnv }) {
+async function codexRun(snippet, command, { env: extraEnv, broken = false }) {
   const home = mkdtempSync(join(work, 'home-'));
   const codexHome = join(home, '.codex');
   const project = join(home, 'project');
@@ -63,26 +65,45 @@ async function codexRun(snippet, command, { env: extraEnv }) {
   mkdirSync(project);
   writeFileSync(join(codexHome, 'hooks.json'), JSON.stringify(snippet, null, 2));
   const mark = join(home, 'tool-ran');
-  Object.assign(api, { command: command.replace('MARK', mark).replace('DIR', home), requests: 0, callAt: 0, outputAt: 0, output: '' });
+  Object.assign(api, { command: command.replace('MARK', mark).replace('DIR', home), requests: 0, bodies: [], callAt: 0, outputAt: 0, output: '' });
   const env = { ...process.env, ...extraEnv, HOME: home, CODEX_HOME: codexHome, E2E_API_KEY: 'sk-e2e-dummy' };
   const provider = `model_providers.e2e={name="e2e",base_url="http://127.0.0.1:${apiPort}/v1",wire_api="responses",env_key="E2E_API_KEY"}`;
   const args = ['exec', '--skip-git-repo-check', '--ephemeral', '--dangerously-bypass-approvals-and-sandbox', '--dangerously-bypass-hook-trust', '-c', provider, '-c', 'model_provider="e2e"', '-m', 'gpt-5', 'Run the command.'];
   const t0 = performance.now();
-  const { code, stderr: err } = await runAgent(CODEX, args, { cwd: project, env, timeoutMs: 300_000 });
+  const { code, stdout, stderr: err } = await runAgent(CODEX, args, { cwd: project, env, timeoutMs: 300_000 });
   const ran = existsSync(mark);
   const ms = api.callAt && api.outputAt ? Math.round(api.outputAt - api.callAt) : undefined;
   const note = (api.output || `exit ${code}: ${err.trim().split('\n').at(-1)}`).replace(/\s+/g, ' ').slice(0, 110);
   // Codex refuses some commands on its own (`rm -rf` → "CreateProcess … Rejected"), after the hook:
   // only a "blocked by PreToolUse hook" output is the guard's block.
   const blocked = /PreToolUse hook/.test(api.output) ? 'blocked' : 'blocked by codex itself';
-  return { outcome: api.outputAt ? (ran ? 'allowed' : blocked) : 'no tool output', ms, total_ms: Math.round(performance.now() - t0), note };
+  const row = { outcome: api.outputAt ? (ran ? 'allowed' : blocked) : 'no tool output', ms, total_ms: Math.round(performance.now() - t0), note };
+  if (!broken) return row;
+  // A broken-guard row also reads the --json event stream of a second, identical run.
+  const places = { stdout, stderr: err, 'model request': JSON.stringify(api.bodies) };
+  Object.assign(api, { requests: 0, bodies: [], callAt: 0, outputAt: 0, output: '' });
+  // Not --ephemeral: Codex then keeps the session's rollout under $CODEX_HOME/sessions.
+  const json = await runAgent(CODEX, ['exec', '--json', ...args.slice(1).filter((a) => a !== '--ephemeral')], { cwd: project, env, timeoutMs: 300_000 });
+  Object.assign(places, { 'exec --json stdout': json.stdout, 'exec --json stderr': json.stderr, rollout: rollouts(codexHome) });
+  places['model request (--json run)'] = JSON.stringify(api.bodies);
+  return { ...row, places };
+}
+
+/** The session rollouts Codex wrote under $CODEX_HOME/sessions (YYYY/MM/DD/rollout-….jsonl). */
+function rollouts(codexHome) {
+  const dir = join(codexHome, 'sessions');
+  if (!existsSync(dir)) return '';
+  const files = readdirSync(dir, { recursive: true }).filter((f) => String(f).endsWith('.jsonl'));
+  return files.map((f) => readFileSync(join(dir, String(f)), 'utf8')).join('\n');
 }
 
 // --- scenarios -------------------------------------------------------------------------------------
 const { home, cleanup } = makeHome();
 let result;
+let broken;
 try {
   result = await runScenarios('codex', home, { wirings: ['run', 'client'], commands: ['touch MARK && rm -rf DIR/x', 'touch MARK && ls'], call: codexRun });
+  broken = await runBrokenGuards('codex', { wirings: ['run', 'client'], call: codexRun });
 } finally {
   cleanup();
   server.close();
@@ -90,4 +111,5 @@ try {
 }
 
 const version = execFileSync(CODEX, ['--version'], { encoding: 'utf8' }).trim();
-process.exit(report(`${version}; fake Responses API on 127.0.0.1:${apiPort}`, result, ['ms', 'total_ms', 'note']));
+const code = report(`${version}; fake Responses API on 127.0.0.1:${apiPort}`, result, ['ms', 'total_ms', 'note']);
+process.exit(reportBroken(broken, ['said']) || code);

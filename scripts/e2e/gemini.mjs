@@ -16,6 +16,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { reportBroken, runBrokenGuards } from './_broken-guard.mjs';
 import { makeHome, report, runScenarios } from './_harness.mjs';
 
 const CORE = process.env.GEMINI_CORE ?? '/tmp/agents-research/node_modules/@google/gemini-cli-core';
@@ -26,6 +27,7 @@ if (!existsSync(join(CORE, 'dist/src/hooks/hookSystem.js'))) {
 const load = (p) => import(pathToFileURL(join(CORE, 'dist/src', p)).href);
 const { HookSystem } = await load('hooks/hookSystem.js');
 const { evaluateBeforeToolHook } = await load('scheduler/hook-utils.js');
+const { coreEvents, CoreEvent } = await load('utils/events.js');
 const version = JSON.parse(await (await import('node:fs/promises')).readFile(join(CORE, 'package.json'), 'utf8')).version;
 
 /** The slice of Gemini's Config the hook path reads; anything else answers undefined. */
@@ -61,6 +63,10 @@ async function quietly(fn) {
 
 async function fireBeforeTool(hooks, command) {
   const { config, base } = fakeConfig(hooks);
+  // Gemini's HookEventHandler emits each hook's systemMessage as this event, for the CLI's UI to display.
+  const uiMessages = [];
+  const onMessage = (m) => uiMessages.push(`${m.eventName} ${m.hookName}: ${m.message}`);
+  coreEvents.on(CoreEvent.HookSystemMessage, onMessage);
   const { value, lines } = await quietly(async () => {
     const hs = new HookSystem(config);
     await hs.initialize();
@@ -68,11 +74,12 @@ async function fireBeforeTool(hooks, command) {
     const t0 = performance.now();
     const r = await evaluateBeforeToolHook(config, { build: () => ({}) }, { name: 'run_shell_command' }, { params: { command } });
     return { r, ms: Math.round(performance.now() - t0) };
-  });
+  }).finally(() => coreEvents.off(CoreEvent.HookSystemMessage, onMessage));
   const { r, ms } = value;
   const outcome = r.status === 'error' ? 'blocked' : r.hookDecision === 'ask' ? 'ask' : 'allowed';
   const note = r.error?.message ?? lines.find((l) => /timed out|failed for event/i.test(l)) ?? '';
-  return { outcome, ms, note: note.replace(/\s+/g, ' ').slice(0, 110) };
+  const places = { [`coreEvents ${CoreEvent.HookSystemMessage} (BeforeTool)`]: uiMessages.join('\n'), 'raw debug log': lines.join('\n') };
+  return { outcome, ms, note: note.replace(/\s+/g, ' ').slice(0, 110), places };
 }
 
 /** Gemini's HookRunner spawns the hook with this process's environment: `env` is added to it for the call. */
@@ -91,14 +98,13 @@ async function withEnv(env, fn) {
 
 const { home, socket, cleanup } = makeHome();
 let result;
+let broken;
+const call = (snippet, command, { env }) => withEnv(env, () => fireBeforeTool(snippet.hooks, command.replace('touch MARK && ', '')));
 try {
-  result = await runScenarios('gemini', home, {
-    wirings: ['run', 'client'],
-    commands: ['rm -rf /', 'ls'],
-    unitMs: true,
-    call: (snippet, command, { env }) => withEnv(env, () => fireBeforeTool(snippet.hooks, command)),
-  });
+  result = await runScenarios('gemini', home, { wirings: ['run', 'client'], commands: ['rm -rf /', 'ls'], unitMs: true, call });
+  broken = await runBrokenGuards('gemini', { wirings: ['run', 'client'], unitMs: true, call });
 } finally {
   cleanup();
 }
-process.exit(report(`Gemini CLI core ${version}; socket ${socket}`, result, ['ms', 'note']));
+const code = report(`Gemini CLI core ${version}; socket ${socket}`, result, ['ms', 'note']);
+process.exit(reportBroken(broken, ['said']) || code);
