@@ -1,60 +1,33 @@
-// Public API: re-exports only.
+// Public API: re-exports only, and only what a host embedding the engine needs (docs/api.md lists each;
+// test/api.test.ts pins the list). Everything else is internal: import it from its module, not from here.
 
 export { createHookEngine, type EngineStats, type HookEngine, type HookEngineOptions, type ReloadResult } from './engine/create-engine.js';
 export type { EmitOptions } from './engine/emit.js';
 export type { BuiltinEntry, CallbackEntry, InProcessCallback, RegistryEntry, ShellEntry } from './engine/registry.js';
 export { stderrLogger, silentLogger } from './engine/logger.js';
-export { HooksError, errorText } from './errors.js';
-export { smokeRunHook } from './engine/smoke-run.js';
+export { HooksError } from './errors.js';
 
-export { EVENTS, EVENT_NAMES, SORTED_EVENT_NAMES, isEventName, syntheticKwargs, type EventInfo } from './events.js';
+export { EVENTS, EVENT_NAMES, isEventName, type EventInfo } from './events.js';
 export type * from './types.js';
 
-export { parseConfigText, diagnosticAt, formatPath, type ConfigSource } from './config/source.js';
-export { parseHooksConfig, isTruthyEnv, didYouMean } from './config/hooks.js';
 export { loadConfig, type LoadedConfig } from './config/load.js';
 export { locateConfig, ConfigLocationError, type ConfigLocation, type LocateOptions } from './config/locate.js';
-export { checkLocation, type CheckedLocation } from './config/check-location.js';
-export { compileMatcher, type ToolMatcher } from './config/matcher.js';
 
-export * from './protocol/index.js';
-export * from './directives/index.js';
-export * from './resolve/index.js';
+export { WirePayloadSchema, PartialWirePayloadSchema, type WirePayload, type PartialWirePayload } from './protocol/payload.js';
+export { HookOutputSchema, type HookOutput } from './protocol/hook-output.js';
+export { DecisionSchema } from './protocol/decision.js';
+export { TestReportSchema, type HookReport, type TestReport } from './protocol/test-report.js';
 
-export { spawnHook, type SpawnHookOptions } from './spawn/run-hook.js';
-export { splitCommand } from './spawn/argv.js';
-export { killLiveHooks, installExitCleanup } from './spawn/live-hooks.js';
+export type { PromptInfo } from './consent/prompt.js';
+export type { JudgedSubject } from './consent/trust.js';
 
-export { ConsentStore, ConsentApproveError, ConsentPersistError } from './consent/store.js';
-export { consentOf, consentAllowsRun, type ConsentInfo } from './consent/state.js';
-export { choosePinTarget, type PinTarget } from './consent/script-path.js';
-export { inert } from './_display.js';
-export { applyConsentPolicy } from './consent/policy.js';
-
-export { parseOutboundConfig, createOutboundDispatcher, signBody, verifySignature } from './outbound/dispatcher.js';
-export { parseGuardrailsConfig, createToolLoopGuardrails } from './guardrails/guardrails.js';
-
-export { loadPlugins, parsePluginsConfig } from './plugins/load.js';
-export { createCallbackRunner } from './plugins/callback-runner.js';
-export { loadGatewayHooks, createGatewayRegistry } from './gateway/gateway-hooks.js';
+export { verifySignature } from './outbound/signature.js';
+export { buildBootPrompt, isSilentReply, type BootRun } from './gateway/boot-md.js';
 export {
-  buildBootPrompt,
-  createBootMdHook,
-  isSilentReply,
-  SILENT_TOKENS,
-  type BootMdOptions,
-  type BootRun,
-} from './gateway/boot-md.js';
-export type { GatewayHandler, GatewayHandlerInfo, GatewayHooks } from './gateway/types.js';
-export { resolveCommandDecision } from './gateway/command-decision.js';
-export type { CommandDecision, CommandVerdict, GatewayCommandContext, GatewayCommandVerdict } from './gateway/command-decision.js';
-export {
-  HUMAN_INPUT_OUTCOMES,
-  HumanInputTracker,
-  normaliseOutcome,
-  redactHumanInputKwargs,
-  type HumanInputOutcome,
-  type PendingHumanInput,
-} from './lifecycle/index.js';
-
-export { main } from './cli/main.js';
+  resolveCommandDecision,
+  type CommandDecision,
+  type CommandVerdict,
+  type GatewayCommandContext,
+  type GatewayCommandVerdict,
+} from './gateway/command-decision.js';
+export { HUMAN_INPUT_OUTCOMES, type HumanInputOutcome } from './lifecycle/human-input.js';

@@ -10,6 +10,7 @@ export type { EventName } from './events.js';
 /** Which agent's protocol a hook speaks (issue: dialects). `hermes` is the native wire. */
 export type Dialect = 'hermes' | AgentDialect;
 
+/** How bad a Diagnostic is. */
 export type DiagnosticLevel = 'error' | 'warning' | 'info';
 
 /** One problem found in a config file. `path` is the config path (`hooks.pre_tool_call[1].timeout`). */
@@ -92,6 +93,7 @@ export type RunRecord = Pick<HookRun, 'status' | 'exit_code' | 'signal' | 'stdou
   stdout_dropped_bytes?: number;
 };
 
+/** A JSON object (string keys, any values). */
 export type JsonObject = { [key: string]: unknown };
 
 /** What one hook said, normalised. */

@@ -137,7 +137,7 @@ benchMain(async ({ quick }) => {
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     const first = JSON.parse((await post(sockPath, '/v1/emit/pre_tool_call', JSON.stringify(KW), agent)).body);
     if (first.hooks[0]?.status !== 'ok') throw new Error(`hook did not run: ${JSON.stringify(first.hooks[0])}`);
-    const { serializePayload } = await import(`${ROOT}/dist/index.js`);
+    const { serializePayload } = await import(`${ROOT}/dist/protocol/serialize.js`);
     const payload = serializePayload(first.payload);
     const payloadLine = JSON.stringify({ tool_name: 'terminal', tool_input: KW.args, session_id: 'bench' });
     const clientEnv = { ...process.env, HERMES_HOOKS_SOCKET: sockPath };

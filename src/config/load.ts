@@ -13,6 +13,7 @@ import { diagnosticAt, locatedMessage, parseConfigText, type ConfigSource } from
 import { isPlainObject } from '../_json.js';
 import { errorText } from '../errors.js';
 
+/** A read config.yaml: its hook specs, its raw data, and its diagnostics. */
 export interface LoadedConfig {
   file: string;
   /** False when there is no file (a fresh profile); nothing else is reported then. */
@@ -34,6 +35,7 @@ export interface LoadedConfig {
   refused: RefusedGuard[];
 }
 
+/** Read and validate a config.yaml; a missing or unreadable file is a LoadedConfig that says so, not a rejection. */
 export async function loadConfig(file: string): Promise<LoadedConfig> {
   try {
     return fromText(file, await readFile(file, 'utf8'));

@@ -10,6 +10,7 @@ import { homedir as osHomedir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { HooksError } from '../errors.js';
 
+/** Where to look for the profile: the options of createHookEngine and the CLI flags. */
 export interface LocateOptions {
   /** --config FILE: the config file to read (the profile home is found as without it). */
   config?: string;
@@ -28,6 +29,7 @@ export interface LocateOptions {
 /** What chose a path: an explicit option or variable, or the implicit default (~/.hermes). */
 export type LocationSource = 'config' | 'profile' | 'home' | 'HERMES_HOME' | 'default';
 
+/** The profile home, the config file and the profile name found by locateConfig. */
 export interface ConfigLocation {
   /** The profile home (allowlist, plugins, gateway hooks and HERMES_HOME for hooks live here). */
   home: string;
@@ -53,6 +55,7 @@ export class ConfigLocationError extends HooksError {
   }
 }
 
+/** Find the profile home and config file as the CLI does (profile › home › $HERMES_HOME › ~/.hermes). */
 export function locateConfig(opts: LocateOptions = {}): ConfigLocation {
   const env = opts.env ?? process.env;
   // $HOME of the given env first (as os.homedir() does for process.env), so a caller's env is honoured.

@@ -6,6 +6,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { inert } from '../_display.js';
 import type { ConsentState } from '../types.js';
 
+/** What the consent prompt (HookEngineOptions.prompt) is asked about one hook. */
 export interface PromptInfo {
   event: string;
   command: string;

@@ -162,6 +162,7 @@ export interface TrustSubject {
   consequence: string;
 }
 
+/** A file or folder checked against the trust rule, with its verdict (HookEngine.untrusted). */
 export interface JudgedSubject {
   subject: TrustSubject;
   verdict: TrustVerdict;

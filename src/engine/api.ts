@@ -7,6 +7,7 @@ import type { Diagnostic, Emission, EventName, FinalizeNotice, HookSpec } from '
 import type { EmitOptions } from './emit.js';
 import type { InProcessCallback, RegistryEntry } from './registry.js';
 
+/** What createHookEngine returns: emit() at each lifecycle point, the gateway entry points, reload(), close(). */
 export interface HookEngine {
   readonly home: string;
   readonly configFile: string;
@@ -73,6 +74,7 @@ export interface HookEngine {
   readonly liveHooks: { count(): number; killAll(signal?: NodeJS.Signals): number };
 }
 
+/** What HookEngine.reload() says: whether the new config is in force, and why not. */
 export interface ReloadResult {
   /** False when the new config could not be read or parsed; the last good one stays in force. */
   ok: boolean;
@@ -82,6 +84,7 @@ export interface ReloadResult {
   diagnostics: Diagnostic[];
 }
 
+/** HookEngine.stats(): sessions, pending human-input waits, and the config in force. */
 export interface EngineStats {
   open_sessions: number;
   pending_human_input: number;

@@ -27,6 +27,7 @@ import { reloadEngine } from './reload.js';
 export type { HookEngineOptions } from './options.js';
 export type { EngineStats, HookEngine, ReloadResult } from './api.js';
 
+/** Find the profile, load its config and plugins, and return a ready engine (a location given that does not exist: ConfigLocationError). */
 export async function createHookEngine(options: HookEngineOptions = {}): Promise<HookEngine> {
   const { env, logger } = resolveEngineOptions(options);
   const location = await checkLocation(

@@ -43,6 +43,7 @@ export interface EmitContext {
   gate: LaunchGate | null;
 }
 
+/** Per-call options of HookEngine.emit() and finalizeSession(). */
 export interface EmitOptions {
   /** Tool name the matchers test (default: kwargs.tool_name). */
   forTool?: string | null;

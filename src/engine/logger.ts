@@ -7,8 +7,10 @@ import type { Logger } from '../types.js';
 
 export type { Logger } from '../types.js';
 
+/** A Logger that drops everything. */
 export const silentLogger: Logger = { warn: () => {}, info: () => {}, debug: () => {} };
 
+/** The default Logger: warnings on stderr (info and debug with `verbose`), control characters escaped. */
 export function stderrLogger(opts: { verbose?: boolean; stream?: NodeJS.WritableStream } = {}): Logger {
   const write = (level: string, message: string): void => {
     (opts.stream ?? process.stderr).write(`hermes-hooks: ${level}${inert(message, { keepNewlines: true })}\n`);

@@ -16,6 +16,7 @@ export const DEFAULT_CONCURRENCY = 16;
 /** Open sessions remembered for finalize before the least recently seen is evicted. */
 export const DEFAULT_MAX_OPEN_SESSIONS = 10_000;
 
+/** Options of createHookEngine: where the profile is, consent, limits, the logger, the gateway surface. */
 export interface HookEngineOptions {
   /**
    * Config discovery, as the CLI. The profile home (allowlist, plugins, gateway hooks, HERMES_HOME

@@ -5,11 +5,13 @@ import type { ConsentInfo } from '../consent/state.js';
 import type { ToolMatcher } from '../config/matcher.js';
 import type { EventName, HookSpec } from '../types.js';
 
+/** A callback registered with HookEngine.registerHook: kwargs in, the event's answer (or null) out; may be async. */
 export type InProcessCallback = (
   kwargs: Record<string, unknown>,
   ctx: { signal: AbortSignal },
 ) => unknown;
 
+/** A registered in-process callback (a host's or a plugin's). */
 export interface CallbackEntry {
   kind: 'plugin';
   event: EventName;
@@ -19,6 +21,7 @@ export interface CallbackEntry {
   callback: InProcessCallback;
 }
 
+/** A registered shell hook from config.yaml, with its consent and whether it runs. */
 export interface ShellEntry {
   kind: 'shell';
   event: EventName;
@@ -37,10 +40,12 @@ export interface ShellEntry {
   note?: string;
 }
 
+/** A built-in hook (the tool-loop guardrails). */
 export interface BuiltinEntry {
   kind: 'builtin';
   event: EventName;
   name: string;
 }
 
+/** One entry of HookEngine.hooksFor(event), in registration order. */
 export type RegistryEntry = CallbackEntry | ShellEntry | BuiltinEntry;

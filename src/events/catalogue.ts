@@ -3,6 +3,7 @@
 
 import { EVENT_NAMES, type EventName } from './names.js';
 
+/** What the catalogue says of one event: tool-scoped, can block, its family, one line for people. */
 export interface EventInfo {
   name: EventName;
   /** Matchers apply (pre_tool_call / post_tool_call). */
@@ -95,6 +96,7 @@ const SUMMARIES: Record<EventName, string> = {
   on_kanban_worker_end: 'a kanban worker finished a task',
 };
 
+/** Every event's EventInfo, by name. */
 export const EVENTS: Readonly<Record<EventName, EventInfo>> = Object.freeze(
   Object.fromEntries(
     EVENT_NAMES.map((name) => [

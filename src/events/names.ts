@@ -1,5 +1,6 @@
 // Every Hermes hook event's name, grouped by family in the order Hermes lists them. Pure data.
 
+/** Every Hermes hook event name, in Hermes' order. */
 export const EVENT_NAMES = [
   // tools
   'pre_tool_call',
@@ -60,10 +61,12 @@ export const EVENT_NAMES = [
   'on_kanban_worker_end',
 ] as const;
 
+/** A Hermes hook event name. */
 export type EventName = (typeof EVENT_NAMES)[number];
 
 const NAME_SET: ReadonlySet<string> = new Set(EVENT_NAMES);
 
+/** Whether `value` is one of EVENT_NAMES. */
 export function isEventName(value: unknown): value is EventName {
   return typeof value === 'string' && NAME_SET.has(value);
 }

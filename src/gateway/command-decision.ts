@@ -3,6 +3,7 @@
 // then `command:*`); a missing/empty decision or "allow" reads on; the first "deny", "handled" or
 // "rewrite" (with a command name) decides. Pure.
 
+/** What a slash command's decision hooks decided: allow, deny, handled, or rewrite to another command. */
 export type CommandDecision =
   | { decision: 'allow' }
   /** The command is refused; `message` is what the user is told. */
@@ -12,6 +13,7 @@ export type CommandDecision =
   /** Dispatch `/<command> <args>` instead: `text` is the new message text. */
   | { decision: 'rewrite'; command: string; args: string; text: string };
 
+/** resolveCommandDecision's answer: the decision, which answer made it, and what was ignored. */
 export interface CommandVerdict {
   /** Which answer decided (its index among the collected answers); null when all allowed. */
   decidedBy: number | null;
@@ -63,6 +65,7 @@ export interface GatewayCommandContext {
   [key: string]: unknown;
 }
 
+/** What HookEngine.decideGatewayCommand resolves with: the verdict and the answers read. */
 export interface GatewayCommandVerdict extends CommandVerdict {
   /** The hooks' answers that were not None, in the order they were asked. */
   answers: unknown[];

@@ -8,6 +8,7 @@ import { redactDeep, redactSecrets } from './redact.js';
 
 /** How a wait for a human ended, as the seed names the outcomes (never the answer itself). */
 export const HUMAN_INPUT_OUTCOMES = ['answered', 'skipped', 'timeout', 'withdrawn', 'failed'] as const;
+/** One of HUMAN_INPUT_OUTCOMES. */
 export type HumanInputOutcome = (typeof HUMAN_INPUT_OUTCOMES)[number];
 
 /**

@@ -45,6 +45,7 @@ const decisionFields = {
     ),
 };
 
+/** The resolved answer of all hooks for one event, as `run` prints it (published as decision.schema.json). */
 export const DecisionSchema = z.looseObject(decisionFields).describe('The resolved answer of all hooks for one event.');
 
 /** In `test --json` the event is already at the top level, so the decision may omit it. */

@@ -159,4 +159,5 @@ export const ClaudeOutputSchema = z
 /** Anything a hook may print that means something: either dialect. */
 export const HookOutputSchema = z.union([HermesOutputSchema, ClaudeOutputSchema]);
 
+/** What a hook may print on stdout, in either dialect (HookOutputSchema). */
 export type HookOutput = z.infer<typeof HookOutputSchema>;

@@ -55,6 +55,7 @@ export const OtherWirePayloadSchema = payloadShape(
 /** The stdin of every shell hook, for any event. */
 export const WirePayloadSchema = z.union([ToolWirePayloadSchema, OtherWirePayloadSchema]);
 
+/** The stdin of a shell hook (WirePayloadSchema). */
 export interface WirePayload {
   hook_event_name: EventName;
   tool_name: string | null;
@@ -92,6 +93,7 @@ export const PartialWirePayloadSchema = z
   })
   .partial();
 
+/** Any subset of the payload keys (PartialWirePayloadSchema). */
 export type PartialWirePayload = z.infer<typeof PartialWirePayloadSchema>;
 
 function eventPayloadSchema(event: EventName) {

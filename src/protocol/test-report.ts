@@ -127,6 +127,7 @@ export const ProductionReportSchema = z
   })
   .describe('What the production path (`hermes-hooks run`: consent and safe mode enforced) would do with the same payload.');
 
+/** The report `hermes-hooks test <event> --json` prints (published as test-report.schema.json). */
 export const TestReportSchema = z
   .strictObject({
     event: EventNameSchema,
@@ -140,8 +141,10 @@ export const TestReportSchema = z
   })
   .describe('The report printed by `hermes-hooks test <event> --json`.');
 
+/** The report of `test --json` (TestReportSchema). */
 export type TestReport = z.infer<typeof TestReportSchema>;
 export type ProductionReport = z.infer<typeof ProductionReportSchema>;
+/** One hook's entry in a TestReport. */
 export type HookReport = z.infer<typeof HookReportSchema>;
 
 // Compile-time checks: the engine's own types fit the report schema.

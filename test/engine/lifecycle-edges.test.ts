@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import * as api from '../../src/index.js';
+import { normaliseOutcome } from '../../src/lifecycle/human-input.js';
 import { tempHome, testEngine } from './_helpers.js';
 
 const HOOKS = resolve(import.meta.dirname, '../fixtures/cli/hooks');
@@ -68,12 +69,12 @@ describe('on_session_finalize: once per session, notices with their session', ()
 describe('human-input outcomes: answered / skipped / timeout / withdrawn / failed', () => {
   it('normaliseOutcome keeps the five, maps cancelled to withdrawn, anything else to failed', () => {
     expect(api.HUMAN_INPUT_OUTCOMES).toEqual(['answered', 'skipped', 'timeout', 'withdrawn', 'failed']);
-    for (const o of api.HUMAN_INPUT_OUTCOMES) expect(api.normaliseOutcome(o)).toBe(o);
-    expect(api.normaliseOutcome(' Timeout ')).toBe('timeout');
-    expect(api.normaliseOutcome('cancelled')).toBe('withdrawn');
-    expect(api.normaliseOutcome(undefined)).toBe('answered');
-    expect(api.normaliseOutcome('exploded')).toBe('failed');
-    expect(api.normaliseOutcome(3)).toBe('failed');
+    for (const o of api.HUMAN_INPUT_OUTCOMES) expect(normaliseOutcome(o)).toBe(o);
+    expect(normaliseOutcome(' Timeout ')).toBe('timeout');
+    expect(normaliseOutcome('cancelled')).toBe('withdrawn');
+    expect(normaliseOutcome(undefined)).toBe('answered');
+    expect(normaliseOutcome('exploded')).toBe('failed');
+    expect(normaliseOutcome(3)).toBe('failed');
   });
 
   it('a hook sees the normalised outcome; close() withdraws what is still pending', async () => {
