@@ -4,13 +4,13 @@
 
 import { StringDecoder } from 'node:string_decoder';
 import { inert } from '../_display.js';
-import type { ConsentState } from '../types.js';
+import type { AwaitingConsentState } from '../consent-states.js';
 
 export interface PromptInfo {
   event: string;
   command: string;
   /** Why it is being asked: never approved, or modified since approval. */
-  state: Exclude<ConsentState, 'approved' | 'unpinned'>;
+  state: AwaitingConsentState;
   script_path: string | null;
   /** Why that file stands for the command (e.g. the interpreter is pinned for `python3 -c …`). */
   script_note?: string | null;
