@@ -105,6 +105,8 @@ async function main() {
     // The bundled CLI resolves the bootstrap next to bin.js.
     copyFileSync('src/gateway/gateway_bootstrap.py', join(CLI_DIR, 'gateway_bootstrap.py'));
   }
+  // What both Python bootstraps share: they import it from ../spawn (dist/cli's copies find dist/spawn too).
+  copyFileSync('src/spawn/hermes_hooks_worker.py', 'dist/spawn/hermes_hooks_worker.py');
   // Plugin runners: the worker thread of JS plugins and the python3 bootstrap of Python plugins.
   for (const f of ['_plugin-worker.mjs', 'plugin_bootstrap.py']) {
     copyFileSync(join('src/plugins', f), join('dist/plugins', f));

@@ -2,6 +2,7 @@
 // Field names are snake_case where they appear on the wire or in `--json` output, so the same
 // object can be printed as-is.
 
+import type { ConsentState } from './consent-states.js';
 import type { EventName } from './events.js';
 import type { AgentDialect } from './dialects/agents/index.js';
 
@@ -159,14 +160,8 @@ export interface Decision {
 /** Where a hook came from, for reports. */
 export type HookKind = 'plugin' | 'shell' | 'builtin';
 
-/** Consent state of a shell hook. */
-/**
- * `approved`: the pinned script still has the approved sha256. `unpinned`: approved by Hermes (or
- * by hand) without a hash — it runs, as under Hermes, but nothing pins its bytes. `modified`: the
- * script changed since approval, or the approval pinned nothing. `not_approved`: no approval
- * counts (none recorded, or the allowlist was refused).
- */
-export type ConsentState = 'approved' | 'unpinned' | 'not_approved' | 'modified';
+/** Consent state of a shell hook: the one union, in consent-states.ts. */
+export type { ConsentState } from './consent-states.js';
 
 /** Status of one hook in an emit: a process outcome, or why it did not run. */
 export type HookOutcomeStatus =

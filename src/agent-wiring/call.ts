@@ -6,6 +6,8 @@
 import type { HookEngine } from '../engine/create-engine.js';
 import type { EmitOptions } from '../engine/emit.js';
 import type { Decision, Emission, EventName } from '../types.js';
+import { EVENTS } from '../events.js';
+import { allowDecision } from '../resolve/resolve.js';
 import { parseDialectInput, renderDialectAnswer, type DialectAnswer } from './answer.js';
 import { DEFAULT_DIALECT_MAPS, toOurEvent, type AgentDialect, type DialectMaps } from '../dialects/names.js';
 import { agentPlatform } from './platform.js';
@@ -80,14 +82,38 @@ export function oneLineProblem(text: string): string {
   return text.split('\n')[0]!.replace(/\.$/, '');
 }
 
-/** The tool gate's block when hermes-hooks could not decide (`problem`: one line; `remedy`: what else to do). */
-export function cannotDecideDecision(problem: string, remedy = 'fix that'): Decision {
-  const message = `hermes-hooks cannot decide, so it blocks this call: ${problem} (${remedy})`;
-  return { event: 'pre_tool_call', action: 'block', message, args: null, context: null, decided_by: null, modified_by: [], conflicts: [] };
+// The "cannot decide" rule, the one home every face calls (`run`, `run --dialect`, serve): what
+// hermes-hooks itself could not decide on a tool gate is a block that says why — never an exit 1 or
+// an HTTP error an agent or host takes for "go ahead"; on any other event nothing is enforced, and
+// the face reports the problem as its error.
+
+/** The rule itself: an event that can block is blocked with `message` saying why; elsewhere null (nothing is enforced). */
+export function undecidedBlock(event: EventName, message: string): Decision | null {
+  return EVENTS[event].canBlock ? { ...allowDecision(event), action: 'block', message } : null;
 }
 
-/** The agent's own block, saying why hermes-hooks could not decide (`problem`: one line). */
-export function cannotDecideAnswer(dialect: AgentDialect, maps: DialectMaps, theirEvent: string, problem: string): DialectAnswer {
-  const decision = cannotDecideDecision(problem, 'fix that, or add --fail-open to the hook command to let calls through while hermes-hooks cannot decide');
-  return renderDialectAnswer(dialect, maps, theirEvent, decision, null);
+/** The words of that block (`problem`: one line; `remedy`: what else to do). */
+function cannotDecideText(problem: string, remedy: string): string {
+  return `hermes-hooks cannot decide, so it blocks this call: ${oneLineProblem(problem)} (${remedy})`;
+}
+
+/** A Hermes event that could not be decided: its block when it can block, else null (the face reports an error). */
+export function undecidedHermesCall(event: EventName, problem: string): Decision | null {
+  return undecidedBlock(event, cannotDecideText(problem, 'fix that'));
+}
+
+/**
+ * Another agent's call that could not be decided, `events` being those named for it (command line or
+ * URL, then stdin): on a tool gate the agent's own block saying why, else null (the face reports an error).
+ */
+export function undecidedAgentCall(dialect: AgentDialect, maps: DialectMaps, events: readonly (string | undefined)[], problem: string): DialectAnswer | null {
+  const gate = toolGateAmong(dialect, maps, events);
+  if (gate === undefined) return null;
+  const remedy = 'fix that, or add --fail-open to the hook command to let calls through while hermes-hooks cannot decide';
+  return renderDialectAnswer(dialect, maps, gate, undecidedBlock('pre_tool_call', cannotDecideText(problem, remedy))!, null);
+}
+
+/** Agent hook input that is not JSON, worded alike by every face. */
+export function unreadableInputProblem(dialect: string, detail: string): string {
+  return `invalid ${dialect} hook input on stdin: ${detail}`;
 }

@@ -5,12 +5,16 @@
 
 import path from 'node:path';
 import { consentAllowsRun } from '../consent/state.js';
+import type { AwaitingConsentState } from '../consent-states.js';
 import { defaultApproveHint } from '../consent/policy.js';
 import type { HookEngine } from '../engine/create-engine.js';
 import { EVENT_NAMES } from '../events.js';
 import { splitCommand } from '../spawn/argv.js';
 import { problemText, programProblem, whichOnPath } from '../spawn/launch-problems.js';
 import { diagnosticLines } from './problems.js';
+
+/** Why a hook awaiting approval does not run, as the person is told (a Record: a new state cannot go unworded). */
+const AWAITING_WORDS: Record<AwaitingConsentState, string> = { not_approved: 'not approved', modified: 'changed since it was approved' };
 
 export type ProfileView = Pick<HookEngine, 'diagnostics' | 'configFile' | 'config' | 'hooksFor' | 'stats'>;
 
@@ -34,7 +38,7 @@ export function profileProblems(engine: ProfileView, ctx: HookPlace): string[] {
       const { command } = entry.spec;
       const state = entry.consent?.state;
       if (state !== undefined && !consentAllowsRun(state)) {
-        const why = state === 'modified' ? 'changed since it was approved' : 'not approved';
+        const why = AWAITING_WORDS[state];
         lines.push(`hook ${command} (${event}) is ${why}, so it does not run — run: ${defaultApproveHint(event, command)}`);
       }
       if (seen.has(command)) continue;

@@ -5,6 +5,7 @@
 // (consent/run-rule.ts), the one the engine follows.
 
 import { isPlainObject } from '../_json.js';
+import type { NotRunReason } from '../consent-states.js';
 import { awaitingApprovalMessage } from '../consent/policy.js';
 import { whatRunDoes, type RunSubject } from '../consent/run-rule.js';
 import { failsClosed } from '../directives/messages.js';
@@ -16,7 +17,7 @@ export interface NotRun {
   index: number;
   command: string;
   /** Why `run` would not run it. */
-  reason: 'safe_mode' | 'not_approved' | 'modified';
+  reason: NotRunReason;
   /** What it does instead: nothing (skipped), or block every call it matches (a fail_closed guard). */
   effect: 'skipped' | 'blocks';
 }
@@ -88,12 +89,19 @@ function explain(notRun: NotRun[], safeMode: boolean, heldToo: boolean, differs:
     return `${head}HERMES_SAFE_MODE is set: ${what}`;
   }
   const parts = notRun.map((n) => {
-    const state = n.reason === 'modified' ? 'is modified since approval' : 'is not approved';
+    const state = NOT_RUN_WORDS[n.reason];
     const effect = n.effect === 'blocks' ? ' and fail_closed: it blocks every call it matches without running' : ': it is skipped';
     return `#${n.index} (${n.command}) ${state}${effect}`;
   });
   return `${head}${parts.join('; ')} — approve with \`hermes-hooks approve\``;
 }
+
+/** How the summary says why a hook does not run (a Record: a new reason cannot go unworded). */
+const NOT_RUN_WORDS: Record<NotRunReason, string> = {
+  safe_mode: 'is not run under HERMES_SAFE_MODE',
+  not_approved: 'is not approved',
+  modified: 'is modified since approval',
+};
 
 /** The parts of a decision a host acts on. */
 function signature(d: Decision): string {

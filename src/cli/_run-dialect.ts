@@ -9,7 +9,7 @@
 // that (exit 1 + the message) for whoever prefers availability; events that cannot block always do.
 
 import { parseDialectInput, type DialectAnswer } from '../agent-wiring/answer.js';
-import { answerAgentCall, cannotDecideAnswer, oneLineProblem, toolGateAmong } from '../agent-wiring/call.js';
+import { answerAgentCall, oneLineProblem, undecidedAgentCall, unreadableInputProblem } from '../agent-wiring/call.js';
 import { agentModule } from '../dialects/agents/index.js';
 import { DEFAULT_DIALECT_MAPS, type AgentDialect, type DialectMaps } from '../dialects/names.js';
 import { stderrLogger } from '../engine/logger.js';
@@ -102,7 +102,7 @@ async function answerCall(agent: AgentDialect, args: string[], io: CliIO, call: 
     try {
       stdin = JSON.parse(text);
     } catch (e) {
-      throw new CannotDecide(`invalid ${agent} hook input on stdin: ${errorText(e)}`);
+      throw new CannotDecide(unreadableInputProblem(agent, errorText(e)));
     }
   }
   const named = (stdin as { hook_event_name?: unknown } | null)?.hook_event_name;
@@ -131,13 +131,12 @@ function answerUndecided(agent: AgentDialect, e: unknown, call: CallState, held:
   const raw = e instanceof CannotDecide || e instanceof CliError ? e.message : `internal error: ${errorText(e)}`;
   const problem = oneLineProblem(raw);
   // Which event was this? The command line names it (print-config always does); stdin may too.
-  const blocking = toolGateAmong(agent, call.maps, [call.commandLineEvent, call.stdinEvent]);
-  if (blocking === undefined || call.failOpen) {
+  const answer = undecidedAgentCall(agent, call.maps, [call.commandLineEvent, call.stdinEvent], problem);
+  if (answer === null || call.failOpen) {
     held.flush();
-    io.stderr.write(`hermes-hooks: ${problem}${blocking !== undefined ? ' (--fail-open: the call goes ahead unguarded)' : ''}\n`);
+    io.stderr.write(`hermes-hooks: ${problem}${answer !== null ? ' (--fail-open: the call goes ahead unguarded)' : ''}\n`);
     return 1;
   }
-  const answer = cannotDecideAnswer(agent, call.maps, blocking, problem);
   if (answer.exitCode !== 2 || !held.reasonOnly) {
     // An agent that reads all of stderr as the reason gets only the answer there.
     held.flush();

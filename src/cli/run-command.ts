@@ -2,9 +2,9 @@
 // honoured, never prompts (stdin is the payload), prints only the Decision. Exit 2 when blocked.
 // With --dialect, it speaks another agent's hook protocol on both ends.
 
-import { cannotDecideDecision, oneLineProblem } from '../agent-wiring/call.js';
+import { undecidedHermesCall } from '../agent-wiring/call.js';
 import { stderrLogger } from '../engine/logger.js';
-import { EVENTS, isEventName } from '../events.js';
+import { isEventName } from '../events.js';
 import { AGENT_DIALECTS, isAgentDialect } from '../dialects/agents/index.js';
 import type { ParsedArgs } from './_args.js';
 import { unknownEventError } from './_events.js';
@@ -42,9 +42,10 @@ export async function runCommand({ values, positionals }: ParsedArgs, io: CliIO)
   } catch (e) {
     // No payload, no decision: on the tool gate that is a block (as `run --dialect` and serve
     // answer it), never an exit 1 a host may take for "go ahead".
-    if (!(e instanceof StdinTimeout) || !EVENTS[event].canBlock) throw e;
-    writeLine(io.stderr, `hermes-hooks: ${e.message}`);
-    writeLine(io.stdout, JSON.stringify(cannotDecideDecision(oneLineProblem(e.message))));
+    const block = e instanceof StdinTimeout ? undecidedHermesCall(event, e.message) : null;
+    if (block === null) throw e;
+    writeLine(io.stderr, `hermes-hooks: ${(e as StdinTimeout).message}`);
+    writeLine(io.stdout, JSON.stringify(block));
     return 2;
   }
   const input = payloadFromStdin(event, text ?? '', { synthetic: false });

@@ -4,14 +4,14 @@
 
 import { StringDecoder } from 'node:string_decoder';
 import { inert } from '../_display.js';
-import type { ConsentState } from '../types.js';
+import type { AwaitingConsentState } from '../consent-states.js';
 
 /** What the consent prompt (HookEngineOptions.prompt) is asked about one hook. */
 export interface PromptInfo {
   event: string;
   command: string;
   /** Why it is being asked: never approved, or modified since approval. */
-  state: Exclude<ConsentState, 'approved' | 'unpinned'>;
+  state: AwaitingConsentState;
   script_path: string | null;
   /** Why that file stands for the command (e.g. the interpreter is pinned for `python3 -c …`). */
   script_note?: string | null;

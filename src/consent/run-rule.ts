@@ -9,7 +9,7 @@
 // pre_tool_call guard: it blocks every call it matches, so a guard never silently vanishes.
 
 import { isTruthyEnv } from '../config/hooks.js';
-import type { ConsentState } from '../types.js';
+import { RUNNING_CONSENT_STATES, type ConsentState, type NotRunReason, type RunningConsentState } from '../consent-states.js';
 
 /** One hook as the rule sees it. A shell hook with `consent: null` is not consent-checked (it runs unless safe mode holds). */
 export type RunSubject =
@@ -29,7 +29,7 @@ export interface RunRule {
 
 export type RunVerdict =
   | { runs: true; via: 'approval' | 'accept' | 'not_checked' }
-  | { runs: false; why: 'safe_mode' | 'not_approved' | 'modified'; effect: 'skipped' | 'blocks' };
+  | { runs: false; why: NotRunReason; effect: 'skipped' | 'blocks' };
 
 export function whatRunDoes(hook: RunSubject, rule: RunRule): RunVerdict {
   if (hook.kind === 'host' || hook.kind === 'builtin') return { runs: true, via: 'not_checked' };
@@ -41,8 +41,8 @@ export function whatRunDoes(hook: RunSubject, rule: RunRule): RunVerdict {
 }
 
 /** The states under which a hook runs when consent is enforced (Hermes runs unpinned approvals too). */
-export function consentAllowsRun(state: ConsentState): state is 'approved' | 'unpinned' {
-  return state === 'approved' || state === 'unpinned';
+export function consentAllowsRun(state: ConsentState): state is RunningConsentState {
+  return (RUNNING_CONSENT_STATES as readonly ConsentState[]).includes(state);
 }
 
 /** Where blanket acceptance can come from, as the engine's options and the config say it. */

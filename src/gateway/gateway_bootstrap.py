@@ -29,7 +29,6 @@ a thread of the handler's own reaches stderr unattributed.
 """
 
 import asyncio
-import importlib.util
 import inspect
 import io
 import json
@@ -39,32 +38,21 @@ import re
 import signal
 import sys
 import threading
-import time
 import traceback
 
-_send_lock = threading.Lock()
+# The shared worker plumbing sits in spawn/ beside both bootstraps' folders (src/spawn, dist/spawn;
+# the bundle's copy in dist/cli finds dist/spawn too). Off sys.path again once imported.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "spawn"))
+import hermes_hooks_worker as worker  # noqa: E402
+del sys.path[0]
+
 _proto_out = None
 # The key of the hook whose thread this is (unset on the main thread and the handler's own threads).
 _current = threading.local()
 
 
-def _open_protocol():
-    global _proto_out
-    _proto_out = os.fdopen(os.dup(1), "w", encoding="utf-8", newline="\n")
-    proto_in = os.fdopen(os.dup(0), "r", encoding="utf-8")
-    os.dup2(2, 1)
-    devnull = os.open(os.devnull, os.O_RDONLY)
-    os.dup2(devnull, 0)
-    os.close(devnull)
-    sys.stdin = open(os.devnull, "r")
-    return proto_in
-
-
 def _send(message):
-    line = json.dumps(message, ensure_ascii=False, default=str, allow_nan=False) + "\n"
-    with _send_lock:
-        _proto_out.write(line)
-        _proto_out.flush()
+    worker.send(_proto_out, message, allow_nan=False)
 
 
 class _HookOutput(io.TextIOBase):
@@ -121,45 +109,12 @@ class _HookOutput(io.TextIOBase):
         self._fallback.flush()
 
 
-def _describe(exc):
-    return "%s: %s" % (type(exc).__name__, exc)
-
-
-def _watch_parent():
-    # If the host is killed outright while a handler blocks, stdin EOF is never read: leave anyway.
-    parent = os.getppid()
-    while True:
-        time.sleep(1.0)
-        if os.getppid() != parent:
-            os._exit(0)
-
-
-def _load(handler_path, hook_name):
-    module_name = "hermes_hook_" + re.sub(r"\W", "_", hook_name)
-    spec = importlib.util.spec_from_file_location(module_name, handler_path)
-    if spec is None or spec.loader is None:
-        raise ImportError("cannot load %s as a Python module" % handler_path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[module_name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 def _import_handle(handler_path, hook_name):
     """handle() of handler.py, or the reason it cannot be loaded (as text)."""
     try:
-        module = _load(handler_path, hook_name)
-    except ImportError as exc:
-        traceback.print_exc()
-        missing = getattr(exc, "name", None)
-        hint = ""
-        if missing:
-            hint = " (handler.py needs the Python module '%s', which is not installed for %s; install it, e.g. %s -m pip install %s)" % (
-                missing, sys.executable, sys.executable, missing)
-        return None, "handler.py failed to import: " + _describe(exc) + hint
+        module = worker.load_by_path("hermes_hook_" + re.sub(r"\W", "_", hook_name), handler_path)
     except BaseException as exc:  # noqa: B902 - a SystemExit at import time is a load failure too
-        traceback.print_exc()
-        return None, "handler.py failed to import: " + _describe(exc)
+        return None, worker.import_failure("handler.py", "handler.py", exc)
     handle = getattr(module, "handle", None)
     if not callable(handle):
         return None, "no 'handle' function found"
@@ -182,7 +137,7 @@ def _call(handle, loop, request):
         return reply
     except BaseException as exc:  # noqa: B902 - a handler's sys.exit() must not kill the worker
         traceback.print_exc()
-        return {"id": rid, "ok": False, "error": _describe(exc)}
+        return {"id": rid, "ok": False, "error": worker.describe(exc)}
 
 
 def _close_loop(loop):
@@ -224,7 +179,7 @@ class _Hook(object):
                 try:
                     _send(reply)
                 except ValueError as exc:  # a result JSON cannot carry (NaN): the call failed
-                    _send({"id": reply.get("id"), "ok": False, "error": _describe(exc)})
+                    _send({"id": reply.get("id"), "ok": False, "error": worker.describe(exc)})
         finally:
             _close_loop(loop)
 
@@ -243,7 +198,7 @@ def _serve(proto_in, hooks):
         try:
             request = json.loads(line)
         except ValueError as exc:
-            _send({"id": None, "ok": False, "error": "bad request: " + _describe(exc)})
+            _send({"id": None, "ok": False, "error": "bad request: " + worker.describe(exc)})
             continue
         if not isinstance(request, dict):
             _send({"id": None, "ok": False, "error": "bad request: not an object"})
@@ -264,10 +219,11 @@ def main():
     # The host decides when we stop (stdin EOF / SIGTERM); Ctrl-C in the terminal is for the host.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     sys.dont_write_bytecode = True
-    proto_in = _open_protocol()
+    global _proto_out
+    proto_in, _proto_out = worker.open_protocol()
     output = _HookOutput(sys.stderr)
     sys.stdout = sys.stderr = output
-    threading.Thread(target=_watch_parent, daemon=True).start()
+    worker.watch_parent()
 
     hooks = {key: _Hook(key, name, path, output) for key, name, path in specs}
     _send({"up": True})

@@ -25,7 +25,6 @@ protocol channel is duplicated, so nothing the plugin does can corrupt the proto
 """
 
 import asyncio
-import importlib.util
 import inspect
 import json
 import os
@@ -33,43 +32,13 @@ import re
 import signal
 import sys
 import threading
-import time
 import traceback
 
-
-def _open_protocol():
-    proto_out = os.fdopen(os.dup(1), "w", encoding="utf-8", newline="\n")
-    proto_in = os.fdopen(os.dup(0), "r", encoding="utf-8")
-    os.dup2(2, 1)
-    devnull = os.open(os.devnull, os.O_RDONLY)
-    os.dup2(devnull, 0)
-    os.close(devnull)
-    sys.stdout = sys.stderr
-    sys.stdin = open(os.devnull, "r")
-    return proto_in, proto_out
-
-
-_send_lock = threading.Lock()
-
-
-def _send(proto_out, message):
-    line = json.dumps(message, ensure_ascii=False, default=str) + "\n"
-    with _send_lock:
-        proto_out.write(line)
-        proto_out.flush()
-
-
-def _describe(exc):
-    return "%s: %s" % (type(exc).__name__, exc)
-
-
-def _watch_parent():
-    # If the host is killed outright while a callback blocks, stdin EOF is never read: leave anyway.
-    parent = os.getppid()
-    while True:
-        time.sleep(1.0)
-        if os.getppid() != parent:
-            os._exit(0)
+# The shared worker plumbing sits in spawn/ beside both bootstraps' folders (src/spawn, dist/spawn;
+# the bundle's copy in dist/cli finds dist/spawn too). Off sys.path again once imported.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "spawn"))
+import hermes_hooks_worker as worker  # noqa: E402
+del sys.path[0]
 
 
 class _Manifest(object):
@@ -106,14 +75,7 @@ class PluginContext(object):
 
 def _load(plugin_dir, name):
     module_name = "hermes_plugins_" + re.sub(r"\W", "_", name)
-    init = os.path.join(plugin_dir, "__init__.py")
-    spec = importlib.util.spec_from_file_location(module_name, init, submodule_search_locations=[plugin_dir])
-    if spec is None or spec.loader is None:
-        raise ImportError("cannot load %s as a Python package" % init)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[module_name] = module
-    spec.loader.exec_module(module)
-    return module
+    return worker.load_by_path(module_name, os.path.join(plugin_dir, "__init__.py"), package_dir=plugin_dir)
 
 
 def _accepted(callback, kwargs):
@@ -143,10 +105,10 @@ def _call(proto_out, callback, rid, kwargs):
         result = callback(**_accepted(callback, kwargs))
         if inspect.isawaitable(result):
             result = asyncio.run(_await(result))
-        _send(proto_out, {"id": rid, "ok": True, "value": _jsonable(result)})
+        worker.send(proto_out, {"id": rid, "ok": True, "value": _jsonable(result)})
     except BaseException as exc:  # noqa: B902 - a callback's sys.exit() must not kill the worker
         traceback.print_exc()
-        _send(proto_out, {"id": rid, "ok": False, "error": _describe(exc)})
+        worker.send(proto_out, {"id": rid, "ok": False, "error": worker.describe(exc)})
 
 
 async def _await(awaitable):
@@ -161,29 +123,20 @@ def main():
     # The host decides when we stop (stdin EOF / SIGTERM); Ctrl-C in the terminal is for the host.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     sys.dont_write_bytecode = True
-    proto_in, proto_out = _open_protocol()
-    threading.Thread(target=_watch_parent, daemon=True).start()
-    _send(proto_out, {"started": True})
+    proto_in, proto_out = worker.open_protocol()
+    sys.stdout = sys.stderr
+    worker.watch_parent()
+    worker.send(proto_out, {"started": True})
 
     try:
         module = _load(plugin_dir, name)
-    except ImportError as exc:
-        traceback.print_exc()
-        missing = getattr(exc, "name", None)
-        hint = ""
-        if missing:
-            hint = " (the plugin needs the Python module '%s', which is not installed for %s; install it, e.g. %s -m pip install %s)" % (
-                missing, sys.executable, sys.executable, missing)
-        _send(proto_out, {"ready": False, "error": "__init__.py failed to import: " + _describe(exc) + hint})
-        return 1
     except BaseException as exc:  # noqa: B902 - a SystemExit at import time is a load failure too
-        traceback.print_exc()
-        _send(proto_out, {"ready": False, "error": "__init__.py failed to import: " + _describe(exc)})
+        worker.send(proto_out, {"ready": False, "error": worker.import_failure("__init__.py", "the plugin", exc)})
         return 1
 
     register = getattr(module, "register", None)
     if not callable(register):
-        _send(proto_out, {"ready": False, "error": "__init__.py has no register(ctx) function"})
+        worker.send(proto_out, {"ready": False, "error": "__init__.py has no register(ctx) function"})
         return 1
     ctx = PluginContext(name, plugin_dir)
     try:
@@ -192,7 +145,7 @@ def main():
             asyncio.run(_await(result))
     except BaseException as exc:  # noqa: B902
         traceback.print_exc()
-        _send(proto_out, {"ready": False, "error": "register() failed: " + _describe(exc)})
+        worker.send(proto_out, {"ready": False, "error": "register() failed: " + worker.describe(exc)})
         return 1
 
     hooks = []
@@ -203,7 +156,7 @@ def main():
                       "name": fn if fn and fn != "<lambda>" else None,
                       "callable": callable(callback)})
         callbacks.append(callback)
-    _send(proto_out, {"ready": True, "hooks": hooks, "unsupported": list(ctx.unsupported)})
+    worker.send(proto_out, {"ready": True, "hooks": hooks, "unsupported": list(ctx.unsupported)})
 
     for line in proto_in:
         line = line.strip()
@@ -214,7 +167,7 @@ def main():
             rid = request.get("id")
             callback = callbacks[int(request.get("hook"))]
         except (ValueError, TypeError, IndexError, AttributeError) as exc:
-            _send(proto_out, {"id": None, "ok": False, "error": "bad request: " + _describe(exc)})
+            worker.send(proto_out, {"id": None, "ok": False, "error": "bad request: " + worker.describe(exc)})
             continue
         kwargs = request.get("kwargs")
         if not isinstance(kwargs, dict):

@@ -3,6 +3,7 @@
 
 import { z } from 'zod';
 import type { Diagnostic, Dialect, HookOutcome } from '../types.js';
+import { CONSENT_STATES, NOT_RUN_REASONS } from '../consent-states.js';
 import { AGENT_DIALECTS } from '../dialects/agents/index.js';
 import { ReportDecisionSchema } from './decision.js';
 import { DirectiveSchema } from './directive.js';
@@ -42,7 +43,7 @@ export const HookReportSchema = z
     timeout: z.number().nullable().describe('Seconds; null for in-process hooks without a bound.'),
     fail_closed: z.boolean(),
     consent: z
-      .enum(['approved', 'unpinned', 'not_approved', 'modified'])
+      .enum(CONSENT_STATES)
       .nullable()
       .describe('Reported, not enforced, by `test`. null for hooks that need no consent (plugins).'),
     status: HookReportStatusSchema,
@@ -117,7 +118,7 @@ export const ProductionReportSchema = z
         z.strictObject({
           index: z.number().int().min(0),
           command: z.string(),
-          reason: z.enum(['safe_mode', 'not_approved', 'modified']),
+          reason: z.enum(NOT_RUN_REASONS),
           effect: z
             .enum(['skipped', 'blocks'])
             .describe('skipped: contributes nothing; blocks: an unapproved fail_closed guard blocks every call it matches.'),

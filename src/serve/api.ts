@@ -4,14 +4,13 @@
 
 import { didYouMean } from '../config/hooks.js';
 import { locatedMessage } from '../config/source.js';
-import { answerAgentCall, cannotDecideAnswer, oneLineProblem, toolGateAmong, type AgentCallOptions } from '../agent-wiring/call.js';
+import { answerAgentCall, undecidedAgentCall, undecidedBlock, type AgentCallOptions } from '../agent-wiring/call.js';
 import { AGENT_DIALECTS, AGENT_LABELS, DEFAULT_DIALECT_MAPS, isAgentDialect, type AgentDialect } from '../dialects/names.js';
 import { agentEventName } from '../dialects/recognise.js';
 import type { GatewayCommandContext, GatewayCommandVerdict } from '../gateway/command-decision.js';
 import type { HookEngine, ReloadResult } from '../engine/create-engine.js';
 import type { EmitOptions } from '../engine/emit.js';
-import { EVENT_NAMES, EVENTS, isEventName, SORTED_EVENT_NAMES } from '../events.js';
-import { allowDecision } from '../resolve/resolve.js';
+import { EVENT_NAMES, isEventName, SORTED_EVENT_NAMES } from '../events.js';
 import type { DialectAnswer } from '../agent-wiring/answer.js';
 import type { Emission, EventName, FinalizeNotice } from '../types.js';
 import { isPlainObject } from '../_json.js';
@@ -130,19 +129,17 @@ async function answerAgent(
   const call = await answerAgentCall(engine, dialect, theirEvent || null, body, { signal, env: agentEnv, ...(tell ? { tell } : {}) });
   const named = isPlainObject(body) && typeof body.hook_event_name === 'string' ? body.hook_event_name : undefined;
   // Hooks cancelled by serve's deadline or a shutdown decided nothing: a tool gate blocks.
-  if (signal.aborted && toolGateAmong(dialect, engine.config.dialects.maps, [theirEvent, named]) !== undefined) {
-    return cannotDecide(engine, dialect, [theirEvent, named], cutShortProblem(signal));
-  }
+  const cutShortAnswer = signal.aborted ? undecidedAgentCall(dialect, engine.config.dialects.maps, [theirEvent, named], cutShortProblem(signal)) : null;
+  if (cutShortAnswer !== null) return cutShortAnswer;
   if (!('error' in call)) return call.answer;
   return cannotDecide(engine, dialect, [theirEvent, named], call.error);
 }
 
-/** As `run --dialect`: what cannot be decided on a tool gate is answered as that agent's block; elsewhere an error. */
+/** As `run --dialect` (the one rule, agent-wiring/call.ts): on a tool gate that agent's block; elsewhere an error. */
 function cannotDecide(engine: HookEngine, dialect: AgentDialect, events: (string | undefined)[], problem: string): DialectAnswer {
-  const maps = engine.config.dialects.maps;
-  const gate = toolGateAmong(dialect, maps, events);
-  if (gate === undefined) throw new RequestError(problem);
-  return cannotDecideAnswer(dialect, maps, gate, oneLineProblem(problem));
+  const answer = undecidedAgentCall(dialect, engine.config.dialects.maps, events, problem);
+  if (answer === null) throw new RequestError(problem);
+  return answer;
 }
 
 /** Why serve stopped checking a call before its hooks decided it. */
@@ -156,11 +153,10 @@ function cutShortProblem(signal: AbortSignal): string {
  * why — a slow, overloaded or stopping serve must never let a call through.
  */
 function cutShort(emission: Emission, signal: AbortSignal): Emission {
-  if (!EVENTS[emission.event].canBlock) return emission;
   // A cancelled fail_closed guard blocks already, but its message says "timed out": say why.
   const before = emission.decision.action === 'block' && emission.decision.message ? ` (a hook had blocked it: ${emission.decision.message})` : '';
-  const message = `${cutShortProblem(signal)}, so it blocks it${before}`;
-  return { ...emission, decision: { ...allowDecision(emission.event), action: 'block', message } };
+  const block = undecidedBlock(emission.event, `${cutShortProblem(signal)}, so it blocks it${before}`);
+  return block === null ? emission : { ...emission, decision: block };
 }
 
 function agentOf(agent: string): AgentDialect {

@@ -3,8 +3,8 @@
 // the error (error-answer.ts) written. A blocked emit is still 200: the decision is the answer.
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { EVENTS, isEventName, type EventName } from '../events.js';
-import { allowDecision } from '../resolve/resolve.js';
+import { isEventName, type EventName } from '../events.js';
+import { undecidedBlock, unreadableInputProblem } from '../agent-wiring/call.js';
 import type { Emission } from '../types.js';
 import type { DialectAnswer } from '../agent-wiring/answer.js';
 import { RequestError } from './api.js';
@@ -114,10 +114,11 @@ async function handle(outer: HttpContext, policy: AuthPolicy, req: IncomingMessa
   } catch (e) {
     // Shed on a tool gate: a block, never an answer the host could take as "go ahead".
     const event = pathParams.event;
-    if (!(e instanceof Shed) || typeof event !== 'string' || !isEventName(event) || !EVENTS[event].canBlock) throw e;
+    const shed = e instanceof Shed && typeof event === 'string' && isEventName(event) ? shedBlock(event, e.message) : null;
+    if (shed === null) throw e;
     res.setHeader('connection', 'close');
     res.setHeader('retry-after', '1');
-    return sendJson(res, 200, shedBlock(event, e.message));
+    return sendJson(res, 200, shed);
   }
   return sendJson(res, route.status ?? 200, await callMethod(method, params, ctx, client));
 }
@@ -182,7 +183,7 @@ async function answerAgent(
     // An unknown agent or event is still a 404: there is no gate to answer for.
     if (routed && e instanceof RequestError && e.kind === 'not_found') throw e;
     const unreadable = e instanceof ServeError && e.jsonError !== undefined;
-    const problem = unreadable ? `invalid ${agent} hook input on stdin: ${(e as ServeError).jsonError}` : errorAnswer(e).message;
+    const problem = unreadable ? unreadableInputProblem(agent, (e as ServeError).jsonError!) : errorAnswer(e).message;
     try {
       answer = ctx.api.agentCannotDecide(agent, theirEvent, problem);
     } catch (notAGate) {
@@ -269,9 +270,9 @@ function readJson(req: IncomingMessage, max: number, emptyOk: boolean, slot: Req
 }
 
 /** The answer to an emit on a tool gate that serve had to shed: a block that says why. */
-function shedBlock(event: EventName, reason: string): Emission {
-  const message = `hermes-hooks serve did not check this call, so it blocks it: ${reason}; retry in a moment`;
-  return { event, payload: {}, hooks: [], decision: { ...allowDecision(event), action: 'block', message }, diagnostics: [] };
+function shedBlock(event: EventName, reason: string): Emission | null {
+  const decision = undecidedBlock(event, `hermes-hooks serve did not check this call, so it blocks it: ${reason}; retry in a moment`);
+  return decision === null ? null : { event, payload: {}, hooks: [], decision, diagnostics: [] };
 }
 
 function sendJson(res: ServerResponse, status: number, value: unknown): void {
