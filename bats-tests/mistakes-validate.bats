@@ -102,7 +102,7 @@ hooks:
   pre_tool_call:
     - $GUARD
 EOF
-  validate_reports "3:7: error: hooks.pre_tool_call[0] must be a mapping with a 'command' key; got str"
+  validate_reports "3:7: error: hooks.pre_tool_call[0] must be a mapping with a 'command' key; got str — write it as: - command: \"$GUARD\""
 }
 
 @test "an unterminated quote or a trailing backslash: the hook can never start" {
