@@ -22,13 +22,13 @@ export * from './directives/index.js';
 export * from './resolve/index.js';
 
 export { spawnHook, type SpawnHookOptions } from './spawn/run-hook.js';
-export { splitCommand } from './spawn/argv.js';
+export { splitCommand } from './shell-words.js';
 export { killLiveHooks, installExitCleanup } from './spawn/live-hooks.js';
 
 export { ConsentStore, ConsentApproveError, ConsentPersistError } from './consent/store.js';
 export { consentOf, consentAllowsRun, type ConsentInfo } from './consent/state.js';
 export { choosePinTarget, type PinTarget } from './consent/script-path.js';
-export { inert } from './_display.js';
+export { inert } from './display.js';
 export { applyConsentPolicy } from './consent/policy.js';
 
 export { parseOutboundConfig, createOutboundDispatcher, signBody, verifySignature } from './outbound/dispatcher.js';

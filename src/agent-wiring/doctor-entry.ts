@@ -4,7 +4,7 @@
 // (Cursor's failClosed, Codex's trust), all from the agent's record.
 
 import { basename, isAbsolute } from 'node:path';
-import { splitCommand } from '../spawn/argv.js';
+import { splitCommand } from '../shell-words.js';
 import { agentModule, AGENT_LABELS, isAgentDialect, type AgentDialect } from '../dialects/agents/index.js';
 import type { AgentCheck } from '../dialects/agents/module.js';
 import type { AgentDoctorInput, AgentEntry, AgentFile } from './agent-doctor.js';

@@ -18,7 +18,7 @@
 
 import { AGENT_HOOK_TIMEOUT_S } from '../engine/deadlines.js';
 import { EVENTS, type EventName } from '../events.js';
-import { shellQuote } from '../spawn/argv.js';
+import { shellQuote } from '../shell-words.js';
 import { agentModule } from '../dialects/agents/index.js';
 import { DEFAULT_DIALECT_MAPS, toolFamily, type AgentDialect, type DialectMaps } from '../dialects/names.js';
 

@@ -8,7 +8,7 @@
 
 import { isTruthyEnv } from '../config/hooks.js';
 import { shellQuote } from '../consent/policy.js';
-import { inert } from '../_display.js';
+import { inert } from '../display.js';
 import { formatDrift, type ConsentInfo } from '../consent/state.js';
 import { whatRunDoes } from '../consent/run-rule.js';
 import { exitCodeAdvice, failClosedMessage, failsClosed, isFailClosedBlock, KEEP_A_HELPER, leftProcessesText } from '../directives/messages.js';

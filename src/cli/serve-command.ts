@@ -7,7 +7,7 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { configLoadError, loadConfig } from '../config/load.js';
 import { locatedMessage } from '../config/source.js';
-import { inert } from '../_display.js';
+import { inert } from '../display.js';
 import { createHookEngineAt, type HookEngine } from '../engine/create-engine.js';
 import { stderrLogger } from '../engine/logger.js';
 import { DEFAULT_CONCURRENCY, type HookEngineOptions } from '../engine/options.js';

@@ -8,7 +8,7 @@
 // syntax in its arguments); `info` when nothing is provably wrong. validate exits 1 on both of the
 // first two.
 
-import { splitCommand } from '../spawn/argv.js';
+import { splitCommand } from '../shell-words.js';
 import { EVENTS, isEventName, type EventName } from '../events.js';
 import type { Diagnostic, DiagnosticLevel, Dialect } from '../types.js';
 import { AGENT_DIALECTS, AGENT_LABELS, isAgentDialect, theirToolNames, toTheirTool, type AgentDialect, type DialectMaps } from '../dialects/names.js';

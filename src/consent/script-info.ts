@@ -6,7 +6,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
-import { identityOf, sameIdentity, settledAt, type FileIdentity } from '../_file-identity.js';
+import { identityOf, sameIdentity, settledAt, type FileIdentity } from '../file-identity.js';
 import { isoFromMtimeNs } from './_timestamps.js';
 import { choosePinTarget, type PinKind, type PinTarget } from './script-path.js';
 import { errorText } from '../errors.js';

@@ -16,7 +16,7 @@ import type { BuiltinEntry, CallbackEntry, RegistryEntry, ShellEntry } from './r
 import { hookOutcome, round } from './_outcome.js';
 import { outcomeBase, runShellHook } from './_run-shell.js';
 import type { Logger } from './logger.js';
-import { isPlainObject } from '../_json.js';
+import { isPlainObject } from '../json.js';
 import { exitCodeAdvice, isFailClosedBlock, KEEP_A_HELPER, leftProcessesText } from '../directives/messages.js';
 import { isJsonObjectText, stdoutProblem } from '../directives/parse-stdout.js';
 import { errorText } from '../errors.js';

@@ -14,7 +14,7 @@ import { EVENT_NAMES, EVENTS, isEventName, SORTED_EVENT_NAMES } from '../events.
 import { allowDecision } from '../resolve/resolve.js';
 import type { DialectAnswer } from '../agent-wiring/answer.js';
 import type { Emission, EventName, FinalizeNotice } from '../types.js';
-import { isPlainObject } from '../_json.js';
+import { isPlainObject } from '../json.js';
 import { HooksError } from '../errors.js';
 import { ToldOnce } from './told-once.js';
 
