@@ -1,7 +1,7 @@
 // Public API: re-exports only.
 
 export { createHookEngine, type EngineStats, type HookEngine, type HookEngineOptions, type ReloadResult } from './engine/create-engine.js';
-export type { EmitOptions } from './engine/emit.js';
+export type { EmitOptions } from './engine/run-hooks.js';
 export type { BuiltinEntry, CallbackEntry, InProcessCallback, RegistryEntry, ShellEntry } from './engine/registry.js';
 export { stderrLogger, silentLogger } from './engine/logger.js';
 export { HooksError, errorText } from './errors.js';

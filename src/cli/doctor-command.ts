@@ -14,7 +14,7 @@ import { whatRunDoes } from '../consent/run-rule.js';
 import { exitCodeAdvice, failClosedMessage, failsClosed, isFailClosedBlock, KEEP_A_HELPER, leftProcessesText } from '../directives/messages.js';
 import { honoursText } from '../directives/answer-problem.js';
 import { inspectStdout } from '../directives/parse-stdout.js';
-import { exitIsAnswer } from '../engine/emit.js';
+import { exitIsAnswer } from '../engine/run-hooks.js';
 import { observesOnly, smokeKwargs, smokeRunHook } from '../engine/smoke-run.js';
 import { EVENTS, syntheticKwargs } from '../events.js';
 import { createOutboundDispatcher } from '../outbound/dispatcher.js';

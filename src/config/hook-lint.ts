@@ -188,7 +188,7 @@ export function matcherFindings(matcher: string, dialect: Dialect, maps: Dialect
   if (m.literal) return [];
   const ours = knownHermesTools(maps);
   const agent = isAgentDialect(dialect) ? dialect : null;
-  // Exactly what the engine tests (emit.ts / dialectMatchesTool): our name, then the agent's names.
+  // Exactly what the engine tests (run-hooks.ts / dialectMatchesTool): our name, then the agent's names.
   const namesFor = (tool: string): string[] => (agent ? [tool, ...theirToolNames(maps, agent, tool)] : [tool]);
   const candidates = [...new Set(ours.flatMap(namesFor))];
   const matches = (test: (name: string) => boolean): boolean => candidates.some((n) => test(n));

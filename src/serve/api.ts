@@ -9,7 +9,7 @@ import { AGENT_DIALECTS, AGENT_LABELS, DEFAULT_DIALECT_MAPS, isAgentDialect, typ
 import { agentEventName } from '../dialects/recognise.js';
 import type { GatewayCommandContext, GatewayCommandVerdict } from '../gateway/command-decision.js';
 import type { HookEngine, ReloadResult } from '../engine/create-engine.js';
-import type { EmitOptions } from '../engine/emit.js';
+import type { EmitOptions } from '../engine/run-hooks.js';
 import { EVENT_NAMES, EVENTS, isEventName, SORTED_EVENT_NAMES } from '../events.js';
 import { allowDecision } from '../resolve/resolve.js';
 import type { DialectAnswer } from '../agent-wiring/answer.js';

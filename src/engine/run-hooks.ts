@@ -1,5 +1,6 @@
-// One emit: build the stdin, run every hook registered for the event concurrently (bounded),
-// evaluate each, and resolve in registration order. Never rejects because of a hook.
+// Run the hooks of one emit: build the stdin, run every hook registered for the event
+// concurrently (bounded), evaluate each, and resolve in registration order. Never rejects
+// because of a hook.
 
 import { dialectMatchesTool } from '../dialects/render.js';
 import type { DialectMaps } from '../dialects/names.js';
