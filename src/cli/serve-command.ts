@@ -27,7 +27,7 @@ import {
   openFileLimit,
   OVERFLOW,
 } from '../serve/connection-budget.js';
-import { deadlineChainText, SERVE_REQUEST_TIMEOUT_S } from '../engine/deadlines.js';
+import { deadlineChainText, SERVE_REQUEST_TIMEOUT_S } from '../deadlines.js';
 import { startServer, type RunningServer } from '../serve/lifecycle.js';
 import { chooseSocket, ensureSocketDir, shortSocketDirs, skippedText, SOCKET_FILE_NAME, SOCKET_PATH_MAX_BYTES } from '../serve/socket-path.js';
 import { foreignListener, portListeners, whoIs } from '../serve/port-owner.js';

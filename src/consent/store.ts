@@ -86,7 +86,7 @@ export class ConsentStore {
   private doc: AllowlistDoc = emptyAllowlist();
   /** Identity of the file as last read (see fileIdentity); undefined before the first read. */
   private identity: string | null | undefined;
-  /** The file had been quiet for SETTLE_MS when it was last read (see _file-identity.ts). */
+  /** The file had been quiet for SETTLE_MS when it was last read (see file-identity.ts). */
   private readSettled = false;
   private refusal: string | null = null;
   private lastProblem: string | null = null;
