@@ -203,7 +203,7 @@ _hhb_is_interpreter() {
   [[ $_HHB_INTERPRETERS == *" $1 "* || $1 =~ ^python3\.[0-9]+$ ]]
 }
 
-# Splits a command line like hermes-hooks' src/spawn/argv.ts: POSIX quoting and backslashes, no
+# Splits a command line like hermes-hooks' src/shell-words.ts: POSIX quoting and backslashes, no
 # shell, and an unquoted `~` or `~/…` at the start of any word is the home directory. Prints the
 # words NUL-terminated; an unsplittable line (unterminated quote, trailing backslash) fails.
 _HHB_SPLIT_PY='

@@ -4,12 +4,17 @@
 
 import type { ConsentState } from './consent-states.js';
 import type { EventName } from './events.js';
-import type { AgentDialect } from './dialects/agents/index.js';
 
 export type { EventName } from './events.js';
 
+/**
+ * The agents' dialect names. Empty here: the ground floor knows no agent, so the registry
+ * (dialects/agents/index.ts) adds one key per agent record by declaration merging.
+ */
+export interface AgentDialectNames {}
+
 /** Which agent's protocol a hook speaks (issue: dialects). `hermes` is the native wire. */
-export type Dialect = 'hermes' | AgentDialect;
+export type Dialect = 'hermes' | keyof AgentDialectNames;
 
 /** How bad a Diagnostic is. */
 export type DiagnosticLevel = 'error' | 'warning' | 'info';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hasControlChars, inert } from '../src/_display.js';
+import { hasControlChars, inert } from '../src/display.js';
 
 describe('inert: text a person reads shows control characters as escapes', () => {
   it.each([

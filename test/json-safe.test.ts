@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonSafe as safeJsonValue } from '../src/_json.js';
+import { jsonSafe as safeJsonValue } from '../src/json.js';
 
 describe('jsonSafe (plugin kwargs and gateway contexts sent to workers)', () => {
   it('keeps plain data and stringifies what JSON cannot say, like json.dumps(default=str)', () => {

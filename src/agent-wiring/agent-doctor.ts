@@ -11,7 +11,7 @@
 
 import { join } from 'node:path';
 import type { EventName } from '../events.js';
-import { isPlainObject } from '../_json.js';
+import { isPlainObject } from '../json.js';
 import { blankJsonComments } from '../util/jsonc.js';
 import { agentModule, AGENT_LABELS } from '../dialects/agents/index.js';
 import type { AgentCheck, AgentFileSpec } from '../dialects/agents/module.js';

@@ -15,8 +15,8 @@
 
 import type { EventName } from '../events.js';
 import type { Decision, JsonObject } from '../types.js';
-import { isPlainObject } from '../_json.js';
-import { inert } from '../_display.js';
+import { isPlainObject } from '../json.js';
+import { inert } from '../display.js';
 import { agentModule, isAgentDialect } from '../dialects/agents/index.js';
 import type { DialectAnswer, ToolFamily } from '../dialects/agents/module.js';
 import { parseMaybeJson, promptText, str } from '../dialects/values.js';

@@ -4,7 +4,7 @@
 // both answer byte for byte alike — including the block they answer when they cannot decide.
 
 import type { HookEngine } from '../engine/create-engine.js';
-import type { EmitOptions } from '../engine/emit.js';
+import type { EmitOptions } from '../engine/run-hooks.js';
 import type { Decision, Emission, EventName } from '../types.js';
 import { EVENTS } from '../events.js';
 import { allowDecision } from '../resolve/resolve.js';

@@ -4,11 +4,11 @@
 // (Cursor's failClosed, Codex's trust), all from the agent's record.
 
 import { basename, isAbsolute } from 'node:path';
-import { splitCommand } from '../spawn/argv.js';
+import { splitCommand } from '../shell-words.js';
 import { agentModule, AGENT_LABELS, isAgentDialect, type AgentDialect } from '../dialects/agents/index.js';
 import type { AgentCheck } from '../dialects/agents/module.js';
 import type { AgentDoctorInput, AgentEntry, AgentFile } from './agent-doctor.js';
-import { AGENT_HOOK_TIMEOUT_S, CLIENT_TIMEOUT_S, SERVE_REQUEST_TIMEOUT_S } from '../engine/deadlines.js';
+import { AGENT_HOOK_TIMEOUT_S, CLIENT_TIMEOUT_S, SERVE_REQUEST_TIMEOUT_S } from '../deadlines.js';
 
 export interface RawEntry {
   at: string;

@@ -3,7 +3,7 @@
 // on first use), with `--run` as `hermes-hooks run <their event> --dialect <agent>` per call, and for
 // Claude Code with `--http` as its own http hooks to serve.
 //
-// Timeouts: every handler gets the last link of the deadline chain (engine/deadlines.ts): a `run`
+// Timeouts: every handler gets the last link of the deadline chain (src/deadlines.ts): a `run`
 // waits for the slowest hook (at most 300 s, plus the kill grace), serve answers by its per-call
 // deadline and the bundled client by its own, each before the agent's timeout — which would
 // otherwise cut the hook off and run the tool unguarded (every agent fails open on its timeout).
@@ -16,9 +16,9 @@
 // Where the snippet goes and what each agent needs before it runs it (setupNotes) is printed on
 // stderr by the CLI, so `print-config claude > snippet.json` stays pure JSON.
 
-import { AGENT_HOOK_TIMEOUT_S } from '../engine/deadlines.js';
+import { AGENT_HOOK_TIMEOUT_S } from '../deadlines.js';
 import { EVENTS, type EventName } from '../events.js';
-import { shellQuote } from '../spawn/argv.js';
+import { shellQuote } from '../shell-words.js';
 import { agentModule } from '../dialects/agents/index.js';
 import { DEFAULT_DIALECT_MAPS, toolFamily, type AgentDialect, type DialectMaps } from '../dialects/names.js';
 

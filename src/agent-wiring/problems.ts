@@ -7,7 +7,7 @@
 
 import { concernsEvent } from '../config/hook-lint.js';
 import { locatedMessage } from '../config/source.js';
-import { exitIsAnswer } from '../engine/emit.js';
+import { exitIsAnswer } from '../engine/run-hooks.js';
 import { exitCodeAdvice, leftProcessesText } from '../directives/messages.js';
 import type { Decision, Diagnostic, EventName, HookOutcome } from '../types.js';
 

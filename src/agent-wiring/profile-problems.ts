@@ -9,7 +9,7 @@ import type { AwaitingConsentState } from '../consent-states.js';
 import { defaultApproveHint } from '../consent/policy.js';
 import type { HookEngine } from '../engine/create-engine.js';
 import { EVENT_NAMES } from '../events.js';
-import { splitCommand } from '../spawn/argv.js';
+import { splitCommand } from '../shell-words.js';
 import { problemText, programProblem, whichOnPath } from '../spawn/launch-problems.js';
 import { diagnosticLines } from './problems.js';
 

@@ -6,7 +6,7 @@
 
 import path from 'node:path';
 import { findOnPath, locatePinned } from '../consent/script-info.js';
-import { splitCommand } from '../spawn/argv.js';
+import { splitCommand } from '../shell-words.js';
 import { problemText, programProblem, scriptProblem } from '../spawn/launch-problems.js';
 
 export interface CommandCheck {

@@ -4,7 +4,7 @@
 // or plugin at all. Pure: it re-resolves the dry run's own directives under the run rule
 // (consent/run-rule.ts), the one the engine follows.
 
-import { isPlainObject } from '../_json.js';
+import { isPlainObject } from '../json.js';
 import type { NotRunReason } from '../consent-states.js';
 import { awaitingApprovalMessage } from '../consent/policy.js';
 import { whatRunDoes, type RunSubject } from '../consent/run-rule.js';

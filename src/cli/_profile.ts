@@ -5,7 +5,7 @@
 // errors naming the file (and line:column) for every command: a broken guard must never read as
 // "no hooks". Only validate, whose job is to list the problems, sees a broken config.
 
-import { inert } from '../_display.js';
+import { inert } from '../display.js';
 import { checkLocation, type CheckedLocation } from '../config/check-location.js';
 import { configLoadError, foreignAutoAcceptDiagnostic, loadConfig, type LoadedConfig } from '../config/load.js';
 import { CONFIG_FILE_NAME, ConfigLocationError, locateConfig } from '../config/locate.js';

@@ -2,7 +2,7 @@
 // makes concurrency visible at a glance, trimmed output and directive; then the decision and diagnostics.
 // Commands, hook output and messages are shown inert (control characters escaped) before colouring.
 
-import { inert } from '../_display.js';
+import { inert } from '../display.js';
 import { exitCodeAdvice, KEEP_A_HELPER, leftProcessesText } from '../directives/messages.js';
 import { isJsonObjectText } from '../directives/parse-stdout.js';
 import type { Decision, Diagnostic, Emission, HookOutcome } from '../types.js';

@@ -4,7 +4,7 @@
 // that matches nothing is an error, never an approval of nothing.
 
 import { isEventName } from '../events.js';
-import { inert } from '../_display.js';
+import { inert } from '../display.js';
 import { resolveRelativeCommand } from '../config/relative-path.js';
 import { closestCommands, matchCommand } from '../consent/match-command.js';
 import type { InspectOptions } from '../consent/script-info.js';

@@ -8,13 +8,13 @@
 
 import { isTruthyEnv } from '../config/hooks.js';
 import { shellQuote } from '../consent/policy.js';
-import { inert } from '../_display.js';
+import { inert } from '../display.js';
 import { formatDrift, type ConsentInfo } from '../consent/state.js';
 import { whatRunDoes } from '../consent/run-rule.js';
 import { exitCodeAdvice, failClosedMessage, failsClosed, isFailClosedBlock, KEEP_A_HELPER, leftProcessesText } from '../directives/messages.js';
 import { honoursText } from '../directives/answer-problem.js';
 import { inspectStdout } from '../directives/parse-stdout.js';
-import { exitIsAnswer } from '../engine/emit.js';
+import { exitIsAnswer } from '../engine/run-hooks.js';
 import { observesOnly, smokeKwargs, smokeRunHook } from '../engine/smoke-run.js';
 import { EVENTS, syntheticKwargs } from '../events.js';
 import { createOutboundDispatcher } from '../outbound/dispatcher.js';

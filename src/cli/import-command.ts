@@ -13,7 +13,7 @@ import { printDialectConfig, printServeConfig, setupNotes } from '../agent-wirin
 import { TOKEN_FILE_NAME } from '../serve/auth.js';
 import { SOCKET_FILE_NAME } from '../serve/socket-file.js';
 import { defaultSocketPath, SOCKET_PATH_MAX_BYTES } from '../serve/socket-path.js';
-import { shellQuote } from '../spawn/argv.js';
+import { shellQuote } from '../shell-words.js';
 import type { Dialect } from '../types.js';
 import { discoveryOf, parseCommandArgs } from './_args.js';
 import { painter } from './_color.js';

@@ -2,7 +2,7 @@
 // consent (approved at, hash pinned or not, modified since approval); outbound targets too.
 // Everything read from the config or the disk is printed inert (control characters escaped).
 
-import { inert } from '../_display.js';
+import { inert } from '../display.js';
 import { formatDrift, type ConsentInfo } from '../consent/state.js';
 import { describeOutboundTarget, formatOutboundList } from '../outbound/describe.js';
 import type { HookSpec } from '../types.js';

@@ -14,7 +14,7 @@ import { TOKEN_FILE_NAME } from '../serve/auth.js';
 import { SOCKET_FILE_NAME } from '../serve/socket-file.js';
 import { chooseSocket, skippedText, SOCKET_PATH_MAX_BYTES } from '../serve/socket-path.js';
 import { AUTOSTART_IDLE_EXIT_S } from '../serve/idle-exit.js';
-import { shellQuote } from '../spawn/argv.js';
+import { shellQuote } from '../shell-words.js';
 import { discoveryOf, parseCommandArgs } from './_args.js';
 import { CliError, writeLine, type CliIO } from './_io.js';
 import { openProfile } from './_profile.js';

@@ -7,7 +7,7 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { configLoadError, loadConfig } from '../config/load.js';
 import { locatedMessage } from '../config/source.js';
-import { inert } from '../_display.js';
+import { inert } from '../display.js';
 import { createHookEngineAt, type HookEngine } from '../engine/create-engine.js';
 import { stderrLogger } from '../engine/logger.js';
 import { DEFAULT_CONCURRENCY, type HookEngineOptions } from '../engine/options.js';
@@ -27,7 +27,7 @@ import {
   openFileLimit,
   OVERFLOW,
 } from '../serve/connection-budget.js';
-import { deadlineChainText, SERVE_REQUEST_TIMEOUT_S } from '../engine/deadlines.js';
+import { deadlineChainText, SERVE_REQUEST_TIMEOUT_S } from '../deadlines.js';
 import { startServer, type RunningServer } from '../serve/lifecycle.js';
 import { chooseSocket, ensureSocketDir, shortSocketDirs, skippedText, SOCKET_FILE_NAME, SOCKET_PATH_MAX_BYTES } from '../serve/socket-path.js';
 import { foreignListener, portListeners, whoIs } from '../serve/port-owner.js';

@@ -19,7 +19,7 @@ import { productionView, reportedHooks } from './_production.js';
 import { locateProfile } from './_profile.js';
 import { renderReport } from './_report.js';
 import { unknownEventError } from './_events.js';
-import { inert } from '../_display.js';
+import { inert } from '../display.js';
 
 export async function testCommand({ values, positionals }: ParsedArgs, io: CliIO): Promise<number> {
   const event = positionals[0];

@@ -8,7 +8,7 @@
 
 import { EVENTS, isEventName, type EventName } from '../events.js';
 import type { Diagnostic } from '../types.js';
-import { isPlainObject } from '../_json.js';
+import { isPlainObject } from '../json.js';
 import { pyTypeName } from '../util/python.js';
 import {
   AGENT_DIALECTS,

@@ -8,7 +8,7 @@
 // syntax in its arguments); `info` when nothing is provably wrong. validate exits 1 on both of the
 // first two.
 
-import { splitCommand } from '../spawn/argv.js';
+import { splitCommand } from '../shell-words.js';
 import { EVENTS, isEventName, type EventName } from '../events.js';
 import type { Diagnostic, DiagnosticLevel, Dialect } from '../types.js';
 import { AGENT_DIALECTS, AGENT_LABELS, isAgentDialect, theirToolNames, toTheirTool, type AgentDialect, type DialectMaps } from '../dialects/names.js';
@@ -188,7 +188,7 @@ export function matcherFindings(matcher: string, dialect: Dialect, maps: Dialect
   if (m.literal) return [];
   const ours = knownHermesTools(maps);
   const agent = isAgentDialect(dialect) ? dialect : null;
-  // Exactly what the engine tests (emit.ts / dialectMatchesTool): our name, then the agent's names.
+  // Exactly what the engine tests (run-hooks.ts / dialectMatchesTool): our name, then the agent's names.
   const namesFor = (tool: string): string[] => (agent ? [tool, ...theirToolNames(maps, agent, tool)] : [tool]);
   const candidates = [...new Set(ours.flatMap(namesFor))];
   const matches = (test: (name: string) => boolean): boolean => candidates.some((n) => test(n));

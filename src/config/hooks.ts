@@ -19,9 +19,9 @@ import { duplicateKeyDiagnostics, itemNode, keySegment, resolveNode, valueNode }
 import { readStrict, refusedMessage, STRICT_KEY, strictCost, type RefusedGuard } from './strict.js';
 import { resolveRelativeCommand } from './relative-path.js';
 import { failClosedReading, matcherTypeWarning, timeoutWarning } from './value-readings.js';
+import { DEFAULT_HOOK_TIMEOUT, MAX_HOOK_TIMEOUT } from '../deadlines.js';
 
-export const DEFAULT_HOOK_TIMEOUT = 60;
-export const MAX_HOOK_TIMEOUT = 300;
+export { DEFAULT_HOOK_TIMEOUT, MAX_HOOK_TIMEOUT } from '../deadlines.js';
 /** Keys under `hooks:` that are not events and belong to other parsers (outbound webhooks …). */
 export const RESERVED_HOOK_KEYS: readonly string[] = ['outbound', 'output_spill'];
 export const DIALECTS: readonly Dialect[] = ['hermes', ...AGENT_DIALECTS];

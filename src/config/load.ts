@@ -10,7 +10,7 @@ import { parseHooksConfig } from './hooks.js';
 import type { ForeignHooksKey } from '../dialects/recognise.js';
 import type { RefusedGuard } from './strict.js';
 import { diagnosticAt, locatedMessage, parseConfigText, type ConfigSource } from './source.js';
-import { isPlainObject } from '../_json.js';
+import { isPlainObject } from '../json.js';
 import { errorText } from '../errors.js';
 
 /** A read config.yaml: its hook specs, its raw data, and its diagnostics. */

@@ -7,7 +7,7 @@
 // Pure: paths are joined, never looked up.
 
 import { basename, dirname, isAbsolute, resolve } from 'node:path';
-import { shellQuote, splitCommand } from '../spawn/argv.js';
+import { shellQuote, splitCommand } from '../shell-words.js';
 
 /** Interpreters whose first non-option word is the script they run. */
 const INTERPRETER = /^((ba|z|da|k|mk|a)?sh|(python|pypy)[0-9.]*|node|nodejs|tsx|ruby|perl)$/;

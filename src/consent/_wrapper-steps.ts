@@ -1,7 +1,7 @@
 // Readers of wrapper programs (`env`, `nice`, `nohup`, `setsid`, `timeout`, `stdbuf`): each
 // skips the wrapper's own options to the program it runs. Pure.
 
-import { splitCommand } from '../spawn/argv.js';
+import { splitCommand } from '../shell-words.js';
 import { longOpt, type Step, type StepReader } from './_pin-words.js';
 
 export type WrapperFamily = 'env' | 'nice' | 'nohup' | 'setsid' | 'timeout' | 'stdbuf';

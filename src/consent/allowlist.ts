@@ -8,7 +8,7 @@
 // and our rewrite drops it, after which Hermes reads the file too. Anything else that is not
 // strict JSON (trailing commas, trailing junk, comments) is treated as empty, like Hermes.
 
-import { isPlainObject } from '../_json.js';
+import { isPlainObject } from '../json.js';
 
 export const ALLOWLIST_FILENAME = 'shell-hooks-allowlist.json';
 

@@ -21,7 +21,7 @@
 // runs unapproved bytes (its answer is then discarded, but its side effects happened); bash also
 // reads its script as it goes. And anything the script sources, imports or execs is not pinned.
 
-import { quietMs, sameIdentity, SETTLE_MS, statIdentitySync, type FileIdentity } from '../_file-identity.js';
+import { quietMs, sameIdentity, SETTLE_MS, statIdentitySync, type FileIdentity } from '../file-identity.js';
 import { consentRefusal, defaultApproveHint, type ConsentOutcome, type PolicySpec } from './policy.js';
 import { consentOf, type ConsentInfo } from './state.js';
 import { whatRunDoes } from './run-rule.js';

@@ -5,7 +5,7 @@
 // with the pinned word resolved to the same absolute file.
 
 import { getCloseMatches } from '../util/did-you-mean.js';
-import { splitCommand } from '../spawn/argv.js';
+import { splitCommand } from '../shell-words.js';
 import { locatePinned, type InspectOptions } from './script-info.js';
 
 /** A comparable form of `command`: its argv with the pinned word as an absolute path; null when it does not split. */

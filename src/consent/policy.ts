@@ -8,7 +8,7 @@ import { whatRunDoes } from './run-rule.js';
 import { ConsentApproveError, type ConsentStore } from './store.js';
 import { formatPrompt, promptOnTty, type PromptInfo } from './prompt.js';
 import { pairKey } from './allowlist.js';
-import { shellQuote } from '../spawn/argv.js';
+import { shellQuote } from '../shell-words.js';
 import { failsClosed } from '../directives/messages.js';
 
 export type { PromptInfo } from './prompt.js';

@@ -3,7 +3,7 @@
 // or a closed stdin decline. When stdin is not a TTY it declines at once: it can never hang.
 
 import { StringDecoder } from 'node:string_decoder';
-import { inert } from '../_display.js';
+import { inert } from '../display.js';
 import type { AwaitingConsentState } from '../consent-states.js';
 
 /** What the consent prompt (HookEngineOptions.prompt) is asked about one hook. */

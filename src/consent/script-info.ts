@@ -6,7 +6,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
-import { identityOf, sameIdentity, settledAt, type FileIdentity } from '../_file-identity.js';
+import { identityOf, sameIdentity, settledAt, type FileIdentity } from '../file-identity.js';
 import { isoFromMtimeNs } from './_timestamps.js';
 import { choosePinTarget, type PinKind, type PinTarget } from './script-path.js';
 import { errorText } from '../errors.js';
@@ -133,7 +133,7 @@ async function hashFile(file: string): Promise<Hashed> {
     let sha256 = known !== undefined && sameIdentity(known.identity, identity) ? known.sha256 : undefined;
     if (sha256 === undefined) {
       sha256 = await sha256File(file);
-      // Only a settled file's hash can be trusted for its identity (see _file-identity.ts).
+      // Only a settled file's hash can be trusted for its identity (see file-identity.ts).
       if (settled) hashCache.set(file, { identity, sha256 });
     }
     return { sha256, mtime, identity, settled, error: null };

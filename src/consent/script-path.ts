@@ -10,7 +10,7 @@
 // _interpreter-steps.ts); options missing from their tables are taken as flags without a value.
 // Pure.
 
-import { splitCommand } from '../spawn/argv.js';
+import { splitCommand } from '../shell-words.js';
 import { basename, hasScriptSuffix, type StepReader } from './_pin-words.js';
 import { INTERPRETER_STEPS, type InterpreterFamily } from './_interpreter-steps.js';
 import { WRAPPER_STEPS, type WrapperFamily } from './_wrapper-steps.js';

@@ -7,7 +7,7 @@
 import type { ConsentState } from '../types.js';
 import { matchingEntries, type AllowlistDoc, type AllowlistEntry } from './allowlist.js';
 import { parseIsoMicros } from './_timestamps.js';
-import { isPlainObject } from '../_json.js';
+import { isPlainObject } from '../json.js';
 import { UNFOLLOWABLE_FIX } from './_shell-code.js';
 import type { ScriptInfo } from './script-info.js';
 

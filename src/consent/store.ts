@@ -21,13 +21,13 @@ import {
   type AllowlistEntry,
   type NewApproval,
 } from './allowlist.js';
-import { inert } from '../_display.js';
+import { inert } from '../display.js';
 import { writeFileAtomic } from './_atomic-write.js';
 import { consentOf, type ConsentInfo, type ConsentSubject } from './state.js';
 import { withFileLock, type FileLockOptions } from './_file-lock.js';
 import { inspectScript, type InspectOptions, type ScriptInfo } from './script-info.js';
 import { splitPathFix } from '../spawn/launch-problems.js';
-import { identityOf, settledAt } from '../_file-identity.js';
+import { identityOf, settledAt } from '../file-identity.js';
 import { checkTrust } from './trust.js';
 import { unfollowableMessage } from './what-runs.js';
 import { FILE_MODE, fileIdentity, fileIdentitySync, isDirectory, readAllowlistFile, statWithIdentitySync, writeBackup } from './_allowlist-file.js';
@@ -86,7 +86,7 @@ export class ConsentStore {
   private doc: AllowlistDoc = emptyAllowlist();
   /** Identity of the file as last read (see fileIdentity); undefined before the first read. */
   private identity: string | null | undefined;
-  /** The file had been quiet for SETTLE_MS when it was last read (see _file-identity.ts). */
+  /** The file had been quiet for SETTLE_MS when it was last read (see file-identity.ts). */
   private readSettled = false;
   private refusal: string | null = null;
   private lastProblem: string | null = null;

@@ -6,8 +6,8 @@
 // event names come from the dialect name maps (names.ts), never from a second list.
 
 import { EVENTS, isEventName, type EventName } from '../events.js';
-import { isPlainObject } from '../_json.js';
-import { shellQuote } from '../spawn/argv.js';
+import { isPlainObject } from '../json.js';
+import { shellQuote } from '../shell-words.js';
 import { AGENTS, agentModule, mimicsOf, type AgentModule } from './agents/index.js';
 import { AGENT_DIALECTS, AGENT_LABELS, toOurEvent, toTheirEvent, type AgentDialect, type DialectMaps } from './names.js';
 

@@ -4,7 +4,7 @@
 
 import { isEventName, type EventName } from '../events.js';
 import type { JsonObject } from '../types.js';
-import { isPlainObject } from '../_json.js';
+import { isPlainObject } from '../json.js';
 import { agentModule } from './agents/index.js';
 import { num, str } from './values.js';
 import {

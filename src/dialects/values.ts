@@ -1,6 +1,6 @@
 // Small value helpers shared by the dialect modules, the agent records and agent-wiring/.
 
-import { isPlainObject } from '../_json.js';
+import { isPlainObject } from '../json.js';
 import type { JsonObject } from '../types.js';
 
 /** The value when it is a string, else null. */

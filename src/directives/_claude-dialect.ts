@@ -3,7 +3,7 @@
 // this). `hookSpecificOutput.permissionDecision` on pre_tool_call, `additionalContext` elsewhere.
 
 import type { EventName } from '../events.js';
-import { isPlainObject } from '../_json.js';
+import { isPlainObject } from '../json.js';
 import type { Directive, JsonObject } from '../types.js';
 import { nonBlankTrimmed } from './_hermes-dialect.js';
 import { DEFAULT_BLOCK_MESSAGE } from './messages.js';

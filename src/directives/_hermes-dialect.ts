@@ -2,7 +2,7 @@
 // and case-sensitive on pre_tool_call, case-insensitive on pre_verify; non-string values never match.
 
 import type { EventName } from '../events.js';
-import { isPlainObject } from '../_json.js';
+import { isPlainObject } from '../json.js';
 import { pyStrip, pyTruthy } from '../util/python.js';
 import type { Directive, JsonObject } from '../types.js';
 import { DEFAULT_BLOCK_MESSAGE } from './messages.js';

@@ -7,9 +7,9 @@
 // case-sensitive, pre_verify is case-insensitive, the other events read `{context}` (and a few
 // their own keys). Pure: called only for an object that produced no directive.
 
-import { didYouMean } from '../config/hooks.js';
+import { didYouMean } from '../util/did-you-mean.js';
 import { EVENTS, type EventName } from '../events.js';
-import { isPlainObject } from '../_json.js';
+import { isPlainObject } from '../json.js';
 import type { JsonObject } from '../types.js';
 import { takesContext } from './_event-rules.js';
 

@@ -4,7 +4,7 @@
 // and the Claude Code dialect. Pure and total: never throws.
 
 import type { EventName } from '../events.js';
-import { isPlainObject } from '../_json.js';
+import { isPlainObject } from '../json.js';
 import { pyStrip } from '../util/python.js';
 import type { Directive, JsonObject } from '../types.js';
 import { parseClaudeDialect } from './_claude-dialect.js';

@@ -4,7 +4,7 @@
 // shell hook, whose stdout is always a JSON object, says `{"action":"rewrite","text":…}` instead.
 
 import type { EventName } from '../events.js';
-import { isPlainObject } from '../_json.js';
+import { isPlainObject } from '../json.js';
 import { pyStrip, pyTruthy } from '../util/python.js';
 import type { Directive, JsonObject } from '../types.js';
 

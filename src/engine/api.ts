@@ -4,7 +4,7 @@ import type { GatewayCommandContext, GatewayCommandVerdict } from '../gateway/co
 import type { LoadedConfig } from '../config/load.js';
 import type { JudgedSubject } from '../consent/trust.js';
 import type { Diagnostic, Emission, EventName, FinalizeNotice, HookSpec } from '../types.js';
-import type { EmitOptions } from './emit.js';
+import type { EmitOptions } from './run-hooks.js';
 import type { InProcessCallback, RegistryEntry } from './registry.js';
 
 /** What createHookEngine returns: emit() at each lifecycle point, the gateway entry points, reload(), close(). */

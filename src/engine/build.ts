@@ -5,7 +5,7 @@
 // config uses it: `hermes-hooks run` starts once per event and should load no more than it runs.
 
 import { join } from 'node:path';
-import { canonicalJson } from '../_json.js';
+import { canonicalJson } from '../json.js';
 import type { CheckedLocation } from '../config/check-location.js';
 import { foreignAutoAcceptDiagnostic, type LoadedConfig } from '../config/load.js';
 import { CONFIG_FILE_NAME } from '../config/locate.js';

@@ -3,7 +3,7 @@
 // gateway and plugin workers. Idempotent.
 
 import type { FinalizeNotice } from '../types.js';
-import { emitEvent, emitPrepared, finalizeOnOwn } from './engine-emit.js';
+import { emitEvent, emitPrepared, finalizeOnOwn } from './emit-event.js';
 import type { EngineState } from './_state.js';
 
 export async function closeEngine(st: EngineState, opts: { finalize?: boolean } = {}): Promise<{ notifications: string[]; notices: FinalizeNotice[] }> {

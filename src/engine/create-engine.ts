@@ -1,7 +1,7 @@
 // createHookEngine: load the profile's config, decide consent, register plugin, shell, built-in and
 // gateway hooks, and hand the host emit()/emitGateway()/finalizeSession()/close().
 // The rooms: options.ts resolves the options once; build.ts turns a config into a generation
-// (consent, plugins, guardrails, webhooks); engine-emit.ts and event-prep.ts run an emit;
+// (consent, plugins, guardrails, webhooks); emit-event.ts and event-prep.ts run an emit;
 // reload.ts swaps generations; close.ts tears down. This file wires them into the engine object.
 
 import { setMaxListeners } from 'node:events';
@@ -17,7 +17,7 @@ import { installExitCleanup, killLiveHooks, liveHookCount } from '../spawn/live-
 import type { EngineStats, HookEngine } from './api.js';
 import { buildGeneration, type Generation } from './build.js';
 import { closeEngine } from './close.js';
-import { emitEvent, finalizeOnOwn, registerHostHook, registryOf } from './engine-emit.js';
+import { emitEvent, finalizeOnOwn, registerHostHook, registryOf } from './emit-event.js';
 import { resolveEngineOptions, type HookEngineOptions, type ResolvedEngineOptions } from './options.js';
 import { createLimiter } from './_pool.js';
 import { createSessionBook } from './_sessions.js';

@@ -2,7 +2,7 @@
 // because a skipped or failing hook must never be silent. Messages carry commands, paths and hook
 // output: the terminal gets them inert (control characters escaped), a host logger gets them raw.
 
-import { inert } from '../_display.js';
+import { inert } from '../display.js';
 import type { Logger } from '../types.js';
 
 export type { Logger } from '../types.js';

@@ -19,7 +19,7 @@ import { buildPayload } from '../protocol/build-payload.js';
 import { serializePayload } from '../protocol/serialize.js';
 import type { HookOutcome, HookSpec, JsonObject } from '../types.js';
 import { outcomeBase, runShellHook } from './_run-shell.js';
-import { noteStdoutProblem, SAFE_MODE_NOT_RUN } from './emit.js';
+import { noteStdoutProblem, SAFE_MODE_NOT_RUN } from './run-hooks.js';
 import { DEFAULT_MAX_OUTPUT_BYTES } from './options.js';
 
 /** The session a smoke run's payload names, so a hook (or whoever reads its log) can tell doctor's test. */

@@ -8,7 +8,7 @@
 import { fileURLToPath } from 'node:url';
 import type { Logger } from '../types.js';
 import { awaitReady, describeWorkerExit, pythonError, type PythonWorker, startPythonWorker } from '../spawn/python-worker.js';
-import { jsonSafe } from '../_json.js';
+import { jsonSafe } from '../json.js';
 import type { GatewayHandler } from './types.js';
 
 /** Shipped next to this module (the build copies it to dist/gateway/). */

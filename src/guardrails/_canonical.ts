@@ -2,7 +2,7 @@
 // calls compare equal exactly when their arguments or results mean the same JSON. Pure.
 
 import { createHash } from 'node:crypto';
-import { canonicalJson } from '../_json.js';
+import { canonicalJson } from '../json.js';
 
 /** A tool result as comparable text: a JSON string is canonicalised, any other string kept as is. */
 export function canonicalResult(result: unknown): string {

@@ -2,7 +2,7 @@
 // the call history, failure counts per identity and per tool, result streaks, and the
 // (identity, result) pairs already seen. Every map is bounded. Pure.
 
-import { canonicalJson } from '../_json.js';
+import { canonicalJson } from '../json.js';
 import { canonicalResult, digest } from './_canonical.js';
 import { LruMap } from './_lru.js';
 

@@ -6,7 +6,7 @@ import type { Diagnostic } from '../types.js';
 import { pyRepr, pyTypeName } from '../util/python.js';
 import { didYouMean } from '../util/did-you-mean.js';
 import { GUARDRAIL_DETECTORS, type DetectorCounts, type GuardrailDetector, type GuardrailsConfig } from './types.js';
-import { isPlainObject } from '../_json.js';
+import { isPlainObject } from '../json.js';
 import { errorText } from '../errors.js';
 
 /** Counts above this are clamped: a loop that long is not a loop a guardrail can still save. */

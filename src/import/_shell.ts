@@ -2,7 +2,7 @@
 // command like a POSIX shell but run no shell (no `$VAR`, pipes, globs). These helpers tell when an
 // imported command needs a real shell to mean the same thing, and wrap it in one.
 
-import { shellQuote } from '../spawn/argv.js';
+import { shellQuote } from '../shell-words.js';
 
 const SHELL_SYNTAX = new Set(['|', '&', ';', '<', '>', '(', ')', '$', '`', '*', '?', '[', ']', '{', '}', '\n']);
 

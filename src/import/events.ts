@@ -3,7 +3,7 @@
 // handlers.ts. Unknown events and malformed groups are reported, never dropped silently.
 
 import { toOurEvent, toolFamily } from '../dialects/names.js';
-import { isPlainObject } from '../_json.js';
+import { isPlainObject } from '../json.js';
 import type { ConfigPath } from '../config/source.js';
 import { commandsUnder, convertMatcher, diag, DROPPED_FIELDS, importHandler, type Ctx } from './handlers.js';
 

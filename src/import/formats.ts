@@ -5,7 +5,7 @@
 
 import { AGENTS, agentModule, type AgentDialect, type AgentModule } from '../dialects/agents/index.js';
 import type { ImportFormat } from '../dialects/agents/module.js';
-import { isPlainObject } from '../_json.js';
+import { isPlainObject } from '../json.js';
 
 /** One format and the agent it belongs to. */
 export interface Format {

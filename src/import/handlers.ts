@@ -8,8 +8,8 @@ import { diagnosticAt, type ConfigPath, type ConfigSource } from '../config/sour
 import { convertClaudeMatcher, convertRegexMatcher, isValidRegex, matchesEverything } from '../dialects/matchers.js';
 import type { AgentDialect } from '../dialects/agents/index.js';
 import type { DialectMaps } from '../dialects/names.js';
-import { shellQuote } from '../spawn/argv.js';
-import { isPlainObject } from '../_json.js';
+import { shellQuote } from '../shell-words.js';
+import { isPlainObject } from '../json.js';
 import { needsShell, wrapInShell } from './_shell.js';
 import { AGENT_VARS, PROJECT_DIR_VARS, type Format } from './formats.js';
 

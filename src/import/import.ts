@@ -13,7 +13,7 @@ import { parseConfigText } from '../config/source.js';
 import { DEFAULT_HOOK_TIMEOUT } from '../config/hooks.js';
 import type { Diagnostic, Dialect } from '../types.js';
 import { blankJsonComments, lineColumnAt } from '../util/jsonc.js';
-import { isPlainObject } from '../_json.js';
+import { isPlainObject } from '../json.js';
 import { AGENT_DIALECTS, AGENTS, type AgentDialect, type AgentModule } from '../dialects/agents/index.js';
 import { DEFAULT_DIALECT_MAPS, type DialectMaps } from '../dialects/names.js';
 import { recogniseAgentHooks } from '../dialects/recognise.js';

@@ -1,7 +1,7 @@
 // `import --write`: imported entries added to a config.yaml text, keeping its comments and layout.
 
 import { isMap, isSeq, parseDocument, type YAMLMap, type YAMLSeq } from 'yaml';
-import { isPlainObject } from '../_json.js';
+import { isPlainObject } from '../json.js';
 import { entryOf, type ImportedHook } from './handlers.js';
 
 /**

@@ -8,7 +8,7 @@ import type { Diagnostic } from '../types.js';
 import { pyTypeName } from '../util/python.js';
 import type { OutboundTarget } from './types.js';
 import { parseEvents, parseMatcher, parseName, parseSecret, parseTimeout, parseUrl, warnUnknownKeys, type EntryScope } from './_fields.js';
-import { isPlainObject } from '../_json.js';
+import { isPlainObject } from '../json.js';
 import { errorText } from '../errors.js';
 
 export { OUTBOUND_DEFAULT_TIMEOUT, OUTBOUND_MAX_TIMEOUT, OUTBOUND_MIN_TIMEOUT } from './_fields.js';

@@ -6,7 +6,7 @@
 
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../types.js';
-import { jsonSafe } from '../_json.js';
+import { jsonSafe } from '../json.js';
 import { armsItsBound } from './callback-runner.js';
 import type { RemoteRegistration } from './_python-plugin.js';
 import { pluginOutput } from './_output.js';

@@ -1,7 +1,7 @@
 // A plugin callback's return value → our Directive, per event (Hermes plugin return contracts).
 // Pure. Only the events whose answer Hermes honours produce a directive; everything else is null.
 
-import { isPlainObject } from '../_json.js';
+import { isPlainObject } from '../json.js';
 import type { EventName } from '../events.js';
 import type { Directive, JsonObject } from '../types.js';
 import { readTransformAnswer, TRANSFORM_EVENTS } from '../directives/transforms.js';

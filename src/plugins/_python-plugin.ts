@@ -7,7 +7,7 @@
 import { fileURLToPath } from 'node:url';
 import type { Logger } from '../types.js';
 import { awaitReady, describeWorkerExit, pythonError, type PythonWorker, startPythonWorker, type WorkerExit } from '../spawn/python-worker.js';
-import { jsonSafe } from '../_json.js';
+import { jsonSafe } from '../json.js';
 import { armsItsBound } from './callback-runner.js';
 import type { PluginCallback } from './types.js';
 import { pluginOutput } from './_output.js';

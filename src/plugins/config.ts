@@ -1,7 +1,7 @@
 // `plugins:` in config.yaml → which plugins to load and how long one hook callback may take.
 // Pure: reads the parsed ConfigSource, returns values plus positioned diagnostics. Never throws.
 
-import { isPlainObject } from '../_json.js';
+import { isPlainObject } from '../json.js';
 import { diagnosticAt, type ConfigSource } from '../config/source.js';
 import type { Diagnostic } from '../types.js';
 

@@ -3,7 +3,7 @@
 // else into `extra` in kwarg order.
 
 import type { EventName } from '../events.js';
-import { isPlainObject } from '../_json.js';
+import { isPlainObject } from '../json.js';
 import { pyTruthy } from '../util/python.js';
 import type { WirePayload } from './payload.js';
 

@@ -6,7 +6,7 @@
 // never dropped silently. Pure; no zod (the CLI's run path does not load it).
 
 import type { EventName } from '../events.js';
-import { isPlainObject } from '../_json.js';
+import { isPlainObject } from '../json.js';
 import type { Diagnostic, DiagnosticLevel } from '../types.js';
 
 /** The seven stdin keys, in wire order. */

@@ -3,7 +3,7 @@
 // never mutated, and anything malformed in the list is ignored rather than thrown on.
 
 import type { EventName } from '../events.js';
-import { canonicalJson, isPlainObject } from '../_json.js';
+import { canonicalJson, isPlainObject } from '../json.js';
 import { pyStrip } from '../util/python.js';
 import type { Decision, Directive, JsonObject } from '../types.js';
 import { DEFAULT_BLOCK_MESSAGE } from '../directives/messages.js';

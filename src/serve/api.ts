@@ -9,11 +9,11 @@ import { AGENT_DIALECTS, AGENT_LABELS, DEFAULT_DIALECT_MAPS, isAgentDialect, typ
 import { agentEventName } from '../dialects/recognise.js';
 import type { GatewayCommandContext, GatewayCommandVerdict } from '../gateway/command-decision.js';
 import type { HookEngine, ReloadResult } from '../engine/create-engine.js';
-import type { EmitOptions } from '../engine/emit.js';
+import type { EmitOptions } from '../engine/run-hooks.js';
 import { EVENT_NAMES, isEventName, SORTED_EVENT_NAMES } from '../events.js';
 import type { DialectAnswer } from '../agent-wiring/answer.js';
 import type { Emission, EventName, FinalizeNotice } from '../types.js';
-import { isPlainObject } from '../_json.js';
+import { isPlainObject } from '../json.js';
 import { HooksError } from '../errors.js';
 import { ToldOnce } from './told-once.js';
 

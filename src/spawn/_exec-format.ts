@@ -10,7 +10,7 @@
 
 import { accessSync, closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { sameIdentity, statIdentitySync, type FileIdentity } from '../_file-identity.js';
+import { sameIdentity, statIdentitySync, type FileIdentity } from '../file-identity.js';
 
 const HEAD_BYTES = 256;
 const head = Buffer.alloc(HEAD_BYTES);

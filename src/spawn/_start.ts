@@ -10,7 +10,7 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { HookRun } from '../types.js';
 import { errorText } from '../errors.js';
-import { splitCommand } from './argv.js';
+import { splitCommand } from '../shell-words.js';
 import { wouldFailExecFormat } from './_exec-format.js';
 import { type Launched, launch } from './_launch.js';
 import { execFormatErrorText, launchErrorText } from './_launch-error.js';

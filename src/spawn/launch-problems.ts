@@ -7,7 +7,7 @@
 
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, extname, join, resolve } from 'node:path';
-import { shellQuote, splitCommand } from './argv.js';
+import { shellQuote, splitCommand } from '../shell-words.js';
 import { readHead } from './_exec-format.js';
 
 export interface LaunchProblem {

@@ -37,6 +37,6 @@ export interface SpawnHookOptions {
 }
 
 export const DEFAULT_MAX_OUTPUT_BYTES = 1_048_576;
-export const DEFAULT_KILL_GRACE_MS = 500;
+export { DEFAULT_KILL_GRACE_MS } from '../deadlines.js';
 export const DEFAULT_DRAIN_MS = 500;
 

@@ -5,7 +5,7 @@
 // Config values here are YAML data converted with `toJS({ mapAsMap: true })`: mappings are Maps,
 // sequences arrays, timestamps Dates, !!binary bytes.
 
-import { isPlainObject } from '../_json.js';
+import { isPlainObject } from '../json.js';
 
 /** Python `str.isspace()` characters (JS `\s` differs: it has U+FEFF and lacks \x1c-\x1f, \x85). */
 const PY_SPACE = '\\t\\n\\v\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';

@@ -3,7 +3,7 @@
 // pick the handlers it wires for an event, run their command through `sh -c` with the agent's exact
 // stdin, and read the answer the way the agent does.
 
-import { AGENT_HOOK_TIMEOUT_S } from '../../src/engine/deadlines.js';
+import { AGENT_HOOK_TIMEOUT_S } from '../../src/deadlines.js';
 import { symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';

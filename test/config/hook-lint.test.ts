@@ -6,7 +6,7 @@ import { concernsEvent, shellQuote } from '../../src/config/hook-lint.js';
 import { parseHooksConfig } from '../../src/config/hooks.js';
 import { parseConfigText } from '../../src/config/source.js';
 import { parseDialectsConfig } from '../../src/config/dialects.js';
-import { splitCommand } from '../../src/spawn/argv.js';
+import { splitCommand } from '../../src/shell-words.js';
 import type { Diagnostic } from '../../src/types.js';
 
 const FILE = '/profiles/work/config.yaml';

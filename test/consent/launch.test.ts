@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SETTLE_MS } from '../../src/_file-identity.js';
+import { SETTLE_MS } from '../../src/file-identity.js';
 import { LaunchGate, QUIET_WAIT_MS, type LaunchTicket } from '../../src/consent/launch.js';
 import { ConsentStore } from '../../src/consent/store.js';
 

@@ -3,7 +3,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } fr
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SETTLE_MS } from '../../src/_file-identity.js';
+import { SETTLE_MS } from '../../src/file-identity.js';
 import { findOnPath, inspectScript } from '../../src/consent/script-info.js';
 
 let dir: string;

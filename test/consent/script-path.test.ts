@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { choosePinTarget, type PinKind } from '../../src/consent/script-path.js';
-import { splitCommand } from '../../src/spawn/argv.js';
+import { splitCommand } from '../../src/shell-words.js';
 
 const HOME = { homedir: '/home/u' };
 const pick = (command: string): { token: string; kind: PinKind; lookup: string } => {

@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SETTLE_MS } from '../../src/_file-identity.js';
+import { SETTLE_MS } from '../../src/file-identity.js';
 import { ConsentStore } from '../../src/consent/store.js';
 
 let home: string;

@@ -1,11 +1,11 @@
-// The deadline chain (src/engine/deadlines.ts): each deadline inside the next, the bundled client's
+// The deadline chain (src/deadlines.ts): each deadline inside the next, the bundled client's
 // default the chain's, and a call serve's own deadline cuts short answered with a block on a tool
 // gate — a slow or overloaded serve never lets a call through. Real serve child, real client.
 
 import { afterAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { AGENT_HOOK_TIMEOUT_S, CLIENT_TIMEOUT_S, HOOK_TIMEOUT_MAX_S, SERVE_REQUEST_TIMEOUT_S } from '../../src/engine/deadlines.js';
+import { AGENT_HOOK_TIMEOUT_S, CLIENT_TIMEOUT_S, HOOK_TIMEOUT_MAX_S, SERVE_REQUEST_TIMEOUT_S } from '../../src/deadlines.js';
 import { approvedHome, baseEnv, cleanupTemps, CLIENTS, postJson, runClient, startServe, stopServe, tempDir, writeScript } from './_helpers.js';
 
 afterAll(cleanupTemps);

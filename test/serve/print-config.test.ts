@@ -6,7 +6,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { AGENT_HOOK_TIMEOUT_S } from '../../src/engine/deadlines.js';
+import { AGENT_HOOK_TIMEOUT_S } from '../../src/deadlines.js';
 import { runBin, runMain } from '../cli/_helpers.js';
 import { approvedHome, baseEnv, BIN, CLIENT, cleanupTemps, http, runShell as sh, servesOf, startServe, stopServe, tempDir, writeScript } from './_helpers.js';
 

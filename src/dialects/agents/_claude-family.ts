@@ -10,7 +10,7 @@
 //   - Codex: `ask` counts as failed in Codex; here it asks (approve).
 
 import type { Directive, JsonObject } from '../../types.js';
-import { isPlainObject } from '../../_json.js';
+import { isPlainObject } from '../../json.js';
 import { firstText, nonBlank, parseJsonObject, parseMaybeJson, promptText } from '../values.js';
 import type { AnswerInput, DialectAnswer, ReadInput, Reading, StdinFields } from './module.js';
 import { approve, block, BLOCKED, contextOf, continueWith, json, none, obj, OK_EMPTY, str, withSystemMessage } from './_read.js';

@@ -2,7 +2,7 @@
 
 import { DEFAULT_BLOCK_MESSAGE } from '../../directives/messages.js';
 import type { Directive, JsonObject } from '../../types.js';
-import { isPlainObject } from '../../_json.js';
+import { isPlainObject } from '../../json.js';
 import type { DialectAnswer, Reading } from './module.js';
 
 export const block = (message: string | undefined): Directive => ({ action: 'block', message: message ?? DEFAULT_BLOCK_MESSAGE });

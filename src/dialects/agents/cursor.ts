@@ -3,8 +3,8 @@
 // a versioned hooks.json of flat `- command:` entries; MCP tools keep their own names.
 
 import type { Directive, JsonObject } from '../../types.js';
-import { isPlainObject } from '../../_json.js';
-import { inert } from '../../_display.js';
+import { isPlainObject } from '../../json.js';
+import { inert } from '../../display.js';
 import { firstText, nonBlank, parseJsonObject, promptText } from '../values.js';
 import { defineAgent, type AnswerInput, type DialectAnswer, type ReadInput, type Reading, type StdinFields, type ToolFamily } from './module.js';
 import { approve, block, BLOCKED, contextOf, continueWith, json, num, OK_EMPTY, str } from './_read.js';

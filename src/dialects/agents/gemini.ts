@@ -7,7 +7,7 @@
 // Gemini (the bug llxprt-code fixed in PR #2975); here exit 2 on a tool call always blocks.
 
 import type { Directive, JsonObject } from '../../types.js';
-import { isPlainObject } from '../../_json.js';
+import { isPlainObject } from '../../json.js';
 import { firstText, nonBlank, parseMaybeJson, promptText } from '../values.js';
 import { defineAgent, type AnswerInput, type DialectAnswer, type ReadInput, type Reading, type StdinFields } from './module.js';
 import { approve, block, BLOCKED, contextOf, continueWith, json, none, obj, OK_EMPTY, str, withSystemMessage } from './_read.js';

@@ -18,6 +18,11 @@ export const AGENTS = [claude, codex, gemini, cursor] as const;
 /** The agents' dialect names (`claude` …); `hermes` is the native wire and has no record. */
 export type AgentDialect = (typeof AGENTS)[number]['name'];
 
+// Tell the ground floor's Dialect (types.ts) which agents exist, without types.ts importing up here.
+declare module '../../types.js' {
+  interface AgentDialectNames extends Record<AgentDialect, true> {}
+}
+
 export const AGENT_DIALECTS: readonly AgentDialect[] = AGENTS.map((a) => a.name);
 
 const BY_NAME = new Map<string, AgentModule<AgentDialect>>(AGENTS.map((a) => [a.name, a]));

@@ -1,5 +1,5 @@
 // The engine's emit: read the payload the host sent (kwargs or a hook's stdin), take the event's
-// own steps (event-prep.ts), and run the hooks registered for it on one generation (emit.ts).
+// own steps (event-prep.ts), and run the hooks registered for it on one generation (run-hooks.ts).
 // Also what rides on emit: the registry a generation gives an event, host callbacks, and the
 // finalize the engine fires on its own for sessions the host did not finalize.
 
@@ -11,7 +11,7 @@ import { allowDecision } from '../resolve/resolve.js';
 import type { Emission, EventName, FinalizeNotice, SessionFinalized } from '../types.js';
 import { errorText } from '../errors.js';
 import type { Generation } from './build.js';
-import { runEmit, type EmitContext, type EmitOptions } from './emit.js';
+import { runEmit, type EmitContext, type EmitOptions } from './run-hooks.js';
 import { EVENT_STEPS, type Prepared } from './event-prep.js';
 import type { CallbackEntry, InProcessCallback, RegistryEntry } from './registry.js';
 import type { EngineState } from './_state.js';

@@ -1,5 +1,6 @@
-// One emit: build the stdin, run every hook registered for the event concurrently (bounded),
-// evaluate each, and resolve in registration order. Never rejects because of a hook.
+// Run the hooks of one emit: build the stdin, run every hook registered for the event
+// concurrently (bounded), evaluate each, and resolve in registration order. Never rejects
+// because of a hook.
 
 import { dialectMatchesTool } from '../dialects/render.js';
 import type { DialectMaps } from '../dialects/names.js';
@@ -16,7 +17,7 @@ import type { BuiltinEntry, CallbackEntry, RegistryEntry, ShellEntry } from './r
 import { hookOutcome, round } from './_outcome.js';
 import { outcomeBase, runShellHook } from './_run-shell.js';
 import type { Logger } from './logger.js';
-import { isPlainObject } from '../_json.js';
+import { isPlainObject } from '../json.js';
 import { exitCodeAdvice, isFailClosedBlock, KEEP_A_HELPER, leftProcessesText } from '../directives/messages.js';
 import { isJsonObjectText, stdoutProblem } from '../directives/parse-stdout.js';
 import { errorText } from '../errors.js';

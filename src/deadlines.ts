@@ -4,8 +4,14 @@
 // client gives up, and the client answers (a block) before the agent times the hook out and runs
 // the tool unguarded. Printed wirings (print-config) and the bundled client read these numbers.
 
-import { MAX_HOOK_TIMEOUT } from '../config/hooks.js';
-import { DEFAULT_KILL_GRACE_MS } from '../spawn/run-hook.js';
+// Ground floor: the base figures live here, config/ (timeouts) and spawn/ (kill grace) read them.
+
+/** A hook's `timeout:` when it sets none (or an unusable one), in seconds. */
+export const DEFAULT_HOOK_TIMEOUT = 60;
+/** The longest `timeout:` config accepts (larger ones are clamped to it), in seconds. */
+export const MAX_HOOK_TIMEOUT = 300;
+/** SIGTERM → SIGKILL delay for a hook's process group, in milliseconds. */
+export const DEFAULT_KILL_GRACE_MS = 500;
 
 /** The longest a hook may run (config clamps every `timeout:` to it), in seconds. */
 export const HOOK_TIMEOUT_MAX_S = MAX_HOOK_TIMEOUT;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { splitCommand } from '../../src/spawn/argv.js';
+import { splitCommand } from '../src/shell-words.js';
 
 const HOME = '/home/tester';
 const split = (cmd: string) => splitCommand(cmd, { homedir: HOME });
