@@ -11,6 +11,7 @@
  * counts (none recorded, or the allowlist was refused).
  */
 export const CONSENT_STATES = ['approved', 'unpinned', 'not_approved', 'modified'] as const;
+/** A hook's consent: `approved` / `unpinned` run; `not_approved` / `modified` wait for approval. */
 export type ConsentState = (typeof CONSENT_STATES)[number];
 
 /** The states under which a hook runs when consent is enforced (Hermes runs unpinned approvals too). */
