@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the suites and ends with one line "N passed, N failed" summing them, because neither
 # vitest nor bats prints a total CI can read. Exit status is non-zero if anything failed.
+#   (first: Biome format + lint check, biome.json)
 #   scripts/test-all.sh            vitest (unit, integration, CLI) then bats — `npm test`
 #   scripts/test-all.sh --torture  the same, then the torture suite — `npm run test:all`, .ci/run
 set -u
@@ -15,6 +16,10 @@ npm run build >/dev/null || { echo 'build failed' >&2; echo '0 passed, 1 failed'
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 status=0
+
+# Format and lint (Biome, biome.json): wide lines and style drift fail the run like a failing test.
+lint_fail=0
+node_modules/.bin/biome ci --reporter=summary . </dev/null || { lint_fail=1; status=1; }
 
 # vitest_counts FILE: "passed failed" from a vitest JSON report. A file that fails to load has no
 # failed tests but a failed suite: count it as a failure too. A missing report is one failure.
@@ -65,10 +70,10 @@ if [ "$torture" -eq 1 ]; then
 fi
 
 passed=$((v_pass + b_pass + t_pass))
-failed=$((v_fail + b_fail + t_fail))
+failed=$((v_fail + b_fail + t_fail + lint_fail))
 if [ "$failed" -eq 0 ] && [ "$status" -ne 0 ]; then failed=1; fi
 echo
-summary="vitest: $v_pass passed, $v_fail failed; bats: $b_pass passed, $b_fail failed"
+summary="lint: $([ "$lint_fail" -eq 0 ] && echo ok || echo failed); vitest: $v_pass passed, $v_fail failed; bats: $b_pass passed, $b_fail failed"
 [ "$torture" -eq 1 ] && summary="$summary; torture: $t_pass passed, $t_fail failed"
 echo "$summary"
 echo "$passed passed, $failed failed"
