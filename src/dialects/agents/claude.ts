@@ -65,6 +65,7 @@ export const claude = defineAgent({
   // Claude sets it in every command hook's env: "1" for an attended session (interactive, or an
   // IDE/desktop entrypoint), "0" for -p/--print, SDK and background runs.
   attendedEnv: { variable: 'CLAUDE_CODE_SESSION_ATTENDED', attended: '1', unattended: '0' },
+  blockOnStdout: '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny"}}',
   renderStdin: (f) => renderClaudeFamily('claude', f),
   readRun: (r) => readClaudeFamily('claude', r),
   answer: (a) => answerClaudeFamily('claude', a),

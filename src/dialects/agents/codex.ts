@@ -120,6 +120,7 @@ export const codex = defineAgent({
   timeoutUnit: 's',
   // Its JSON parser fails the hook on any field it does not expect; exit 2 + stderr is its block.
   stderrIsBlockReason: true,
+  blockOnStdout: '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny"}}',
   renderStdin: (f) => renderClaudeFamily('codex', f),
   readRun: (r) => readClaudeFamily('codex', r),
   answer: (a) => answerClaudeFamily('codex', a),

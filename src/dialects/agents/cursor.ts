@@ -201,6 +201,7 @@ export const cursor = defineAgent({
   failClosedField: 'failClosed',
   toolFailureEvents: ['postToolUseFailure'],
   stdin: { sessionKeys: ['conversation_id', 'session_id'], renames: { generation_id: 'turn_id' } },
+  blockOnStdout: '{"permission":"deny"}',
   renderStdin,
   readRun,
   answer,

@@ -162,6 +162,7 @@ export const gemini = defineAgent({
   configShape: 'groups',
   configComments: true,
   timeoutUnit: 'ms',
+  blockOnStdout: '{"decision":"deny"}',
   renderStdin,
   readRun,
   answer,

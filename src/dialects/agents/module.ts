@@ -230,6 +230,8 @@ export interface AgentModule<N extends string = string> {
    * (a person watching), and its two values; absent: the agent gives no indicator.
    */
   readonly attendedEnv?: { variable: string; attended: string; unattended: string };
+  /** How its hook says "block" on stdout: the advice to a hook on the gate that exited 1 meaning "no". */
+  readonly blockOnStdout: string;
   renderStdin(f: StdinFields): Record<string, unknown>;
   readRun(r: ReadInput): Reading;
   answer(a: AnswerInput): DialectAnswer;
