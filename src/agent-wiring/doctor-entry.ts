@@ -34,7 +34,9 @@ export function checkEntry(input: AgentDoctorInput, file: AgentFile, raw: RawEnt
   // print-config (its default wiring) wires the bundled client (`… hermes-hooks-client <agent> <event> [socket]`), not `run`.
   const client = url === null ? clientWiring(command, input.home) : null;
   if (url !== null) checks.push(...httpChecks(input, url, raw));
-  else if (client !== null) checks.push(...clientChecks(input, client, raw.event), ...clientGateChecks(client, raw.event, ourEvent === 'pre_tool_call', dialect));
+  else if (client !== null) {
+    checks.push(...clientChecks(input, client, raw.event), ...clientGateChecks(client, raw.event, ourEvent === 'pre_tool_call', dialect));
+  }
   else checks.push(...runChecks(input, file, command, raw.event));
 
   // Matchers on the tool events: anything narrower than "every tool" lets calls past the guards.
@@ -166,7 +168,8 @@ function clientChecks(input: AgentDoctorInput, c: ClientWiring, event: string): 
 function clientGateChecks(c: ClientWiring, event: string, isGate: boolean, dialect: AgentDialect): AgentCheck[] {
   const rewire = `rerun 'hermes-hooks print-config ${dialect}'`;
   if (isGate && c.gate === '0') {
-    return [{ ok: false, message: `${event} is the tool gate but the client is told --gate 0: while serve cannot be reached every call goes ahead unguarded — ${rewire}` }];
+    const message = `${event} is the tool gate but the client is told --gate 0: while serve cannot be reached every call goes ahead unguarded — ${rewire}`;
+    return [{ ok: false, message }];
   }
   if (c.gate !== undefined && c.gate !== '0' && c.gate !== '1') {
     return [{ ok: false, message: `the client's --gate is '${c.gate}' (1 or 0): it refuses the call and blocks — ${rewire}` }];

@@ -119,9 +119,8 @@ export function printServeConfig(
     // would force the agent into another turn, again and again while the server is down.
     const gate = ours === 'pre_tool_call';
     // --gate: the client keeps no list of agents' gates; it learns from here (the record's) whether to block.
-    const command = ['/bin/sh', '-c', clientGuard(gate, dialect), opts.client.interpreter, opts.client.path, dialect, theirEvent, opts.socket, '--gate', gate ? '1' : '0', ...tail]
-      .map(shellQuote)
-      .join(' ');
+    const client = [opts.client.interpreter, opts.client.path, dialect, theirEvent, opts.socket, '--gate', gate ? '1' : '0', ...tail];
+    const command = ['/bin/sh', '-c', clientGuard(gate, dialect), ...client].map(shellQuote).join(' ');
     const facts = agentModule(dialect).printConfig;
     // An event the agent runs no http hook on (Claude's SessionStart) goes through the client too.
     if (opts.http !== true || !facts.httpHooks || facts.noHttpOn?.includes(theirEvent) || facts.startsServeOn?.includes(theirEvent)) return { command };
