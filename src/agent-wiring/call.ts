@@ -6,7 +6,7 @@
 import type { HookEngine } from '../engine/create-engine.js';
 import type { EmitOptions } from '../engine/emit.js';
 import type { Decision, Emission, EventName } from '../types.js';
-import { parseDialectInput, renderDialectAnswer, type DialectAnswer, type ParsedDialectInput } from './answer.js';
+import { parseDialectInput, renderDialectAnswer, type DialectAnswer, type ParsedDialectInput } from '../dialects/translate-call.js';
 import { DEFAULT_DIALECT_MAPS, toOurEvent, type AgentDialect, type DialectMaps } from '../dialects/names.js';
 import { agentPlatform } from './platform.js';
 import { diagnosticLines, noticeText, outcomeLines } from './problems.js';

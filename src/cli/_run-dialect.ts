@@ -8,7 +8,7 @@
 // and goes ahead, so exiting 1 there would silently switch every guard off. `--fail-open` restores
 // that (exit 1 + the message) for whoever prefers availability; events that cannot block always do.
 
-import { parseDialectInput, type DialectAnswer } from '../agent-wiring/answer.js';
+import { parseDialectInput, type DialectAnswer } from '../dialects/translate-call.js';
 import { answerParsedCall, cannotDecideAnswer, oneLineProblem, toolGateAmong } from '../agent-wiring/call.js';
 import { agentModule } from '../dialects/agents/index.js';
 import { DEFAULT_DIALECT_MAPS, type AgentDialect, type DialectMaps } from '../dialects/names.js';

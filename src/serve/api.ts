@@ -12,7 +12,7 @@ import type { HookEngine, ReloadResult } from '../engine/create-engine.js';
 import type { EmitOptions } from '../engine/emit.js';
 import { EVENT_NAMES, EVENTS, isEventName, SORTED_EVENT_NAMES } from '../events.js';
 import { allowDecision } from '../resolve/resolve.js';
-import type { DialectAnswer } from '../agent-wiring/answer.js';
+import type { DialectAnswer } from '../dialects/translate-call.js';
 import type { Emission, EventName, FinalizeNotice } from '../types.js';
 import { isPlainObject } from '../_json.js';
 import { HooksError } from '../errors.js';

@@ -2,6 +2,7 @@
 // registry line) is complete, or this test names what is missing. Nothing here names an agent: each
 // step reads the record (its gate, its stdin through renderStdin, its answers through readRun, its
 // block example, its files) and drives the real CLI, serve and both bundled clients with it.
+//   stdin        what its renderStdin writes (for the hooks it runs) its stdin reading gives back (for run --dialect)
 //   import       a guard written in the agent's own protocol (it prints the record's blockOnStdout) → config.yaml → `test` blocks rm
 //   print-config the snippet parses; every client command says --gate 1 exactly on the events that gate a tool call
 //   doctor       the snippet, put in the first file the agent reads, is healthy (but for the agent's own trust file)
@@ -17,6 +18,7 @@ import { AGENTS } from '../../src/dialects/agents/index.js';
 import { evaluateDialectRun } from '../../src/dialects/evaluate.js';
 import { DEFAULT_DIALECT_MAPS, toOurEvent, type AgentDialect } from '../../src/dialects/names.js';
 import { renderDialectStdin } from '../../src/dialects/render.js';
+import { parseDialectInput } from '../../src/dialects/translate-call.js';
 import type { Directive, RunRecord } from '../../src/types.js';
 import { wire } from '../_dialect-fixtures.js';
 import { runMain } from '../cli/_helpers.js';
@@ -60,6 +62,34 @@ describe.each(AGENTS.map((a) => [a.name, a] as const))('every consumer knows %s'
     expect(isGate(name, gate), `${name}: doctor.gate ${gate} does not map to pre_tool_call in names.events`).toBe(true);
     expect(agent.blockOnStdout, `${name}: no blockOnStdout`).not.toBe('');
     expect(blocked(agentReads(name, { code: 0, stdout: agent.blockOnStdout, stderr: '' })), `${name}: its readRun does not read its own blockOnStdout as a block`).toBe(true);
+  });
+
+  it('stdin: every kwarg its renderStdin writes, its stdin reading gives back under our name', () => {
+    const extra = {
+      result: 'result-text-1',
+      user_message: 'prompt-text-1',
+      final_response: 'final-text-1',
+      assistant_response: 'assistant-text-1',
+      child_session_id: 'child-1',
+      child_role: 'role-1',
+      tool_call_id: 'call-1',
+      error_message: 'error-text-1',
+      attempt: 2,
+    };
+    for (const [theirEvent, ourEvent] of Object.entries(agent.names.events)) {
+      const payload = { ...wire(ourEvent, { tool_name: 'terminal', tool_input: { command: 'ls' }, extra }), session_id: 'sess-9' };
+      const stdin = renderDialectStdin(name, maps, payload, { cwd: '/tmp', theirEvent });
+      expect(stdin, `${name} ${theirEvent}: no stdin`).not.toBeNull();
+      const parsed = parseDialectInput(name, maps, JSON.parse(JSON.stringify(stdin)));
+      if ('error' in parsed) throw new Error(`${name} ${theirEvent}: ${parsed.error}`);
+      expect([theirEvent, parsed.event, parsed.kwargs['session_id']]).toEqual([theirEvent, ourEvent, 'sess-9']);
+      const text = JSON.stringify(stdin);
+      for (const [kwarg, value] of Object.entries(extra)) {
+        if (typeof value === 'string' && text.includes(value)) expect([theirEvent, kwarg, parsed.kwargs[kwarg]]).toEqual([theirEvent, kwarg, value]);
+      }
+      // A second verify attempt reads back as one, if the agent says it at all.
+      if (ourEvent === 'pre_verify' && agent.stdin?.attempt !== undefined) expect([theirEvent, parsed.kwargs['attempt']]).toEqual([theirEvent, 2]);
+    }
   });
 
   it('import: a guard in its own protocol becomes config.yaml that blocks rm -rf / and allows ls', async () => {
