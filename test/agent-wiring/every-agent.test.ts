@@ -22,7 +22,8 @@ import { parseDialectInput } from '../../src/dialects/translate-call.js';
 import type { Directive, RunRecord } from '../../src/types.js';
 import { wire } from '../_dialect-fixtures.js';
 import { runMain } from '../cli/_helpers.js';
-import { approvedHome, baseEnv, CLIENT_BASH, cleanupTemps, http, makeHome, runShell, runWithStdin, startServe, stopServe, tempDir, writeScript } from '../serve/_helpers.js';
+import { approvedHome, baseEnv, CLIENT_BASH, cleanupTemps, http, makeHome, runShell, runWithStdin } from '../serve/_helpers.js';
+import { startServe, stopServe, tempDir, writeScript } from '../serve/_helpers.js';
 
 afterAll(cleanupTemps);
 
@@ -61,7 +62,8 @@ describe.each(AGENTS.map((a) => [a.name, a] as const))('every consumer knows %s'
   it('the record is whole: its gate maps to pre_tool_call and it says how its hook blocks', () => {
     expect(isGate(name, gate), `${name}: doctor.gate ${gate} does not map to pre_tool_call in names.events`).toBe(true);
     expect(agent.blockOnStdout, `${name}: no blockOnStdout`).not.toBe('');
-    expect(blocked(agentReads(name, { code: 0, stdout: agent.blockOnStdout, stderr: '' })), `${name}: its readRun does not read its own blockOnStdout as a block`).toBe(true);
+    const own = agentReads(name, { code: 0, stdout: agent.blockOnStdout, stderr: '' });
+    expect(blocked(own), `${name}: its readRun does not read its own blockOnStdout as a block`).toBe(true);
   });
 
   it('stdin: every kwarg its renderStdin writes, its stdin reading gives back under our name', () => {
@@ -135,8 +137,10 @@ describe.each(AGENTS.map((a) => [a.name, a] as const))('every consumer knows %s'
     const reads = agent.doctor.files.find((f) => f.role === 'reads' && f.under === 'home')!;
     mkdirSync(dirname(join(user, reads.path)), { recursive: true });
     writeFileSync(join(user, reads.path), printed.stdout);
-    const doctor = await runMain(['doctor', '--agent', name, '--home', home, '--project', project, '--json'], { env: { PATH: process.env.PATH, HOME: user, LANG: 'C.UTF-8' } });
-    const report = JSON.parse(doctor.stdout) as { general: { ok: boolean | null; message: string }[]; entries: { event: string; checks: { ok: boolean | null; message: string }[] }[] };
+    const env = { PATH: process.env.PATH, HOME: user, LANG: 'C.UTF-8' };
+    const doctor = await runMain(['doctor', '--agent', name, '--home', home, '--project', project, '--json'], { env });
+    type Check = { ok: boolean | null; message: string };
+    const report = JSON.parse(doctor.stdout) as { general: Check[]; entries: { event: string; checks: Check[] }[] };
     expect(report.entries.map((e) => e.event).sort()).toEqual(Object.keys(snippet.hooks).sort());
     const checks = [...report.general, ...report.entries.flatMap((e) => e.checks)];
     // An agent that keeps hook trust in its own file (the record's trust) is not trusted in a fresh HOME: that alone may fail.
