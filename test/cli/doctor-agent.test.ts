@@ -287,7 +287,10 @@ describe('print-config serve wirings', () => {
     ]);
     put(file, r.stdout.replace(/(Stop [^"]*) --gate 0/, '$1'));
     expect(await stopNotes()).toEqual([
-      { ok: null, message: `Stop is not a tool gate but no --gate, so the client treats it as a tool gate: while serve cannot be reached it answers with a block (exit 2) — ${rewire}` },
+      {
+        ok: null,
+        message: `Stop is not a tool gate but no --gate, so the client treats it as a tool gate: while serve cannot be reached it answers with a block (exit 2) — ${rewire}`,
+      },
     ]);
     put(file, r.stdout.replace(/(Stop [^"]*--gate) 0/, '$1 1'));
     expect((await stopNotes())[0]?.message).toMatch(/^Stop is not a tool gate but the client is told --gate 1: /);
