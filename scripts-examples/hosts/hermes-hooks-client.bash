@@ -1,5 +1,5 @@
 #!/bin/bash
-# hermes-hooks-client.bash AGENT EVENT [SOCKET] — hermes-hooks-client (the perl one beside it) for a
+# hermes-hooks-client.bash AGENT EVENT [SOCKET [--gate 1|0] [OPTION VALUE]…] — hermes-hooks-client (the perl one beside it) for a
 # machine without perl: the same calls, checks, start-up and messages, with bash and one curl per call
 # (~16 ms a call: curl's own start is ~10 ms; the perl client's is ~2 ms). The rationale of each step
 # is in hermes-hooks-client's comments; this file keeps only what is particular to bash and curl.
@@ -9,11 +9,16 @@ SECONDS=0
 PATH=${PATH:+$PATH:}/usr/bin:/bin
 agent=$1
 event=$2
-# Options after AGENT EVENT SOCKET stand for variables (as in hermes-hooks-client).
-bad_option= sock_arg=${3:-}
+# Options after AGENT EVENT SOCKET stand for variables (as in hermes-hooks-client); --gate 1|0 says
+# whether EVENT is a tool gate (print-config writes it from the agent's record). Without it every
+# event is one: the client keeps no list of agents' gates, so it fails closed.
+bad_option= sock_arg=${3:-} gate=1
 set -- "${@:4}"
 while (($# > 0)); do
   case $1 in
+    --gate)
+      case ${2-} in 1) gate=1 ;; 0) gate= ;; *) bad_option=$1 && break ;; esac
+      shift 2 && continue ;;
     --home) var=HERMES_HOME ;;
     --node) var=HERMES_HOOKS_NODE ;;
     --bin) var=HERMES_HOOKS_BIN ;;
@@ -92,11 +97,6 @@ else
   esac
 fi
 
-case $agent/$event in
-  claude/PreToolUse | codex/PreToolUse | gemini/BeforeTool | cursor/preToolUse | cursor/before[SMR]*) gate=1 ;;
-  *) gate= ;;
-esac
-
 fail() {
   local why=$1
   [ -n "$skipped" ] && [[ $why != *"$skipped"* ]] && why="$why (socket directories skipped: $skipped)"
@@ -109,8 +109,8 @@ fail() {
   exit 1
 }
 
-[ -n "$agent" ] && [ -n "$event" ] || fail "usage: hermes-hooks-client AGENT EVENT (e.g. codex PreToolUse)"
-[ -z "$bad_option" ] || fail "unknown option or one without its value: $bad_option (options after AGENT EVENT SOCKET: --agent-env, --bin, --home, --node, --serve-args VALUE)"
+[ -n "$agent" ] && [ -n "$event" ] || fail "usage: hermes-hooks-client AGENT EVENT [SOCKET [--gate 1|0] [OPTION VALUE]...]"
+[ -z "$bad_option" ] || fail "unknown option or one without its value: $bad_option (options after AGENT EVENT SOCKET: --gate, --agent-env, --bin, --home, --node, --serve-args VALUE)"
 command -v curl >/dev/null 2>&1 || fail "curl is not installed"
 [ -n "$sock" ] || fail "no private directory for the socket of $home: $skipped; remove the ones another user made,\
  or start serve with --socket PATH in a directory of yours and pass that path to the client"

@@ -8,7 +8,7 @@ import type { EmitOptions } from '../engine/run-hooks.js';
 import type { Decision, Emission, EventName } from '../types.js';
 import { EVENTS } from '../events.js';
 import { allowDecision } from '../resolve/resolve.js';
-import { parseDialectInput, renderDialectAnswer, type DialectAnswer } from './answer.js';
+import { parseDialectInput, renderDialectAnswer, type DialectAnswer, type ParsedDialectInput } from '../dialects/translate-call.js';
 import { DEFAULT_DIALECT_MAPS, toOurEvent, type AgentDialect, type DialectMaps } from '../dialects/names.js';
 import { agentPlatform } from './platform.js';
 import { diagnosticLines, noticeText, outcomeLines } from './problems.js';
@@ -34,9 +34,19 @@ export async function answerAgentCall(
   stdin: unknown,
   opts: AgentCallOptions = {},
 ): Promise<{ answer: DialectAnswer; event: EventName } | { error: string }> {
-  const maps = engine.config.dialects.maps;
-  const parsed = parseDialectInput(dialect, maps, stdin, theirEvent ? { event: theirEvent } : {});
+  const parsed = parseDialectInput(dialect, engine.config.dialects.maps, stdin, theirEvent ? { event: theirEvent } : {});
   if ('error' in parsed) return { error: parsed.error };
+  return { answer: await answerParsedCall(engine, dialect, parsed, opts), event: parsed.event };
+}
+
+/** The same call, its stdin already read into our event and kwargs (run --dialect reads it once, to know the event). */
+export async function answerParsedCall(
+  engine: Pick<HookEngine, 'emit' | 'config'> & ProfileView,
+  dialect: AgentDialect,
+  parsed: ParsedDialectInput,
+  opts: AgentCallOptions = {},
+): Promise<DialectAnswer> {
+  const maps = engine.config.dialects.maps;
   // Their `cwd` (Cursor: the first workspace root) is the agent's working directory: it is the
   // payload's cwd, so every hook, in every dialect, sees the agent's folder rather than ours.
   const { cwd, ...kwargs } = parsed.kwargs;
@@ -53,7 +63,7 @@ export async function answerAgentCall(
   const sessionId = typeof parsed.kwargs.session_id === 'string' ? parsed.kwargs.session_id : '';
   const problems = callProblems(engine, parsed.event, emission, { cwd: opts.cwd ?? process.cwd(), env: opts.hookEnv ?? process.env });
   const notice = noticeText(opts.tell ? opts.tell(sessionId, problems) : problems);
-  return { answer: renderDialectAnswer(dialect, maps, parsed.theirEvent, emission.decision, toolName, notice), event: parsed.event };
+  return renderDialectAnswer(dialect, maps, parsed.theirEvent, emission.decision, toolName, notice);
 }
 
 /**

@@ -34,7 +34,9 @@ export function checkEntry(input: AgentDoctorInput, file: AgentFile, raw: RawEnt
   // print-config (its default wiring) wires the bundled client (`… hermes-hooks-client <agent> <event> [socket]`), not `run`.
   const client = url === null ? clientWiring(command, input.home) : null;
   if (url !== null) checks.push(...httpChecks(input, url, raw));
-  else if (client !== null) checks.push(...clientChecks(input, client, raw.event));
+  else if (client !== null) {
+    checks.push(...clientChecks(input, client, raw.event), ...clientGateChecks(client, raw.event, ourEvent === 'pre_tool_call', dialect));
+  }
   else checks.push(...runChecks(input, file, command, raw.event));
 
   // Matchers on the tool events: anything narrower than "every tool" lets calls past the guards.
@@ -125,6 +127,8 @@ interface ClientWiring {
   agent: string | undefined;
   event: string | undefined;
   socket: string | undefined;
+  /** `--gate 1|0` (print-config writes it from the record), undefined when not given. */
+  gate: string | undefined;
 }
 
 /** The bundled client's path and arguments in a command, or null when it does not call the client. */
@@ -136,7 +140,8 @@ function clientWiring(command: string, home: string): ClientWiring | null {
   const [agent, event, socket] = split.argv.slice(i + 1);
   const before = split.argv[i - 1];
   const interpreter = before !== undefined && isAbsolute(before) && /^(perl|bash)$/.test(basename(before)) ? before : undefined;
-  return { path: split.argv[i]!, interpreter, agent, event, socket };
+  const g = split.argv.indexOf('--gate', i + 4);
+  return { path: split.argv[i]!, interpreter, agent, event, socket, gate: g < 0 ? undefined : (split.argv[g + 1] ?? '') };
 }
 
 /** A client-wired entry: it answers as this agent, on this event, and the client is there to run. */
@@ -154,6 +159,26 @@ function clientChecks(input: AgentDoctorInput, c: ClientWiring, event: string): 
     out.push({ ok: true, message: `calls hermes-hooks serve through the bundled client${c.socket ? ` on ${c.socket}` : ''} (a serve that is not running is started on first use)` });
   }
   return out;
+}
+
+/**
+ * The client's `--gate`, against the record: it alone tells the client whether to block when serve
+ * cannot be reached. Without it every event is a gate (fail closed), which on a Stop means another turn.
+ */
+function clientGateChecks(c: ClientWiring, event: string, isGate: boolean, dialect: AgentDialect): AgentCheck[] {
+  const rewire = `rerun 'hermes-hooks print-config ${dialect}'`;
+  if (isGate && c.gate === '0') {
+    const message = `${event} is the tool gate but the client is told --gate 0: while serve cannot be reached every call goes ahead unguarded — ${rewire}`;
+    return [{ ok: false, message }];
+  }
+  if (c.gate !== undefined && c.gate !== '0' && c.gate !== '1') {
+    return [{ ok: false, message: `the client's --gate is '${c.gate}' (1 or 0): it refuses the call and blocks — ${rewire}` }];
+  }
+  if (!isGate && c.gate !== '0') {
+    const told = c.gate === undefined ? 'no --gate, so the client treats it as a tool gate' : 'the client is told --gate 1';
+    return [{ ok: null, message: `${event} is not a tool gate but ${told}: while serve cannot be reached it answers with a block (exit 2) — ${rewire}` }];
+  }
+  return [];
 }
 
 /** The program the agent's shell will start, and whether it will be there. */

@@ -94,8 +94,8 @@ export interface ClientCommand {
 
 /**
  * `print-config <agent>` (the serve wiring): the same events wired to `hermes-hooks serve`. Every
- * agent runs `client AGENT EVENT SOCKET`, the bundled client, which starts serve on first use and
- * exits 2 (block) on a tool gate when it cannot get serve's answer. With `http` (Claude Code only,
+ * agent runs `client AGENT EVENT SOCKET --gate 1|0`, the bundled client, which starts serve on first use
+ * and exits 2 (block) on a tool gate (`--gate 1`, from the record) when it cannot get serve's answer. With `http` (Claude Code only,
  * `--http`): `type: "http"` hooks to the loopback URL with the bearer token taken from
  * $HERMES_HOOKS_TOKEN and, on the tool gate, `onFailure: "block"` (a server that is down blocks the
  * call rather than fails open) — except on the events it runs no http hook on (SessionStart, Setup)
@@ -118,7 +118,9 @@ export function printServeConfig(
     // Only a tool gate fails closed: exit 2 (or Claude's onFailure: block) on Stop or AfterAgent
     // would force the agent into another turn, again and again while the server is down.
     const gate = ours === 'pre_tool_call';
-    const command = ['/bin/sh', '-c', clientGuard(gate, dialect), opts.client.interpreter, opts.client.path, dialect, theirEvent, opts.socket, ...tail].map(shellQuote).join(' ');
+    // --gate: the client keeps no list of agents' gates; it learns from here (the record's) whether to block.
+    const client = [opts.client.interpreter, opts.client.path, dialect, theirEvent, opts.socket, '--gate', gate ? '1' : '0', ...tail];
+    const command = ['/bin/sh', '-c', clientGuard(gate, dialect), ...client].map(shellQuote).join(' ');
     const facts = agentModule(dialect).printConfig;
     // An event the agent runs no http hook on (Claude's SessionStart) goes through the client too.
     if (opts.http !== true || !facts.httpHooks || facts.noHttpOn?.includes(theirEvent) || facts.startsServeOn?.includes(theirEvent)) return { command };

@@ -8,7 +8,8 @@
 import { concernsEvent } from '../config/hook-lint.js';
 import { locatedMessage } from '../config/source.js';
 import { exitIsAnswer } from '../engine/run-hooks.js';
-import { exitCodeAdvice, leftProcessesText } from '../directives/messages.js';
+import { leftProcessesText } from '../directives/messages.js';
+import { exitCodeAdvice } from '../dialects/advice.js';
 import type { Decision, Diagnostic, EventName, HookOutcome } from '../types.js';
 
 /** At most this many lines are told; the rest are counted (`+N more`). */

@@ -3,7 +3,8 @@
 // Commands, hook output and messages are shown inert (control characters escaped) before colouring.
 
 import { inert } from '../display.js';
-import { exitCodeAdvice, KEEP_A_HELPER, leftProcessesText } from '../directives/messages.js';
+import { KEEP_A_HELPER, leftProcessesText } from '../directives/messages.js';
+import { exitCodeAdvice } from '../dialects/advice.js';
 import { isJsonObjectText } from '../directives/parse-stdout.js';
 import type { Decision, Diagnostic, Emission, HookOutcome } from '../types.js';
 import type { Paint } from './_color.js';

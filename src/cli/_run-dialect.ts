@@ -8,8 +8,8 @@
 // and goes ahead, so exiting 1 there would silently switch every guard off. `--fail-open` restores
 // that (exit 1 + the message) for whoever prefers availability; events that cannot block always do.
 
-import { parseDialectInput, type DialectAnswer } from '../agent-wiring/answer.js';
-import { answerAgentCall, oneLineProblem, undecidedAgentCall, unreadableInputProblem } from '../agent-wiring/call.js';
+import { parseDialectInput, type DialectAnswer } from '../dialects/translate-call.js';
+import { answerParsedCall, oneLineProblem, undecidedAgentCall, unreadableInputProblem } from '../agent-wiring/call.js';
 import { agentModule } from '../dialects/agents/index.js';
 import { DEFAULT_DIALECT_MAPS, type AgentDialect, type DialectMaps } from '../dialects/names.js';
 import { stderrLogger } from '../engine/logger.js';
@@ -108,20 +108,26 @@ async function answerCall(agent: AgentDialect, args: string[], io: CliIO, call: 
   const named = (stdin as { hook_event_name?: unknown } | null)?.hook_event_name;
   if (typeof named === 'string') call.stdinEvent = named;
 
+  // Parsed once, with the config's `dialects:` names, as soon as the config is read: the event it
+  // names decides which hooks register, and the same reading is the call.
+  let parsed: ReturnType<typeof parseDialectInput> | undefined;
+  const parse = (maps: DialectMaps): ReturnType<typeof parseDialectInput> =>
+    (parsed ??= parseDialectInput(agent, maps, stdin, commandLineEvent ? { event: commandLineEvent } : {}));
   return await withRunEngine(values, io, held.logger, async (engine) => {
     call.maps = engine.config.dialects.maps;
-    const answered = await answerAgentCall(engine, agent, commandLineEvent ?? null, stdin, { env: io.env, cwd: io.cwd, hookEnv: io.env });
-    if ('error' in answered) throw new CannotDecide(answered.error);
-    held.configLines.push(...eventDiagnosticLines(engine.diagnostics, answered.event, engine.config.foreign));
-    return held.write(answered.answer);
+    const input = parse(call.maps);
+    if ('error' in input) throw new CannotDecide(input.error);
+    const answer = await answerParsedCall(engine, agent, input, { env: io.env, cwd: io.cwd, hookEnv: io.env });
+    held.configLines.push(...eventDiagnosticLines(engine.diagnostics, input.event, engine.config.foreign));
+    return held.write(answer);
   }, {
     // stderr carries only what concerns the event being run: consent is decided for its hooks
     // alone (the agent's event, mapped through this config's `dialects:` names).
     eventsFor: (config) => {
-      const parsed = parseDialectInput(agent, config.dialects.maps, stdin, commandLineEvent ? { event: commandLineEvent } : {});
+      const input = parse(config.dialects.maps);
       // Input that names no event of ours is answered with the problem alone: no hook registers.
       // A session's start tells the whole profile's problems (unapproved hooks of every event too).
-      return 'error' in parsed ? [] : parsed.event === 'on_session_start' ? undefined : [parsed.event];
+      return 'error' in input ? [] : input.event === 'on_session_start' ? undefined : [input.event];
     },
   });
 }

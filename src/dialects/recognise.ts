@@ -84,8 +84,8 @@ export function importCommandFor(file: string, agent: AgentDialect): string {
 /** The error for one foreign key under `hooks:` in `file`: the agent, what Hermes calls it, the fix. */
 export function foreignHooksMessage(f: ForeignHooksKey, file: string): string {
   const label = AGENT_LABELS[f.agent];
-  const codex = f.maybeCodex ? mimicsOf(f.agent).map((m) => `; a ${m.label} block: --dialect ${m.name}`).join('') : '';
-  const convert = `convert it with: ${importCommandFor(file, f.agent)} (a backup is kept; without --write it only prints the result${codex})`;
+  const mimic = f.maybeCodex ? mimicsOf(f.agent).map((m) => `; a ${m.label} block: --dialect ${m.name}`).join('') : '';
+  const convert = `convert it with: ${importCommandFor(file, f.agent)} (a backup is kept; without --write it only prints the result${mimic})`;
   if (f.event === null) {
     return `'${f.key}' is a ${label} hook event with no Hermes counterpart: its hooks never run here — ${convert}, which lists what cannot be carried over`;
   }

@@ -82,28 +82,3 @@ export function leftProcessesText(run: Pick<RunRecord, 'exit_code' | 'signal'> &
   const how = typeof run.signal === 'string' && run.signal !== '' ? `killed by ${run.signal}` : `exited ${run.exit_code ?? '?'}`;
   return `${how}; left ${n} process${n === 1 ? '' : 'es'}, killed`;
 }
-
-/** How each protocol's hook says "block" on stdout, for the advice below. */
-const BLOCK_ON_STDOUT: Readonly<Record<string, string>> = {
-  hermes: '{"action":"block"}',
-  claude: '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny"}}',
-  codex: '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny"}}',
-  gemini: '{"decision":"deny"}',
-  cursor: '{"permission":"deny"}',
-};
-
-/**
- * A hook on the tool gate that exited non-zero but not 2, said nothing and is not fail_closed: the
- * call went ahead, most likely against its author's intent (exit 1 is how many think "no"). What
- * to do instead, after `exited N: `; null when that is not the case.
- */
-export function exitCodeAdvice(
-  event: string,
-  h: { dialect?: string; exit_code: number | null; fail_closed?: boolean; directive: { action: string } | null },
-): string | null {
-  const code = h.exit_code;
-  if (event !== 'pre_tool_call' || code === null || code === 0 || code === 2 || h.directive !== null) return null;
-  if (failsClosed({ event, fail_closed: h.fail_closed === true })) return null; // it blocked, and says why
-  const block = BLOCK_ON_STDOUT[h.dialect ?? 'hermes'] ?? BLOCK_ON_STDOUT.hermes;
-  return `on pre_tool_call only exit 2 blocks; exit ${code} is a warning and the call went ahead — use exit 2 or print ${block}`;
-}

@@ -41,8 +41,8 @@ export function inspectStdout(event: EventName, stdout: string): StdoutInspectio
   if (own) return { kind: 'object', text, error: null, directive: own, source: 'event', problem: null };
   const hermes = parseHermesDialect(event, obj);
   if (hermes) return { kind: 'object', text, error: null, directive: hermes, source: 'hermes', problem: null };
-  const claude = parseClaudeDialect(event, obj);
-  if (claude) return { kind: 'object', text, error: null, directive: claude, source: 'hook_specific_output', problem: null };
+  const hookSpecific = parseClaudeDialect(event, obj);
+  if (hookSpecific) return { kind: 'object', text, error: null, directive: hookSpecific, source: 'hook_specific_output', problem: null };
   // Nothing decided: say why when the object looks like it meant to (Hermes says nothing).
   return { kind: 'object', text, error: null, directive: null, source: null, problem: answerProblem(event, obj) };
 }

@@ -18,7 +18,8 @@ import { hookOutcome, round } from './_outcome.js';
 import { outcomeBase, runShellHook } from './_run-shell.js';
 import type { Logger } from './logger.js';
 import { isPlainObject } from '../json.js';
-import { exitCodeAdvice, isFailClosedBlock, KEEP_A_HELPER, leftProcessesText } from '../directives/messages.js';
+import { isFailClosedBlock, KEEP_A_HELPER, leftProcessesText } from '../directives/messages.js';
+import { exitCodeAdvice } from '../dialects/advice.js';
 import { isJsonObjectText, stdoutProblem } from '../directives/parse-stdout.js';
 import { errorText } from '../errors.js';
 

@@ -11,7 +11,7 @@ import type { GatewayCommandContext, GatewayCommandVerdict } from '../gateway/co
 import type { HookEngine, ReloadResult } from '../engine/create-engine.js';
 import type { EmitOptions } from '../engine/run-hooks.js';
 import { EVENT_NAMES, isEventName, SORTED_EVENT_NAMES } from '../events.js';
-import type { DialectAnswer } from '../agent-wiring/answer.js';
+import type { DialectAnswer } from '../dialects/translate-call.js';
 import type { Emission, EventName, FinalizeNotice } from '../types.js';
 import { isPlainObject } from '../json.js';
 import { HooksError } from '../errors.js';

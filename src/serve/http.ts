@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { isEventName, type EventName } from '../events.js';
 import { undecidedBlock, unreadableInputProblem } from '../agent-wiring/call.js';
 import type { Emission } from '../types.js';
-import type { DialectAnswer } from '../agent-wiring/answer.js';
+import type { DialectAnswer } from '../dialects/translate-call.js';
 import { RequestError } from './api.js';
 import { checkRequest, type AuthPolicy } from './auth.js';
 import { Shed, type ConnectionGuard, type RequestSlot } from './connections.js';

@@ -3,7 +3,7 @@
 // the agent can, and is a block everywhere — proven by reading each answer back by the agent's rules.
 
 import { describe, expect, it } from 'vitest';
-import { renderDialectAnswer, type DialectAnswer } from '../../src/agent-wiring/answer.js';
+import { renderDialectAnswer, type DialectAnswer } from '../../src/dialects/translate-call.js';
 import { evaluateDialectRun } from '../../src/dialects/evaluate.js';
 import { DEFAULT_DIALECT_MAPS as maps, type AgentDialect } from '../../src/dialects/names.js';
 import type { Directive, EventName } from '../../src/types.js';

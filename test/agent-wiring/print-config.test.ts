@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AGENT_HOOK_TIMEOUT_S } from '../../src/deadlines.js';
-import { parseDialectInput } from '../../src/agent-wiring/answer.js';
+import { parseDialectInput } from '../../src/dialects/translate-call.js';
 import { DEFAULT_DIALECT_MAPS as maps, AGENT_DIALECTS } from '../../src/dialects/names.js';
 import { printDialectConfig, setupNotes, wiredEvents } from '../../src/agent-wiring/print-config.js';
 

@@ -273,6 +273,29 @@ describe('print-config serve wirings', () => {
     );
   });
 
+  it("the client's --gate against the record: 0 on the gate is ✗ (fails open while serve is down); none, or 1, on Stop is ℹ", async () => {
+    const s = setup();
+    const r = await runMain(['print-config', 'claude', '--home', s.hh]);
+    const file = put(join(s.home, '.claude/settings.json'), r.stdout);
+    const rewire = "rerun 'hermes-hooks print-config claude'";
+    const stopNotes = async () => (await doctor(s, 'claude')).report.entries.find((e) => e.event === 'Stop')!.checks.filter((c) => c.ok === null);
+    expect((await doctor(s, 'claude')).problems).toEqual([]);
+    expect(await stopNotes()).toEqual([]);
+    put(file, r.stdout.replace(/(PreToolUse [^"]*--gate) 1/, '$1 0'));
+    expect((await doctor(s, 'claude')).problems).toEqual([
+      `PreToolUse is the tool gate but the client is told --gate 0: while serve cannot be reached every call goes ahead unguarded — ${rewire}`,
+    ]);
+    put(file, r.stdout.replace(/(Stop [^"]*) --gate 0/, '$1'));
+    expect(await stopNotes()).toEqual([
+      {
+        ok: null,
+        message: `Stop is not a tool gate but no --gate, so the client treats it as a tool gate: while serve cannot be reached it answers with a block (exit 2) — ${rewire}`,
+      },
+    ]);
+    put(file, r.stdout.replace(/(Stop [^"]*--gate) 0/, '$1 1'));
+    expect((await stopNotes())[0]?.message).toMatch(/^Stop is not a tool gate but the client is told --gate 1: /);
+  });
+
   it('Claude over http (--http): the entries count (no "no hermes-hooks entry"); a gate without onFailure: block is ✗', async () => {
     const s = setup();
     const r = await runMain(['print-config', 'claude', '--http', '--home', s.hh]);

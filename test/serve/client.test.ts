@@ -43,8 +43,8 @@ describe.each(CLIENTS)('hermes-hooks-client: whom it talks to ($name client)', (
     // --home names the home in the start line (no socket there, autostart off).
     const known = await client(['codex', 'PreToolUse', sock, '--home', home, '--node', process.execPath], stdin, env);
     expect([known.code, known.stderr]).toEqual([2, `hermes-hooks-client: no hermes-hooks serve is running for ${sock} (there is no socket there); start it with: hermes-hooks serve --home ${home}; blocking this call (exit 2) rather than letting it through unguarded\n`]);
-    const list = '--agent-env, --bin, --home, --node, --serve-args VALUE';
-    for (const args of [['--homes', home], ['--home']]) {
+    const list = '--gate, --agent-env, --bin, --home, --node, --serve-args VALUE';
+    for (const args of [['--homes', home], ['--home'], ['--gate', 'yes'], ['--gate']]) {
       const r = await client(['codex', 'PreToolUse', sock, ...args], stdin, env);
       expect([r.code, r.stdout, r.stderr]).toEqual([2, '', `hermes-hooks-client: unknown option or one without its value: ${args[0]} (options after AGENT EVENT SOCKET: ${list}); blocking this call (exit 2) rather than letting it through unguarded\n`]);
     }
@@ -61,9 +61,18 @@ describe.each(CLIENTS)('hermes-hooks-client: whom it talks to ($name client)', (
     expect(gate.stderr).toBe(
       `hermes-hooks-client: ${sock} belongs to user ${OTHER_UID}, not to you (uid 0): it is not your hermes-hooks serve, so the call is not sent there; remove it (or ask its owner to), then start yours with: hermes-hooks serve --home ${dir}; blocking this call (exit 2) rather than letting it through unguarded\n`,
     );
-    const stop = await client(['codex', 'Stop', sock], '{"hook_event_name":"Stop"}');
+    // The client keeps no list of gates: print-config tells it (--gate 0 here) ...
+    const stop = await client(['codex', 'Stop', sock, '--gate', '0'], '{"hook_event_name":"Stop"}');
     expect(stop.code).toBe(1);
     expect(stop.stderr).toMatch(/belongs to user 4242, [^]*; Stop is not a tool gate, so the agent goes on without hermes-hooks \(exit 1, a non-blocking error\)\n$/);
+    // ... and without --gate every event is a gate, whatever the agent: it fails closed.
+    for (const [agent, event] of [['codex', 'Stop'], ['some-new-agent', 'BeforeAnything']]) {
+      const bare = await client([agent!, event!, sock], `{"hook_event_name":"${event}"}`);
+      expect([bare.code, bare.stdout]).toEqual([2, '']);
+      expect(bare.stderr).toMatch(/belongs to user 4242, [^]*; blocking this call \(exit 2\) rather than letting it through unguarded\n$/);
+    }
+    const told = await client(['some-new-agent', 'BeforeAnything', sock, '--gate', '1'], '{}');
+    expect(told.code).toBe(2);
     expect(fake.calls()).toBe(0);
   }, 30_000);
 

@@ -32,7 +32,7 @@ describe.each(CLIENTS)('the client and a frozen serve ($name client)', ({ path }
       const waited = Date.now() - t;
       // Not a timing target: proof that the second call did not wait the 5 s deadline again.
       expect(waited).toBeLessThan(4900);
-      const stop = await runClient(['claude', 'Stop'], JSON.stringify({ session_id: 'f', hook_event_name: 'Stop', cwd: '/tmp' }), env);
+      const stop = await runClient(['claude', 'Stop', '', '--gate', '0'], JSON.stringify({ session_id: 'f', hook_event_name: 'Stop', cwd: '/tmp' }), env);
       expect(stop.code).toBe(1); // not a gate: the agent goes on, at once
     } finally {
       process.kill(served.child.pid!, 'SIGKILL');

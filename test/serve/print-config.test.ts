@@ -67,7 +67,7 @@ describe('print-config: the serve wirings', () => {
       `test -x "$0" || { echo "$0 is missing (hermes-hooks-client runs on it): reinstall it, or rerun hermes-hooks print-config ${agent}" >&2; exit 2; }; exec "$0" "$@"'`;
     // The perl client, run by the perl found on PATH (absolute: the agent's PATH may have none).
     const perl = (await sh('command -v perl', '', baseEnv())).stdout.trim();
-    const wired = (agent: string, event: string) => `${guard(agent)} ${perl} ${CLIENT} ${agent} ${event} ${socket} --home ${home} --node ${process.execPath} --bin ${BIN}`;
+    const wired = (agent: string, event: string) => `${guard(agent)} ${perl} ${CLIENT} ${agent} ${event} ${socket} --gate 1 --home ${home} --node ${process.execPath} --bin ${BIN}`;
     const cfg = async (agent: string) => JSON.parse((await runMain(['print-config', agent, '--home', home])).stdout);
     expect(await cfg('codex')).toEqual(JSON.parse((await runMain(['print-config', 'codex', '--serve', '--home', home])).stdout));
     const codex = (await cfg('codex')).hooks.PreToolUse[0].hooks[0];

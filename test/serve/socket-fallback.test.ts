@@ -113,7 +113,7 @@ describe.each(CLIENTS)('a socket directory another user made first ($name client
     const printed = await runMain(['print-config', 'claude', '--home', v.profile], { env: v.env });
     expect(printed.code).toBe(0);
     const command = (JSON.parse(printed.stdout) as { hooks: Record<string, { hooks: { command: string }[] }[]> }).hooks['PreToolUse']![0]!.hooks[0]!.command;
-    expect(command).toMatch(/ claude PreToolUse '' --home /);
+    expect(command).toMatch(/ claude PreToolUse '' --gate 1 --home /);
     // The rest of the printed command: the client's options (--home, --node, --bin, --agent-env).
     const options = command.slice(command.indexOf(" PreToolUse '' ") + " PreToolUse '' ".length).split(' ');
     takeTmpDir(); // after print-config, before the first call (say, after a reboot)

@@ -118,7 +118,7 @@ export function readClaudeFamily(variant: Variant, r: ReadInput): Reading {
   return none(garbled);
 }
 
-// ---- answering as its hook (agent-wiring/answer.ts has the table for every agent) -------------
+// ---- answering as its hook (dialects/translate-call.ts has the table for every agent) -------------
 //   - Claude: exit 0 + `hookSpecificOutput` JSON. A JSON deny is honoured on every tool, while exit 2
 //     has been reported ignored for Task, Bash and on Windows (reference §c 4). A rewrite is sent as
 //     `updatedInput` WITHOUT `permissionDecision`: `allow` would skip Claude's own permission check

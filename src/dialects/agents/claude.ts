@@ -65,6 +65,19 @@ export const claude = defineAgent({
   // Claude sets it in every command hook's env: "1" for an attended session (interactive, or an
   // IDE/desktop entrypoint), "0" for -p/--print, SDK and background runs.
   attendedEnv: { variable: 'CLAUDE_CODE_SESSION_ATTENDED', attended: '1', unattended: '0' },
+  // Their stdin's own fields under our kwarg names (renderStdin writes the same fields back).
+  stdin: {
+    kwargs: {
+      pre_tool_call: { tool_use_id: 'tool_call_id' },
+      post_tool_call: { tool_use_id: 'tool_call_id', tool_response: 'result', error: 'error_message' },
+      pre_llm_call: { prompt: 'user_message' },
+      pre_verify: { last_assistant_message: 'final_response' },
+      subagent_start: { agent_id: 'child_session_id', agent_type: 'child_role' },
+      subagent_stop: { agent_id: 'child_session_id', agent_type: 'child_role' },
+    },
+    attempt: { key: 'stop_hook_active', counts: 'repeat' },
+  },
+  blockOnStdout: '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny"}}',
   renderStdin: (f) => renderClaudeFamily('claude', f),
   readRun: (r) => readClaudeFamily('claude', r),
   answer: (a) => answerClaudeFamily('claude', a),

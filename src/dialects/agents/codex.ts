@@ -120,6 +120,17 @@ export const codex = defineAgent({
   timeoutUnit: 's',
   // Its JSON parser fails the hook on any field it does not expect; exit 2 + stderr is its block.
   stderrIsBlockReason: true,
+  // Their stdin's own fields under our kwarg names (renderStdin writes the same fields back).
+  stdin: {
+    kwargs: {
+      pre_tool_call: { tool_use_id: 'tool_call_id' },
+      post_tool_call: { tool_use_id: 'tool_call_id', tool_response: 'result', error: 'error_message' },
+      pre_llm_call: { prompt: 'user_message' },
+      pre_verify: { last_assistant_message: 'final_response' },
+    },
+    attempt: { key: 'stop_hook_active', counts: 'repeat' },
+  },
+  blockOnStdout: '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny"}}',
   renderStdin: (f) => renderClaudeFamily('codex', f),
   readRun: (r) => readClaudeFamily('codex', r),
   answer: (a) => answerClaudeFamily('codex', a),

@@ -200,7 +200,18 @@ export const cursor = defineAgent({
   // A documented Cursor field: if the command cannot even start, Cursor blocks instead of going ahead.
   failClosedField: 'failClosed',
   toolFailureEvents: ['postToolUseFailure'],
-  stdin: { sessionKeys: ['conversation_id', 'session_id'], renames: { generation_id: 'turn_id' } },
+  stdin: {
+    sessionKeys: ['conversation_id', 'session_id'],
+    renames: { generation_id: 'turn_id' },
+    // Each event's own fields under our kwarg names (renderStdin writes the same fields back).
+    kwargs: {
+      post_tool_call: { tool_output: 'result', output: 'result', result_json: 'result', duration: 'duration_ms', error: 'error_message' },
+      pre_llm_call: { prompt: 'user_message' },
+      post_llm_call: { text: 'assistant_response' },
+    },
+    attempt: { key: 'loop_count', counts: 'loops' },
+  },
+  blockOnStdout: '{"permission":"deny"}',
   renderStdin,
   readRun,
   answer,

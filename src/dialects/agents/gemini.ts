@@ -162,6 +162,16 @@ export const gemini = defineAgent({
   configShape: 'groups',
   configComments: true,
   timeoutUnit: 'ms',
+  // Their stdin's own fields under our kwarg names (renderStdin writes the same fields back).
+  stdin: {
+    kwargs: {
+      post_tool_call: { tool_response: 'result' },
+      pre_llm_call: { prompt: 'user_message' },
+      pre_verify: { prompt: 'user_message', prompt_response: 'final_response' },
+    },
+    attempt: { key: 'stop_hook_active', counts: 'repeat' },
+  },
+  blockOnStdout: '{"decision":"deny"}',
   renderStdin,
   readRun,
   answer,

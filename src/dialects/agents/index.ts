@@ -3,9 +3,9 @@
 // listed in (help, errors, `valid:` lists) and the order of preference when an event name or a
 // hooks block fits several agents (the first that knows it is named).
 //
-// Adding an agent: write its record in a file beside these (a copy of the closest one), add it to
-// AGENTS below, and add its cases to the tests under test/dialects/ (render, evaluate) and
-// test/agent-wiring/ (answer, print-config).
+// Adding an agent: write its record in a file beside these (a copy of the closest one) and add it to
+// AGENTS below; test/agent-wiring/every-agent.test.ts runs it through every consumer and says what
+// is missing. Add its own cases beside the others' under test/dialects/ and test/agent-wiring/.
 
 import { claude } from './claude.js';
 import { codex } from './codex.js';

@@ -197,6 +197,16 @@ export interface RecogniseFacts {
   mimicMark?: string;
 }
 
+/** How its hook stdin reads as our kwargs (the rest of its fields pass under their own names). */
+export interface StdinReading {
+  sessionKeys?: readonly string[];
+  renames?: Readonly<Record<string, string>>;
+  /** Per our event: their field → our kwarg (`result` becomes a JSON string, `user_message` the prompt's text). */
+  kwargs?: Partial<Readonly<Record<EventName, Readonly<Record<string, string>>>>>;
+  /** How it counts verify attempts: `loops` so far (a number), or only a `repeat` flag (a boolean). */
+  attempt?: { key: string; counts: 'loops' | 'repeat' };
+}
+
 export interface AgentModule<N extends string = string> {
   /** The dialect name (`dialect: claude`, `--dialect claude`, /v1/agent/claude/…). */
   readonly name: N;
@@ -223,13 +233,15 @@ export interface AgentModule<N extends string = string> {
   readonly stderrIsBlockReason?: boolean;
   /** Their post-tool event that reports a failed tool. */
   readonly toolFailureEvents?: readonly string[];
-  /** Their stdin: which key holds the session (first present wins), and other keys we rename. */
-  readonly stdin?: { sessionKeys?: readonly string[]; renames?: Readonly<Record<string, string>> };
+  /** Their stdin: which key holds the session (first present wins), other keys we rename, and each event's own fields. */
+  readonly stdin?: StdinReading;
   /**
    * The variable the agent sets in its command hooks' env to say whether the session is attended
    * (a person watching), and its two values; absent: the agent gives no indicator.
    */
   readonly attendedEnv?: { variable: string; attended: string; unattended: string };
+  /** How its hook says "block" on stdout: the advice to a hook on the gate that exited 1 meaning "no". */
+  readonly blockOnStdout: string;
   renderStdin(f: StdinFields): Record<string, unknown>;
   readRun(r: ReadInput): Reading;
   answer(a: AnswerInput): DialectAnswer;

@@ -17,12 +17,12 @@ import type { EventName } from '../events.js';
 import type { Decision, JsonObject } from '../types.js';
 import { isPlainObject } from '../json.js';
 import { inert } from '../display.js';
-import { agentModule, isAgentDialect } from '../dialects/agents/index.js';
-import type { DialectAnswer, ToolFamily } from '../dialects/agents/module.js';
-import { parseMaybeJson, promptText, str } from '../dialects/values.js';
-import { argsToOurs, argsToTheirs, toOurEvent, toOurTool, toolFamily, toTheirTool, type AgentDialect, type DialectMaps } from '../dialects/names.js';
+import { agentModule, isAgentDialect } from './agents/index.js';
+import type { DialectAnswer, ToolFamily } from './agents/module.js';
+import { parseMaybeJson, promptText, str } from './values.js';
+import { argsToOurs, argsToTheirs, toOurEvent, toOurTool, toolFamily, toTheirTool, type AgentDialect, type DialectMaps } from './names.js';
 
-export type { DialectAnswer } from '../dialects/agents/module.js';
+export type { DialectAnswer } from './agents/module.js';
 
 export interface ParsedDialectInput {
   event: EventName;
@@ -84,34 +84,20 @@ function toolCall(dialect: AgentDialect, maps: DialectMaps, theirEvent: string, 
   return { tool_name: ourTool, args: argsToOurs(maps, dialect, theirTool, input) };
 }
 
-/** Their event's own fields under our kwarg names. */
+/** How a kwarg's value is carried over: Hermes passes tool results as a JSON string, prompts as text. */
+const CONVERT: Readonly<Record<string, (v: unknown) => unknown>> = { result: resultString, user_message: (v) => promptText(v) };
+
+/** Their event's own fields under our kwarg names, as the agent's record lists them (stdin.kwargs, stdin.attempt). */
 function translateFields(dialect: AgentDialect, event: EventName, theirEvent: string, fields: Fields): void {
   const { rest } = fields;
-  if (event === 'pre_tool_call' || event === 'post_tool_call') {
-    fields.rename('tool_use_id', 'tool_call_id');
-    if (event === 'post_tool_call') {
-      fields.rename('tool_response', 'result', resultString);
-      fields.rename('tool_output', 'result', resultString);
-      fields.rename('output', 'result', resultString);
-      fields.rename('result_json', 'result', resultString);
-      fields.rename('duration', 'duration_ms');
-      const failed = agentModule(dialect).toolFailureEvents?.includes(theirEvent) ?? false;
-      fields.rename('error', 'error_message');
-      rest['status'] = failed ? 'error' : 'ok';
-    }
-  } else if (event === 'pre_llm_call') {
-    fields.rename('prompt', 'user_message', (v) => promptText(v));
-  } else if (event === 'pre_verify') {
-    fields.rename('last_assistant_message', 'final_response');
-    fields.rename('prompt_response', 'final_response');
-    // Hermes counts verify attempts; Claude/Codex/Gemini only flag a repeat, Cursor counts loops.
-    if (typeof rest['loop_count'] === 'number') rest['attempt'] = rest['loop_count'] + 1;
-    else if (typeof rest['stop_hook_active'] === 'boolean') rest['attempt'] = rest['stop_hook_active'] ? 2 : 1;
-  } else if (event === 'subagent_start' || event === 'subagent_stop') {
-    fields.rename('agent_id', 'child_session_id');
-    fields.rename('agent_type', 'child_role');
-  } else if (event === 'post_llm_call') {
-    fields.rename('text', 'assistant_response');
+  const stdin = agentModule(dialect).stdin;
+  for (const [from, to] of Object.entries(stdin?.kwargs?.[event] ?? {})) fields.rename(from, to, CONVERT[to]);
+  if (event === 'post_tool_call') rest['status'] = agentModule(dialect).toolFailureEvents?.includes(theirEvent) ? 'error' : 'ok';
+  if (event === 'pre_verify' && stdin?.attempt !== undefined) {
+    // Hermes counts verify attempts; an agent counts its loops so far, or only flags a repeat.
+    const v = rest[stdin.attempt.key];
+    if (stdin.attempt.counts === 'loops' && typeof v === 'number') rest['attempt'] = v + 1;
+    else if (stdin.attempt.counts === 'repeat' && typeof v === 'boolean') rest['attempt'] = v ? 2 : 1;
   }
 }
 

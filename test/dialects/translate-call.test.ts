@@ -3,7 +3,7 @@
 // the agent reads a hook's output) to prove the agent does what the Decision says.
 
 import { describe, expect, it } from 'vitest';
-import { parseDialectInput, renderDialectAnswer, type DialectAnswer } from '../../src/agent-wiring/answer.js';
+import { parseDialectInput, renderDialectAnswer, type DialectAnswer } from '../../src/dialects/translate-call.js';
 import { evaluateDialectRun } from '../../src/dialects/evaluate.js';
 import { DEFAULT_DIALECT_MAPS as maps, type AgentDialect } from '../../src/dialects/names.js';
 import type { Decision, Directive, EventName } from '../../src/types.js';
