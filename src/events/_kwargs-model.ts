@@ -3,6 +3,10 @@
 
 import { type FamilyKwargs, TEST_SESSION } from './_kwargs-shared.js';
 
+// The model Hermes' own synthetic payload names (a model id, not an agent: the dry run's provider
+// events carry what Hermes' `hooks test` would send).
+const SYNTHETIC_MODEL = 'claude-sonnet-4-6';
+
 const SYNTHETIC_API_REQUEST = {
   session_id: TEST_SESSION,
   task_id: 'test-task',
@@ -10,7 +14,7 @@ const SYNTHETIC_API_REQUEST = {
   api_request_id: 'test-request',
   platform: 'cli',
   provider: 'anthropic',
-  model: 'claude-sonnet-4-6',
+  model: SYNTHETIC_MODEL,
   base_url: 'https://api.anthropic.com',
   api_mode: 'anthropic_messages',
   api_call_count: 1,
@@ -144,7 +148,7 @@ export const MODEL_KWARGS = {
   },
   transform_api_error_classification: {
     provider: 'anthropic',
-    model: 'claude-sonnet-4-6',
+    model: SYNTHETIC_MODEL,
     status_code: 529,
     error_type: 'overloaded_error',
     error_message: 'Overloaded',
