@@ -4,7 +4,7 @@
 # (~16 ms a call: curl's own start is ~10 ms; the perl client's is ~2 ms). The rationale of each step
 # is in hermes-hooks-client's comments; this file keeps only what is particular to bash and curl.
 
-SECONDS=0
+SECONDS=0 started=${EPOCHREALTIME/[.,]/}
 # curl, stat, setsid…: the system's after the agent's PATH, which may be bare.
 PATH=${PATH:+$PATH:}/usr/bin:/bin
 agent=$1
@@ -227,8 +227,18 @@ done
 [ -n "$pairs" ] && agent_env=(-H "X-Hermes-Hooks-Agent-Env: $pairs")
 # The deadline, counted from the client's start (as in hermes-hooks-client).
 send() {
-  local left=${HERMES_HOOKS_TIMEOUT:-310}
-  if [[ $left =~ ^[0-9]+$ ]] && ((SECONDS > 0)); then left=$((left > SECONDS ? left - SECONDS : 1)); fi
+  local left=${HERMES_HOOKS_TIMEOUT:-310} ms frac
+  # To the millisecond (bash 5's EPOCHREALTIME): SECONDS ticks at the wall clock's whole seconds, so
+  # subtracting it gave up to a second early (a 5 s deadline waited 4.1 s). Without it, the whole
+  # seconds surely gone (SECONDS - 1), so the deadline is never cut short.
+  if [[ $left =~ ^[0-9]+$ && $started =~ ^[0-9]+$ && ${EPOCHREALTIME/[.,]/} =~ ^[0-9]+$ ]]; then
+    ms=$((left * 1000 - (${EPOCHREALTIME/[.,]/} - started) / 1000))
+    ((ms < 1000)) && ms=1000
+    printf -v frac '%03d' $((ms % 1000))
+    left=$((ms / 1000)).$frac
+  elif [[ $left =~ ^[0-9]+$ ]] && ((SECONDS > 1)); then
+    left=$((left > SECONDS - 1 ? left - SECONDS + 1 : 1))
+  fi
   local args=(-sS -i --max-time "$left" --unix-socket "$sock" "${agent_env[@]}"
     -H 'content-type: application/json' -H 'Expect:' --data-binary @- "http://localhost/v1/agent/$agent/$event")
   if [ -n "$autostart" ]; then
