@@ -1,6 +1,7 @@
-// HTTP/1.1 on the Unix socket and on loopback TCP: the routes are serve's method table
-// (methods.ts); here a request is checked, its params read from path and body, and the answer or
-// the error (error-answer.ts) written. A blocked emit is still 200: the decision is the answer.
+// HTTP/1.1 request handling, shared by the Unix socket and loopback TCP transports
+// (transport-socket.ts, transport-http.ts): the routes are serve's method table (methods.ts); here
+// a request is checked, its params read from path and body, and the answer or the error
+// (error-answer.ts) written. A blocked emit is still 200: the decision is the answer.
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { isEventName, type EventName } from '../events.js';
@@ -9,9 +10,10 @@ import type { Emission } from '../types.js';
 import type { DialectAnswer } from '../dialects/translate-call.js';
 import { RequestError } from './api.js';
 import { checkRequest, type AuthPolicy } from './auth.js';
-import { Shed, type ConnectionGuard, type RequestSlot } from './connections.js';
+import { Shed, type RequestSlot } from './connections.js';
 import { errorAnswer, ServeError } from './error-answer.js';
-import { callMethod, findRoute, profileContext, httpRouteList, type HttpRoute, type MethodContext, type Params, type ServeMethod } from './methods.js';
+import { callMethod, findRoute, profileContext, httpRouteList, type HttpRoute, type Params, type ServeMethod } from './methods.js';
+import type { TransportContext } from './transport.js';
 import { errorText } from '../errors.js';
 
 /** The request header naming the profile a request is for (serve --profiles). */
@@ -23,13 +25,7 @@ export const PROFILE_HEADER = 'x-hermes-profile';
  */
 export const AGENT_ENV_HEADER = 'x-hermes-hooks-agent-env';
 
-export interface HttpContext extends MethodContext {
-  maxBodyBytes: number;
-  requestTimeoutMs: number;
-  headersTimeoutMs: number;
-  /** Shared by every HTTP server of the process (one open-file budget). */
-  connections: ConnectionGuard;
-}
+type HttpContext = TransportContext;
 
 /** One request being answered: its body is read only through here. */
 interface Exchange {

@@ -1,22 +1,21 @@
-// One server's life: start the transports over one engine, reload when the watched files change,
-// and shut down in order — stop taking requests, drain those in flight (bounded), finalize every
-// open session, flush webhooks (engine.close), kill whatever hook group is left, remove the socket.
+// One server's life: start the transports (transport.ts, each a file) over one engine, reload when
+// the watched files change, and shut down in order — stop taking requests, drain those in flight
+// (bounded), finalize every open session, flush webhooks (engine.close), kill whatever hook group
+// is left, close the transports (the socket removed).
 
-import type { Server } from 'node:http';
 import { constants as osConstants } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
 import type { HookEngine } from '../engine/create-engine.js';
 import type { Logger } from '../types.js';
 import type { FinalizeNotice, SessionFinalized } from '../types.js';
 import { createServeApi, RequestError, type ServeApi } from './api.js';
-import { allowedHosts, type AuthPolicy } from './auth.js';
 import { createConnectionGuard, type ConnectionGuard } from './connections.js';
-import { createHttpServer, type HttpContext } from './http.js';
-import { serveJsonRpc, type RpcChannel } from './jsonrpc.js';
-import { callRpcMethod } from './methods.js';
 import { createNoticeQueue } from './notices.js';
 import { createRequestTracker, type RequestTracker } from './requests.js';
-import { listenOnSocket, removeSocket } from './socket-file.js';
+import type { Listening, Transport, TransportContext } from './transport.js';
+import { createHttpTransport } from './transport-http.js';
+import { createSocketTransport } from './transport-socket.js';
+import { createStdioTransport } from './transport-stdio.js';
 import type { FileWatch } from './watch.js';
 import { watchEngine } from './engine-watch.js';
 import { watchIdleExit, type IdleExitWatch } from './idle-exit.js';
@@ -66,11 +65,8 @@ interface ServerState {
   tracker: RequestTracker;
   connections: ConnectionGuard;
   watcher: FileWatch;
-  servers: Server[];
-  socketIno: number | null;
-  rpc: RpcChannel | null;
-  httpAddress: { host: string; port: number } | null;
-  transports: string[];
+  /** The transports listening so far, in the order they started. */
+  started: { transport: Transport; listening: Listening }[];
   shuttingDown: Promise<number> | null;
   resolveDone: (code: number) => void;
   /** Undo what this server hooked into the process (once stopped, or when it failed to start). */
@@ -96,10 +92,9 @@ export async function startServer(engine: HookEngine, cfg: ServeConfig): Promise
   const done = new Promise<number>((r) => (resolveDone = r));
   // Config, allowlist and scripts: reload on change.
   const watcher = watchEngine(engine, log);
-  // Filled in as the transports start.
-  const started = { servers: [], socketIno: null, rpc: null, httpAddress: null, transports: [], shuttingDown: null, detach: () => {}, idleExit: null };
-  const st: ServerState = { engine, profiles: cfg.profiles ?? null, cfg, log, tracker, connections, watcher, resolveDone, ...started };
-  const ctx: HttpContext = {
+  const later = { started: [], shuttingDown: null, detach: () => {}, idleExit: null };
+  const st: ServerState = { engine, profiles: cfg.profiles ?? null, cfg, log, tracker, connections, watcher, resolveDone, ...later };
+  const ctx: TransportContext = {
     api,
     tracker,
     notices,
@@ -114,40 +109,53 @@ export async function startServer(engine: HookEngine, cfg: ServeConfig): Promise
   st.detach = hookIntoProcess(st);
 
   try {
-    await listen(st, ctx);
+    for (const transport of transportsOf(cfg)) {
+      const listening = await transport.start(ctx);
+      st.started.push({ transport, listening });
+      cfg.announce(listening.announce);
+    }
   } catch (e) {
-    for (const s of st.servers) s.close();
-    if (cfg.socket && st.socketIno !== null) removeSocket(cfg.socket, st.socketIno);
+    for (const { transport } of st.started) {
+      transport.stop();
+      await transport.close();
+    }
     connections.close();
     watcher.close();
     st.detach();
     throw e;
-  }
-  if (cfg.stdio) {
-    const { input, output } = cfg.stdio;
-    st.transports.push('stdio');
-    st.rpc = serveJsonRpc(input, output, {
-      maxLineBytes: cfg.maxBodyBytes,
-      onEnd: () => void shutdown(st, 'stdin closed'),
-      handle: (method, params) => callRpcMethod(method, params, ctx),
-    });
-    cfg.announce('serving JSON-RPC 2.0 on stdin/stdout, one object per line');
   }
 
   if (cfg.idleExitMs) st.idleExit = startIdleExit(st, cfg.idleExitMs);
 
   return {
     get httpAddress() {
-      return st.httpAddress;
+      return st.started.find((t) => t.listening.tcp)?.listening.tcp ?? null;
     },
     done,
     shutdown: (reason) => shutdown(st, reason),
     sessionFinalized(event) {
       if (event.notices.length === 0) return;
       notices.push(event.notices);
-      st.rpc?.notify('session_finalized', event);
+      notify(st, 'session_finalized', event);
     },
   };
+}
+
+/**
+ * The transports serve was asked for, in the order they start (and are announced). A new
+ * transport: its file implementing transport.ts, and its line here.
+ */
+function transportsOf(cfg: ServeConfig): Transport[] {
+  const list: Transport[] = [];
+  if (cfg.socket) list.push(createSocketTransport(cfg.socket));
+  if (cfg.http) list.push(createHttpTransport(cfg.http));
+  if (cfg.stdio) list.push(createStdioTransport(cfg.stdio));
+  return list;
+}
+
+/** A server → host notification, on every transport that can push one. */
+function notify(st: ServerState, method: string, params: unknown): void {
+  for (const { transport } of st.started) transport.notify?.(method, params);
 }
 
 /** --idle-exit: say so on stderr, then shut down as for a signal (socket removed, exit 0). */
@@ -182,11 +190,11 @@ async function forProfile(st: ServerState, name: unknown): Promise<{ api: ServeA
 function health(st: ServerState, api: ServeApi): Record<string, unknown> {
   return api.health({
     ...(st.profiles ? { profiles: { default: st.engine.profile, loaded: st.profiles.loaded(), known: st.profiles.known() } } : {}),
-    transports: st.transports,
+    transports: st.started.map((t) => t.listening.label),
     in_flight: st.tracker.inFlight,
     served: st.tracker.served,
     live_hooks: st.engine.liveHooks.count(),
-    ...(st.cfg.socket || st.cfg.http ? { connections: st.connections.stats() } : {}),
+    ...(st.started.some((t) => t.transport.holdsConnections) ? { connections: st.connections.stats() } : {}),
     memory: memory(),
   });
 }
@@ -207,7 +215,7 @@ function hookIntoProcess(st: ServerState): () => void {
     if (signalled > 1) {
       // A second signal: the user does not want to wait for the drain.
       onExit();
-      if (st.cfg.socket && st.socketIno !== null) removeSocket(st.cfg.socket, st.socketIno);
+      for (const { transport } of st.started) transport.abandon?.();
       process.exit(128 + osConstants.signals[signal]);
     }
     void shutdown(st, signal);
@@ -228,11 +236,7 @@ function shutdown(st: ServerState, reason: string): Promise<number> {
     log.info?.(`shutting down (${reason})`);
     st.idleExit?.stop();
     st.watcher.close();
-    st.rpc?.stop();
-    for (const s of st.servers) {
-      s.close();
-      s.closeIdleConnections();
-    }
+    for (const { transport } of st.started) transport.stop();
     const { aborted } = await st.tracker.drain(cfg.drainTimeoutMs);
     if (aborted > 0) log.warn(`${aborted} request(s) still running after ${cfg.drainTimeoutMs / 1000}s were cancelled`);
     const closed = await st.engine.close().catch((e: unknown) => {
@@ -242,10 +246,10 @@ function shutdown(st: ServerState, reason: string): Promise<number> {
     const routed = (await st.profiles?.close()) ?? [];
     reportShutdownNotices(st, [...closed.notices, ...routed]);
     st.engine.liveHooks.killAll('SIGKILL');
-    for (const s of st.servers) s.closeAllConnections();
-    if (cfg.socket && st.socketIno !== null) removeSocket(cfg.socket, st.socketIno);
+    // Each close's synchronous part (connections cut, socket removed) runs now; the last answers are awaited after.
+    const closing = st.started.map(({ transport }) => transport.close());
     st.connections.close();
-    await st.rpc?.flush();
+    await Promise.all(closing);
     st.detach();
     st.resolveDone(0);
     return 0;
@@ -261,41 +265,8 @@ function reportShutdownNotices(st: ServerState, list: FinalizeNotice[]): void {
     bySession.get(n.session_id)!.push(n);
   }
   for (const [session_id, ns] of bySession) {
-    st.rpc?.notify('session_finalized', { session_id, session_key: ns[0]?.session_key ?? null, reason: 'shutdown', notices: ns });
+    notify(st, 'session_finalized', { session_id, session_key: ns[0]?.session_key ?? null, reason: 'shutdown', notices: ns });
     for (const n of ns) st.log.warn(`notice for session ${session_id ?? '-'}: ${n.message}`);
-  }
-}
-
-/** The Unix socket and --http, as configured; each announced once it listens. */
-async function listen(st: ServerState, ctx: HttpContext): Promise<void> {
-  const { cfg } = st;
-  if (cfg.socket) {
-    const server = createHttpServer(ctx, { token: null, hosts: null });
-    st.socketIno = (await listenOnSocket(server, cfg.socket)).ino;
-    st.servers.push(server);
-    st.transports.push(`unix:${cfg.socket}`);
-    cfg.announce(`serving HTTP on unix socket ${cfg.socket} (mode 0600)`);
-  }
-  if (cfg.http) {
-    const { host, allowRemote } = cfg.http;
-    const policy: AuthPolicy = { token: cfg.http.token, hosts: null };
-    const server = createHttpServer(ctx, policy);
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(cfg.http!.port, host, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
-    const addr = server.address();
-    const port = typeof addr === 'object' && addr ? addr.port : cfg.http.port;
-    st.httpAddress = { host, port };
-    // DNS rebinding: only Host values naming our own address (unless remote access was asked for).
-    policy.hosts = allowRemote ? null : allowedHosts(host, port);
-    st.servers.push(server);
-    const shown = host.includes(':') ? `[${host}]` : host;
-    st.transports.push(`http://${shown}:${port}`);
-    cfg.announce(`serving HTTP on http://${shown}:${port} (Authorization: Bearer <token> required)`);
   }
 }
 

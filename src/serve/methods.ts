@@ -1,9 +1,9 @@
-// serve's methods, one table that both transports read: the JSON-RPC method (--stdio), the HTTP
-// route (the socket and --http), how a request becomes the method's params, and what runs. The
-// transports only frame requests and answers and map errors (error-answer.ts). Who may call is the
-// transport's (the socket's file mode; the bearer token on --http), the same for every method;
-// what each parameter may be is checked in api.ts, before anything reaches the engine. A new
-// method is one entry here (and its call in api.ts): both transports then serve it.
+// serve's methods, one table that every transport (transport.ts) reads: the JSON-RPC method
+// (--stdio), the HTTP route (the socket and --http), how a request becomes the method's params, and
+// what runs. The transports only frame requests and answers and map errors (error-answer.ts). Who
+// may call is the transport's (the socket's file mode; the bearer token on --http), the same for
+// every method; what each parameter may be is checked in api.ts, before anything reaches the
+// engine. A new method is one entry here (and its call in api.ts): every transport then serves it.
 //
 //   GET  /v1/health                      the engine's state and the config's diagnostics
 //   POST /v1/emit/<event>                body: kwargs              → the Emission

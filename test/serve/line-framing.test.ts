@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { PassThrough } from 'node:stream';
-import { serveJsonRpc } from '../../src/serve/jsonrpc.js';
+import { serveJsonRpc } from '../../src/serve/transport-stdio.js';
 
 /** A JSON-RPC channel whose every request is answered with its params (a pad by its length); returns what it wrote. */
 function channel(maxLineBytes: number) {

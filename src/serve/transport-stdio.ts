@@ -1,12 +1,34 @@
 // JSON-RPC 2.0 over a pair of byte streams, one JSON object per line (`serve --stdio`): requests are
 // handled concurrently and answered as they finish (match answers by id). Nothing but protocol
 // lines goes to the output; logs go to stderr. A line that is not valid JSON-RPC gets an error
-// answer and the next line is read as usual.
+// answer and the next line is read as usual. stdin closing shuts the server down.
 
 import type { Readable, Writable } from 'node:stream';
 import { errorAnswer, rpcCode, type ServeErrorCode } from './error-answer.js';
 import { createLineFramer } from './line-framing.js';
+import { callRpcMethod } from './methods.js';
+import type { Transport } from './transport.js';
 import { errorText } from '../errors.js';
+
+/** `serve --stdio`: requests by their JSON-RPC method name; the one transport that can push notifications. */
+export function createStdioTransport(io: { input: Readable; output: Writable }): Transport {
+  let rpc: RpcChannel | null = null;
+  return {
+    name: 'stdio',
+    holdsConnections: false,
+    async start(ctx) {
+      rpc = serveJsonRpc(io.input, io.output, {
+        maxLineBytes: ctx.maxBodyBytes,
+        onEnd: () => ctx.shutdown('stdin closed'),
+        handle: (method, params) => callRpcMethod(method, params, ctx),
+      });
+      return { label: 'stdio', announce: 'serving JSON-RPC 2.0 on stdin/stdout, one object per line' };
+    },
+    stop: () => rpc?.stop(),
+    close: async () => rpc?.flush(),
+    notify: (method, params) => rpc?.notify(method, params),
+  };
+}
 
 type Id = string | number | null;
 
