@@ -41,10 +41,13 @@ const opt = (name) => {
 };
 const quick = argv.includes('--quick');
 const retry = !argv.includes('--no-retry');
-const only = opt('--only')?.split(',').map((s) => s.trim());
+const only = opt('--only')
+  ?.split(',')
+  .map((s) => s.trim());
 const resultsDir = opt('--results') ?? RESULTS;
 const writeReadme = opt('--results') === undefined;
-for (const name of only ?? []) if (!BENCHMARKS.includes(name) && !OPT_IN.includes(name)) throw new Error(`unknown benchmark '${name}' (one of: ${[...BENCHMARKS, ...OPT_IN].join(', ')})`);
+for (const name of only ?? [])
+  if (!BENCHMARKS.includes(name) && !OPT_IN.includes(name)) throw new Error(`unknown benchmark '${name}' (one of: ${[...BENCHMARKS, ...OPT_IN].join(', ')})`);
 const selected = [...BENCHMARKS, ...OPT_IN].filter((b) => (only ? only.includes(b) : BENCHMARKS.includes(b)));
 
 function newestMtime(dir) {
@@ -86,13 +89,10 @@ function runBenchmark(name, scratch) {
 }
 
 const failedTargets = (result) => result.figures.filter((f) => f.pass === false);
-const fmt = (v) => (typeof v === 'number' ? String(v) : v ?? '—');
+const fmt = (v) => (typeof v === 'number' ? String(v) : (v ?? '—'));
 
 function renderTable(summaries) {
-  const lines = [
-    '| Benchmark | Figure | Measured | Target | Met | Physical limit / detail (same run) |',
-    '| --- | --- | --- | --- | --- | --- |',
-  ];
+  const lines = ['| Benchmark | Figure | Measured | Target | Met | Physical limit / detail (same run) |', '| --- | --- | --- | --- | --- | --- |'];
   for (const s of summaries) {
     if (s.error) {
       lines.push(`| ${s.name} | — | failed to run: ${s.error} | | ✗ | |`);
@@ -164,11 +164,12 @@ function updateReadme(summaries, machine, totalS) {
     console.log('bench: README.md has no results markers; table not written');
     return;
   }
-  const header = totalS === null
-    ? `Each benchmark's own run, on ${machine.nproc} × ${machine.cpu_model ?? 'CPU'}, Node ${machine.node} (table rewritten with \`--render\` from bench/results/):`
-    : `Run of ${machine.date.slice(0, 16).replace('T', ' ')} UTC on ${machine.nproc} × ${machine.cpu_model ?? 'CPU'}, ` +
-    `Node ${machine.node}, load average at start ${machine.loadavg_at_start.join(' / ')}, commit ${machine.commit ?? '?'}` +
-    `${quick ? ', **--quick**' : ''}${totalS === null ? '' : `; the whole run took ${totalS} s`}.`;
+  const header =
+    totalS === null
+      ? `Each benchmark's own run, on ${machine.nproc} × ${machine.cpu_model ?? 'CPU'}, Node ${machine.node} (table rewritten with \`--render\` from bench/results/):`
+      : `Run of ${machine.date.slice(0, 16).replace('T', ' ')} UTC on ${machine.nproc} × ${machine.cpu_model ?? 'CPU'}, ` +
+        `Node ${machine.node}, load average at start ${machine.loadavg_at_start.join(' / ')}, commit ${machine.commit ?? '?'}` +
+        `${quick ? ', **--quick**' : ''}${totalS === null ? '' : `; the whole run took ${totalS} s`}.`;
   const body = `${start}\n${header}\n\n${renderRuns(summaries)}\n\n${renderTable(summaries)}\n${renderBreakdown(summaries)}\n${end}`;
   writeFileSync(readme, text.slice(0, a) + body + text.slice(b + end.length));
 }
@@ -203,7 +204,11 @@ try {
     const retriable = (r) => !r.error && failedTargets(r).some((f) => f.retry !== false);
     const elapsedS = (performance.now() - t0) / 1000;
     if (retry && retriable(attempts[0]) && elapsedS + attempts[0].duration_s < RETRY_BUDGET_S) {
-      process.stdout.write(`target missed (${failedTargets(attempts[0]).map((f) => f.value).join(', ')}), once more … `);
+      process.stdout.write(
+        `target missed (${failedTargets(attempts[0])
+          .map((f) => f.value)
+          .join(', ')}), once more … `,
+      );
       attempts.push(await runBenchmark(name, scratch));
     }
     const last = attempts[attempts.length - 1];

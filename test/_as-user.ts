@@ -36,7 +36,10 @@ export function runBinAs(
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const [cmd, ...args] = asUser(uid, [process.execPath, BIN, ...argv]);
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd as string, args, { env: opts.env ?? { PATH: process.env.PATH, HOME: userHome(uid), LANG: 'C.UTF-8' }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(cmd as string, args, {
+      env: opts.env ?? { PATH: process.env.PATH, HOME: userHome(uid), LANG: 'C.UTF-8' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     const guard = setTimeout(() => child.kill('SIGKILL'), opts.killAfterMs ?? 60_000);
     let out = '';
     let err = '';

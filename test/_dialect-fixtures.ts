@@ -21,7 +21,16 @@ export function runHook(command: string, stdin: unknown, opts: { timeoutMs?: num
   const duration_ms = performance.now() - started;
   const error = r.error as NodeJS.ErrnoException | undefined;
   if (error?.code === 'ETIMEDOUT') {
-    return { status: 'timeout', exit_code: null, signal: 'SIGKILL', stdout: '', stderr: '', error: null, duration_ms, timeout: Math.round((opts.timeoutMs ?? 20_000) / 1000) };
+    return {
+      status: 'timeout',
+      exit_code: null,
+      signal: 'SIGKILL',
+      stdout: '',
+      stderr: '',
+      error: null,
+      duration_ms,
+      timeout: Math.round((opts.timeoutMs ?? 20_000) / 1000),
+    };
   }
   if (error) {
     const message = error.code === 'ENOENT' ? 'command not found' : error.code === 'EACCES' ? 'command not executable' : error.message;
@@ -52,7 +61,10 @@ export function configText(name: string): string {
 }
 
 /** Our wire payload (reference §3.1) for an event. */
-export function wire(event: EventName, fields: { tool_name?: string | null; tool_input?: JsonObject | null; extra?: JsonObject; session_id?: string } = {}): JsonObject {
+export function wire(
+  event: EventName,
+  fields: { tool_name?: string | null; tool_input?: JsonObject | null; extra?: JsonObject; session_id?: string } = {},
+): JsonObject {
   return {
     hook_event_name: event,
     tool_name: fields.tool_name ?? null,

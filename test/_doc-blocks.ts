@@ -124,7 +124,12 @@ export function outputMatches(shown: string[], printed: string): boolean {
   lines.forEach((l, k) => {
     const last = k === lines.length - 1;
     if (l.trim() === '…') re += last ? '[\\s\\S]*' : '(?:[^\\n]*\\n)*?';
-    else re += l.split('…').map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[^\\n]*') + (last ? '' : '\\n');
+    else
+      re +=
+        l
+          .split('…')
+          .map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+          .join('[^\\n]*') + (last ? '' : '\\n');
   });
   return new RegExp(`^${re}$`).test(normalise(printed));
 }

@@ -30,8 +30,7 @@ export default function checkBuildIsFresh(): void {
     }
     if (built < source.mtimeMs) {
       throw new Error(
-        `${out} is older than ${source.file.slice(ROOT.length + 1)}: the tests would run a stale build. ` +
-          'Run `npm run build` (npm test builds first).',
+        `${out} is older than ${source.file.slice(ROOT.length + 1)}: the tests would run a stale build. ` + 'Run `npm run build` (npm test builds first).',
       );
     }
   }

@@ -67,7 +67,10 @@ describe('the public API (dist/index.js) is exactly docs/api.md', () => {
 
   it('the runtime exports are the documented values', async () => {
     const values = Object.keys(await import(pathToFileURL(join(DIST, 'index.js')).href)).sort();
-    const documentedValues = [...docs].filter(([, kind]) => VALUE_KINDS.has(kind)).map(([name]) => name).sort();
+    const documentedValues = [...docs]
+      .filter(([, kind]) => VALUE_KINDS.has(kind))
+      .map(([name]) => name)
+      .sort();
     expect(values).toEqual(documentedValues);
   });
 

@@ -41,7 +41,12 @@ describe('jsonSafe (plugin kwargs and gateway contexts sent to workers)', () => 
     const safe = safeJsonValue(parsed) as Record<string, unknown>;
     expect(Object.getPrototypeOf(safe)).toBe(Object.prototype);
     expect(JSON.stringify(safe)).toBe('{"__proto__":{"a":1},"b":2}');
-    const hostile = { ok: 1, get bad(): never { throw new Error('no'); } };
+    const hostile = {
+      ok: 1,
+      get bad(): never {
+        throw new Error('no');
+      },
+    };
     expect(safeJsonValue(hostile)).toBe('[Unreadable]');
   });
 });

@@ -100,7 +100,13 @@ function cleanEnv(home: string, bin: string): NodeJS.ProcessEnv {
 }
 
 /** README.md, then every page of docs/, by name. */
-const PAGES = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
+const PAGES = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .sort()
+    .map((f) => `docs/${f}`),
+];
 const BLOCKS = PAGES.flatMap((f) => runnableBlocks(readFileSync(join(ROOT, f), 'utf8'), f));
 
 /** Single blocks, and each group of blocks as one run (in page order). */
@@ -118,7 +124,11 @@ function runs(blocks: Block[]): Block[][] {
   return out;
 }
 
-const title = (b: Block): string => `${b.file}:${b.line} (${b.script.split('\n').find((l) => !l.startsWith('#'))!.slice(0, 60)})`;
+const title = (b: Block): string =>
+  `${b.file}:${b.line} (${b.script
+    .split('\n')
+    .find((l) => !l.startsWith('#'))!
+    .slice(0, 60)})`;
 
 describe('README and docs runnable blocks', () => {
   it('the pages mark their self-contained commands (set-up demo, first guard, test, validate, bats)', () => {
@@ -130,7 +140,9 @@ describe('README and docs runnable blocks', () => {
     }
     for (const b of BLOCKS) expect(b.script, `${b.file}:${b.line} would recurse`).not.toMatch(/\bnpm (?:test|run test)\b|\.ci\/run/);
     // Every install line the README gives is one of these blocks (issue 20: they must work as written).
-    const installs = BLOCKS.filter((b) => b.install).map((b) => b.script).join('\n');
+    const installs = BLOCKS.filter((b) => b.install)
+      .map((b) => b.script)
+      .join('\n');
     expect(installs).toMatch(/npm ci && npm link[\s\S]*npm pack[\s\S]*npm install -g \.\/hermes-hooks-\d+\.\d+\.\d+\.tgz/);
   });
 
@@ -255,8 +267,7 @@ describe('runnableBlocks (the convention itself)', () => {
   }, 60_000);
 
   it('normalises timings, hashes, dates, bars and spacing on both sides; … stands for text or lines', () => {
-    const printed =
-      '  #0 ✓ ok     exit 0   959.3 ms   |█████   |  g.sh\nsha256 3f2a9c1e04b7aa… at 2026-11-30T10:31:07.123Z (0.021s)\nx\ny\nend\n';
+    const printed = '  #0 ✓ ok     exit 0   959.3 ms   |█████   |  g.sh\nsha256 3f2a9c1e04b7aa… at 2026-11-30T10:31:07.123Z (0.021s)\nx\ny\nend\n';
     const shown = [' #0 ✓ ok exit 0 31.2 ms |██ | g.sh', 'sha256 000000000000… at 2020-01-01T00:00:00Z (1.5s)', '…', 'end'];
     expect(outputMatches(shown, printed)).toBe(true);
     expect(outputMatches(['#0 ✓ ok exit 0 31.2 ms |██ | g.sh', '…'], printed)).toBe(false); // leading spaces are kept

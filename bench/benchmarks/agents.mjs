@@ -43,7 +43,10 @@ function claudeApi() {
     }
     if (!(msg.tools ?? []).some((t) => t.name === 'Bash')) return { content: [{ type: 'text', text: 'ok' }], stop: 'end_turn' };
     clock.callAt = performance.now();
-    return { content: [{ type: 'tool_use', id: `toolu_${Date.now()}`, name: 'Bash', input: { command: clock.command, description: 'bench' } }], stop: 'tool_use' };
+    return {
+      content: [{ type: 'tool_use', id: `toolu_${Date.now()}`, name: 'Bash', input: { command: clock.command, description: 'bench' } }],
+      stop: 'tool_use',
+    };
   });
 }
 
@@ -89,7 +92,16 @@ const AGENTS = {
     serves: { 'serve (client)': 'client', 'serve (http)': 'http' },
     async call(work, apiPort, snippet, token) {
       const home = agentHome(work, '.claude', 'settings.json', snippet);
-      const env = { PATH: process.env.PATH, HOME: home, ANTHROPIC_BASE_URL: `http://127.0.0.1:${apiPort}`, ANTHROPIC_API_KEY: 'sk-ant-bench', DISABLE_AUTOUPDATER: '1', DISABLE_TELEMETRY: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', ...(token ? { HERMES_HOOKS_TOKEN: token } : {}) };
+      const env = {
+        PATH: process.env.PATH,
+        HOME: home,
+        ANTHROPIC_BASE_URL: `http://127.0.0.1:${apiPort}`,
+        ANTHROPIC_API_KEY: 'sk-ant-bench',
+        DISABLE_AUTOUPDATER: '1',
+        DISABLE_TELEMETRY: '1',
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+        ...(token ? { HERMES_HOOKS_TOKEN: token } : {}),
+      };
       return timedRun(CLAUDE, ['-p', 'Run the command.', '--output-format', 'json', '--allowedTools', 'Bash'], env, join(home, 'project'), join(home, 'ran'));
     },
   },
@@ -102,7 +114,20 @@ const AGENTS = {
       const home = agentHome(work, '.codex', 'hooks.json', snippet);
       const env = { ...process.env, HOME: home, CODEX_HOME: join(home, '.codex'), BENCH_API_KEY: 'sk-bench' };
       const provider = `model_providers.bench={name="bench",base_url="http://127.0.0.1:${apiPort}/v1",wire_api="responses",env_key="BENCH_API_KEY"}`;
-      const args = ['exec', '--skip-git-repo-check', '--ephemeral', '--dangerously-bypass-approvals-and-sandbox', '--dangerously-bypass-hook-trust', '-c', provider, '-c', 'model_provider="bench"', '-m', 'gpt-5', 'Run the command.'];
+      const args = [
+        'exec',
+        '--skip-git-repo-check',
+        '--ephemeral',
+        '--dangerously-bypass-approvals-and-sandbox',
+        '--dangerously-bypass-hook-trust',
+        '-c',
+        provider,
+        '-c',
+        'model_provider="bench"',
+        '-m',
+        'gpt-5',
+        'Run the command.',
+      ];
       return timedRun(CODEX, args, env, join(home, 'project'), join(home, 'ran'));
     },
   },
@@ -121,7 +146,10 @@ function directSnippet(runSnippet, guard) {
 /** The snippet each row hands the agent, keyed by row name (none, direct, run, then the agent's serve rows). */
 function rowSnippets(name, agent, home, port) {
   const runSnippet = printConfig(name, home, { wiring: 'run' });
-  const serves = Object.entries(agent.serves).map(([row, wiring]) => [row, printConfig(name, home, { wiring, extra: wiring === 'http' ? ['--url', `http://127.0.0.1:${port}`] : [] })]);
+  const serves = Object.entries(agent.serves).map(([row, wiring]) => [
+    row,
+    printConfig(name, home, { wiring, extra: wiring === 'http' ? ['--url', `http://127.0.0.1:${port}`] : [] }),
+  ]);
   return { none: {}, direct: directSnippet(runSnippet, join(home, 'guard.sh')), run: runSnippet, ...Object.fromEntries(serves) };
 }
 
@@ -145,7 +173,11 @@ async function benchAgent(name, agent, rounds) {
         if (i >= 0) ms[row].push(t);
       }
     }
-    return { version: agent.version(), wall_ms: Object.fromEntries(rows.map((r) => [r, summarize(ms[r], 1)])), samples_ms: Object.fromEntries(rows.map((r) => [r, ms[r].map((x) => round(x, 1))])) };
+    return {
+      version: agent.version(),
+      wall_ms: Object.fromEntries(rows.map((r) => [r, summarize(ms[r], 1)])),
+      samples_ms: Object.fromEntries(rows.map((r) => [r, ms[r].map((x) => round(x, 1))])),
+    };
   } finally {
     await serve.stop();
     server.close();
@@ -167,7 +199,9 @@ benchMain(async ({ quick }) => {
     const r = await benchAgent(name, agent, rounds);
     result.agents[name] = r;
     const w = r.wall_ms;
-    const rowsNote = Object.entries(w).map(([row, x]) => `${row} ${x.median} (p95 ${x.p95})`).join(', ');
+    const rowsNote = Object.entries(w)
+      .map(([row, x]) => `${row} ${x.median} (p95 ${x.p95})`)
+      .join(', ');
     for (const [i, row] of Object.keys(agent.serves).entries()) {
       const over = w[row].median - w.direct.median;
       result.figures.push(

@@ -105,9 +105,7 @@ async function measureHook(ws, name, body, { runs, warmup }) {
   const spec = { event: 'pre_tool_call', command: hook, fail_closed: false, timeout: 30 };
   const directive = lib.evaluateRun(spec, run);
   const micro_us = {
-    build_and_serialize_payload: microUs(() =>
-      lib.serializePayload(lib.buildPayload('pre_tool_call', KWARGS, { cwd: process.cwd(), profile: 'default' })),
-    ),
+    build_and_serialize_payload: microUs(() => lib.serializePayload(lib.buildPayload('pre_tool_call', KWARGS, { cwd: process.cwd(), profile: 'default' }))),
     evaluate_run: microUs(() => lib.evaluateRun(spec, run)),
     resolve: microUs(() => lib.resolve('pre_tool_call', [directive], KWARGS.args)),
     stdin_file_open_close: microUs(() => closeQuietly(openStdinCopySync(bytes)), 500),

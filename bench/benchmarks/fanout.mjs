@@ -30,7 +30,8 @@ benchMain(async ({ quick }) => {
     const serial = await lib.createHookEngine({ home, acceptHooks: true, interactive: false, exitCleanup: false, logger: lib.silentLogger, concurrency: 1 });
     const first = await engine.emit('pre_tool_call', KWARGS);
     const shell = first.hooks.filter((h) => h.kind === 'shell');
-    if (shell.length !== HOOKS || shell.some((h) => h.status !== 'ok')) throw new Error(`fan-out hooks did not all run: ${JSON.stringify(shell.map((h) => h.status))}`);
+    if (shell.length !== HOOKS || shell.some((h) => h.status !== 'ok'))
+      throw new Error(`fan-out hooks did not all run: ${JSON.stringify(shell.map((h) => h.status))}`);
     const payload = lib.serializePayload(first.payload);
 
     const checkEmit = (e) => {

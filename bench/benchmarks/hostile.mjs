@@ -60,7 +60,14 @@ function viaHttp(port, token) {
   return new Promise((resolve) => {
     const t0 = performance.now();
     const req = request(
-      { host: '127.0.0.1', port, method: 'POST', path: '/v1/agent/claude/PreToolUse', agent: false, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } },
+      {
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: '/v1/agent/claude/PreToolUse',
+        agent: false,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      },
       (res) => {
         let body = '';
         res.on('data', (c) => (body += c));
@@ -264,7 +271,14 @@ benchMain(async ({ quick }) => {
       { label: 'ulimit -n 1024', bin: BIN, client, nofile: 1024 },
     ];
     const base = process.env.HH_BENCH_BASELINE;
-    if (base) variants.push({ label: 'baseline build, ulimit -n 1024', bin: `${base}/dist/cli/bin.js`, client: `${base}/scripts-examples/hosts/hermes-hooks-client`, nofile: 1024, baseline: true });
+    if (base)
+      variants.push({
+        label: 'baseline build, ulimit -n 1024',
+        bin: `${base}/dist/cli/bin.js`,
+        client: `${base}/scripts-examples/hosts/hermes-hooks-client`,
+        nofile: 1024,
+        baseline: true,
+      });
     result.variants = [];
     for (const [i, v] of variants.entries()) {
       result.variants.push(await measureVariant({ ...v, home, sock: join(ws.dir, `s${i}.sock`), calls }));
@@ -276,10 +290,16 @@ benchMain(async ({ quick }) => {
       const u = v.under_attack;
       const byHook = (u.outcomes_http.hook ?? 0) + (u.outcomes_client.hook ?? 0);
       const total = 2 * calls;
-      const other = Object.entries({ ...u.outcomes_http }).concat(Object.entries(u.outcomes_client)).filter(([k]) => k !== 'hook');
+      const other = Object.entries({ ...u.outcomes_http })
+        .concat(Object.entries(u.outcomes_client))
+        .filter(([k]) => k !== 'hook');
       const note = `${v.attacker_at_end.open} hostile connections open at the end (${v.attacker_at_end.opened} opened, ${v.attacker_at_end.closed_by_server} closed by serve and reopened); server fds peak ${v.server_fds_peak} of ${v.nofile}; serve used ${v.server_cpu_share_under_attack === null ? '?' : `${round(v.server_cpu_share_under_attack * 100, 1)}%`} of a core during the attack; ${other.length ? `other answers: ${other.map(([k, n]) => `${k} ×${n}`).join(', ')}` : 'no other answer'}`;
       result.figures.push(
-        figure(`${v.label}: legitimate calls answered by their hook under attack`, `${byHook}/${total}`, '', { target: isBase ? null : `${total}/${total}`, pass: isBase ? null : byHook === total, note }),
+        figure(`${v.label}: legitimate calls answered by their hook under attack`, `${byHook}/${total}`, '', {
+          target: isBase ? null : `${total}/${total}`,
+          pass: isBase ? null : byHook === total,
+          note,
+        }),
       );
       if (isBase) continue;
       result.figures.push(
@@ -292,21 +312,31 @@ benchMain(async ({ quick }) => {
         // The client's time is mostly bash and curl starting, which the attacker (this process,
         // on the same two cores) slows whatever serve does: the target compares the attacked serve
         // with an unattacked one at the same moment; against the quiet run it is shown, not judged.
-        figure(`${v.label}: client call under attack, max − max of the same client to an unattacked serve at the same moment`, round(u.client.max - u.client_to_unattacked_serve.max, 1), 'ms', {
-          target: `≤ ${TARGET_MS}`,
-          pass: u.client.max - u.client_to_unattacked_serve.max <= TARGET_MS,
-          limit: `to the unattacked serve: median ${u.client_to_unattacked_serve.median} ms, p95 ${u.client_to_unattacked_serve.p95}, max ${u.client_to_unattacked_serve.max}`,
-          note: `under attack median ${u.client.median} ms, p95 ${u.client.p95}, max ${u.client.max}`,
-        }),
+        figure(
+          `${v.label}: client call under attack, max − max of the same client to an unattacked serve at the same moment`,
+          round(u.client.max - u.client_to_unattacked_serve.max, 1),
+          'ms',
+          {
+            target: `≤ ${TARGET_MS}`,
+            pass: u.client.max - u.client_to_unattacked_serve.max <= TARGET_MS,
+            limit: `to the unattacked serve: median ${u.client_to_unattacked_serve.median} ms, p95 ${u.client_to_unattacked_serve.p95}, max ${u.client_to_unattacked_serve.max}`,
+            note: `under attack median ${u.client.median} ms, p95 ${u.client.p95}, max ${u.client.max}`,
+          },
+        ),
         figure(`${v.label}: client call under attack, max − the client's own time without attack`, round(u.client.max - v.quiet.client.median, 1), 'ms', {
           limit: `the client's own time without attack ${v.quiet.client.median} ms (median): the hook (${hookMs.median} ms) plus bash and curl starting`,
           note: `max − hook's own time ${over(u.client.max)} ms; includes what the attacker's CPU costs bash and curl (the figure above separates it)`,
         }),
-        figure(`${v.label}: hostile --http connections closed by the headers deadline after the attacker stops`, v.tcp_closed_by_deadline_within_s ?? '> 30', 's', {
-          target: '≤ 12',
-          pass: v.tcp_closed_by_deadline_within_s !== null && v.tcp_closed_by_deadline_within_s <= 12,
-          note: `--headers-timeout 10 s; a token-less body is answered 401 at once; ${v.stderr_shed_lines} line(s) on stderr over ${v.attack_s} s of attack (at most one per 10 s)`,
-        }),
+        figure(
+          `${v.label}: hostile --http connections closed by the headers deadline after the attacker stops`,
+          v.tcp_closed_by_deadline_within_s ?? '> 30',
+          's',
+          {
+            target: '≤ 12',
+            pass: v.tcp_closed_by_deadline_within_s !== null && v.tcp_closed_by_deadline_within_s <= 12,
+            note: `--headers-timeout 10 s; a token-less body is answered 401 at once; ${v.stderr_shed_lines} line(s) on stderr over ${v.attack_s} s of attack (at most one per 10 s)`,
+          },
+        ),
       );
     }
   } finally {

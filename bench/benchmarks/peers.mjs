@@ -70,7 +70,10 @@ benchMain(async ({ quick }) => {
   try {
     peerDir = installPeer();
   } catch (err) {
-    const reason = `${PEER_PACKAGE}@${PEER_VERSION} could not be installed (${String(err.stderr ?? err.message).trim().split('\n').pop()})`;
+    const reason = `${PEER_PACKAGE}@${PEER_VERSION} could not be installed (${String(err.stderr ?? err.message)
+      .trim()
+      .split('\n')
+      .pop()})`;
     process.stderr.write(`peers: skipped: ${reason}\n`);
     return { name: 'peers', title: 'Peers: skipped', skipped: reason, figures: [figure('peer benchmark', 'skipped', '', { note: reason })] };
   }
@@ -122,7 +125,10 @@ benchMain(async ({ quick }) => {
 
     // 1. Latency on the well-behaved hooks.
     const geminiDeny = ws.script('deny-gemini.sh', DENY_HOOK.replace('"decision": "block"', '"decision": "deny"'));
-    const scripts = { deny: { hermes: ws.script('deny.sh', DENY_HOOK), gemini: geminiDeny }, empty: { hermes: ws.script('empty.sh', TRIVIAL_HOOK), gemini: null } };
+    const scripts = {
+      deny: { hermes: ws.script('deny.sh', DENY_HOOK), gemini: geminiDeny },
+      empty: { hermes: ws.script('empty.sh', TRIVIAL_HOOK), gemini: null },
+    };
     scripts.empty.gemini = scripts.empty.hermes;
     const latency = {};
     const figures = [];
@@ -142,7 +148,8 @@ benchMain(async ({ quick }) => {
         },
         gemini_hook_runner: async () => check('gemini', (await geminiRun(s.gemini)).blocked),
         hermes_hooks: async () => check('hermes-hooks', (await engine.emit('pre_tool_call', KW)).decision.action === 'block'),
-        hermes_hooks_gemini_dialect: async () => check('hermes-hooks gemini dialect', (await engineGemini.emit('pre_tool_call', KW)).decision.action === 'block'),
+        hermes_hooks_gemini_dialect: async () =>
+          check('hermes-hooks gemini dialect', (await engineGemini.emit('pre_tool_call', KW)).decision.action === 'block'),
       };
       const { names, wall, cpu } = await measureInterleaved(variants, { warmup, runs });
       await engine.close({ finalize: false });
@@ -190,7 +197,10 @@ benchMain(async ({ quick }) => {
           let peakRss = rss0;
           const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50);
           const t0 = performance.now();
-          const pending = runners[n]().then((o) => ({ outcome: o, wall: performance.now() - t0 }), (e) => ({ outcome: `threw: ${e.message}`, wall: performance.now() - t0 }));
+          const pending = runners[n]().then(
+            (o) => ({ outcome: o, wall: performance.now() - t0 }),
+            (e) => ({ outcome: `threw: ${e.message}`, wall: performance.now() - t0 }),
+          );
           let r = await Promise.race([pending, sleep(SETTLE_CAP_MS).then(() => null)]);
           await sleep(200); // let a finished run's group go
           const pids = readFileSync(pidFile, 'utf8').split('\n').filter(Boolean).map(Number);
@@ -204,7 +214,10 @@ benchMain(async ({ quick }) => {
           }
           if (r === null) {
             const late = await Promise.race([pending, sleep(5_000).then(() => null)]);
-            r = { outcome: `did not settle within ${SETTLE_CAP_MS / 1000} s${late ? ` (then: ${late.outcome}, once its processes were killed)` : ''}`, wall: null };
+            r = {
+              outcome: `did not settle within ${SETTLE_CAP_MS / 1000} s${late ? ` (then: ${late.outcome}, once its processes were killed)` : ''}`,
+              wall: null,
+            };
           }
           clearInterval(sampler);
           outcomes[key][n].push({
@@ -230,7 +243,16 @@ benchMain(async ({ quick }) => {
     return {
       name: 'peers',
       title: `hermes-hooks beside ${PEER_PACKAGE}@${PEER_VERSION} HookRunner, one process, interleaved`,
-      params: { runs, warmup, slow_runs: slowRuns, settle_cap_ms: SETTLE_CAP_MS, peer: `${PEER_PACKAGE}@${PEER_VERSION}`, peer_dir: peerDir, loadavg_at_start: loadBefore, loadavg_at_end: os.loadavg().map((x) => round(x, 2)) },
+      params: {
+        runs,
+        warmup,
+        slow_runs: slowRuns,
+        settle_cap_ms: SETTLE_CAP_MS,
+        peer: `${PEER_PACKAGE}@${PEER_VERSION}`,
+        peer_dir: peerDir,
+        loadavg_at_start: loadBefore,
+        loadavg_at_end: os.loadavg().map((x) => round(x, 2)),
+      },
       latency,
       outcomes,
       figures,

@@ -113,7 +113,11 @@ function liveGroupMembers(pgids) {
 
 benchMain(async ({ quick }) => {
   const ws = makeWorkspace('serve');
-  const result = { name: 'serve', title: 'serve: per-emit latency through the socket and --stdio vs bare spawn and `run`; RSS over 100 000 emits; 64 × 1 000 clients', figures: [] };
+  const result = {
+    name: 'serve',
+    title: 'serve: per-emit latency through the socket and --stdio vs bare spawn and `run`; RSS over 100 000 emits; 64 × 1 000 clients',
+    figures: [],
+  };
   try {
     // ---- latency ---------------------------------------------------------------------------
     const hook = ws.script('ten-ms.sh', TEN_MS_HOOK);
@@ -198,7 +202,13 @@ benchMain(async ({ quick }) => {
     };
     const bareCpu = summarize(cpu.bare, 3).median;
     const lat = Object.fromEntries(names.map((n) => [n, summarize(wall[n], 3)]));
-    result.latency = { runs, hook: 'ten-ms.sh (bash: read, sleep 0.01, echo {})', wall_ms: lat, server_cpu_ms_per_emit: serverCpu, bare_spawn_host_cpu_ms: bareCpu };
+    result.latency = {
+      runs,
+      hook: 'ten-ms.sh (bash: read, sleep 0.01, echo {})',
+      wall_ms: lat,
+      server_cpu_ms_per_emit: serverCpu,
+      bare_spawn_host_cpu_ms: bareCpu,
+    };
     const over = (n) => lat[n].median - lat.bare.median;
     const limit = `bare spawn ${lat.bare.median} ms (p95 ${lat.bare.p95})`;
     result.figures.push(
@@ -214,10 +224,15 @@ benchMain(async ({ quick }) => {
         limit: `${limit}; the floor — a bare Node JSON-lines server spawning the same hook — ${round(over('floor_stdio'), 2)} ms over it`,
         note: `stdio ${lat.stdio.median} ms (p95 ${lat.stdio.p95}): ${round(lat.stdio.median - lat.floor_stdio.median, 2)} ms over the floor`,
       }),
-      figure('server CPU per emit (socket / stdio) − host CPU per bare spawn', `${round(serverCpu.socket - bareCpu, 2)} / ${round(serverCpu.stdio - bareCpu, 2)}`, 'ms', {
-        limit: `bare spawn ${round(bareCpu, 2)} ms CPU in the spawning process`,
-        note: `server CPU per emit, spawn included: socket ${round(serverCpu.socket, 2)} ms, stdio ${round(serverCpu.stdio, 2)} ms (/proc ticks of 10 ms, over ${warmup + runs} rounds); what the server adds whatever the load`,
-      }),
+      figure(
+        'server CPU per emit (socket / stdio) − host CPU per bare spawn',
+        `${round(serverCpu.socket - bareCpu, 2)} / ${round(serverCpu.stdio - bareCpu, 2)}`,
+        'ms',
+        {
+          limit: `bare spawn ${round(bareCpu, 2)} ms CPU in the spawning process`,
+          note: `server CPU per emit, spawn included: socket ${round(serverCpu.socket, 2)} ms, stdio ${round(serverCpu.stdio, 2)} ms (/proc ticks of 10 ms, over ${warmup + runs} rounds); what the server adds whatever the load`,
+        },
+      ),
       figure('`run` per call ÷ emit through the socket', round(lat.run.median / lat.socket.median, 1), '×', {
         target: '≥ 10',
         pass: lat.run.median / lat.socket.median >= 10,
@@ -266,7 +281,13 @@ benchMain(async ({ quick }) => {
         if (i >= total) return;
         const sid = `s${i % SESSIONS}`;
         const event = i % 2 === 0 ? 'pre_tool_call' : 'post_tool_call';
-        const kwargs = { tool_name: `tool${i % 13}`, args: { n: i % 97 }, session_id: sid, platform: 'telegram', ...(event === 'post_tool_call' ? { result: `{"ok": ${i % 5}}` } : {}) };
+        const kwargs = {
+          tool_name: `tool${i % 13}`,
+          args: { n: i % 97 },
+          session_id: sid,
+          platform: 'telegram',
+          ...(event === 'post_tool_call' ? { result: `{"ok": ${i % 5}}` } : {}),
+        };
         const r = await memCall('emit', { event, kwargs });
         if (!r.result) throw new Error(`emit ${i} failed: ${JSON.stringify(r.error)}`);
         if (i === SESSIONS - 1) rssFirst = rssKb(mem.child.pid);
@@ -279,7 +300,15 @@ benchMain(async ({ quick }) => {
     mem.child.stdin.end();
     await mem.exited;
     const growthMb = (rssLast - rssFirst) / 1024;
-    result.memory = { emits: total, sessions: SESSIONS, in_flight_window: WINDOW, rss_after_first_1000_kb: rssFirst, rss_after_all_kb: rssLast, emits_per_s: Math.round(total / seconds), open_sessions_at_end: health.open_sessions };
+    result.memory = {
+      emits: total,
+      sessions: SESSIONS,
+      in_flight_window: WINDOW,
+      rss_after_first_1000_kb: rssFirst,
+      rss_after_all_kb: rssLast,
+      emits_per_s: Math.round(total / seconds),
+      open_sessions_at_end: health.open_sessions,
+    };
     result.figures.push(
       figure(`RSS growth, ${total.toLocaleString('en')} emits / 1 000 sessions vs the first 1 000`, round(growthMb, 1), 'MB', {
         target: '< 30',
@@ -317,7 +346,12 @@ benchMain(async ({ quick }) => {
             else wrong++;
             continue;
           }
-          const r = await post(loadSock, '/v1/emit/pre_tool_call', JSON.stringify({ tool_name: i % 20 === 0 ? 'spawn_me' : 'other', args: { n }, session_id: `c${c}` }), a);
+          const r = await post(
+            loadSock,
+            '/v1/emit/pre_tool_call',
+            JSON.stringify({ tool_name: i % 20 === 0 ? 'spawn_me' : 'other', args: { n }, session_id: `c${c}` }),
+            a,
+          );
           const e = JSON.parse(r.body);
           if (r.status !== 200 || e.payload.tool_input.n !== n) wrong++;
           seen.set(n, (seen.get(n) ?? 0) + 1);
@@ -332,14 +366,28 @@ benchMain(async ({ quick }) => {
     load.child.kill('SIGTERM');
     await load.exited;
     const once = [...seen.values()].every((v) => v === 1);
-    result.load = { clients: CLIENTS, per_client: PER, answered: good + bad, malformed: bad, wrong, hooks_spawned: pids.length, left_alive: left, seconds: round(loadS, 1) };
+    result.load = {
+      clients: CLIENTS,
+      per_client: PER,
+      answered: good + bad,
+      malformed: bad,
+      wrong,
+      hooks_spawned: pids.length,
+      left_alive: left,
+      seconds: round(loadS, 1),
+    };
     result.figures.push(
-      figure(`${CLIENTS} clients × ${PER} requests (1 in 10 malformed): answered exactly once, wrong answers, hook processes left`, `${once && good + bad === CLIENTS * PER ? 'yes' : 'NO'}, ${wrong}, ${left}`, '', {
-        target: 'yes, 0, 0',
-        pass: once && good + bad === CLIENTS * PER && wrong === 0 && left === 0,
-        note: `${round((CLIENTS * PER) / loadS, 0)} requests/s; ${pids.length} hook runs`,
-        retry: false,
-      }),
+      figure(
+        `${CLIENTS} clients × ${PER} requests (1 in 10 malformed): answered exactly once, wrong answers, hook processes left`,
+        `${once && good + bad === CLIENTS * PER ? 'yes' : 'NO'}, ${wrong}, ${left}`,
+        '',
+        {
+          target: 'yes, 0, 0',
+          pass: once && good + bad === CLIENTS * PER && wrong === 0 && left === 0,
+          note: `${round((CLIENTS * PER) / loadS, 0)} requests/s; ${pids.length} hook runs`,
+          retry: false,
+        },
+      ),
     );
     return result;
   } finally {

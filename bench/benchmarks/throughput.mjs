@@ -67,7 +67,12 @@ benchMain(async ({ quick }) => {
       const ratio = stats.emit.per_second_median / stats.bare.per_second_median;
       const ratioBase = stats.emit_baseline ? stats.emit_baseline.per_second_median / stats.bare.per_second_median : null;
       const ratioDetached = stats.bare_detached.per_second_median / stats.bare.per_second_median;
-      byLevel[`in_flight_${inFlight}`] = { variants: stats, ratio_emit_vs_bare: round(ratio, 3), ratio_emit_baseline_vs_bare: ratioBase === null ? null : round(ratioBase, 3), ratio_bare_detached_vs_bare: round(ratioDetached, 3) };
+      byLevel[`in_flight_${inFlight}`] = {
+        variants: stats,
+        ratio_emit_vs_bare: round(ratio, 3),
+        ratio_emit_baseline_vs_bare: ratioBase === null ? null : round(ratioBase, 3),
+        ratio_bare_detached_vs_bare: round(ratioDetached, 3),
+      };
       figures.push(
         figure(`throughput, ${inFlight} in flight: emits/s ÷ bare spawns/s`, round(ratio, 3), '×', {
           target: `≥ ${TARGET_RATIO}`,
@@ -89,7 +94,14 @@ benchMain(async ({ quick }) => {
     return {
       name: 'throughput',
       title: 'Throughput: emits per second with one stdin-reading guard vs bare spawns per second',
-      params: { in_flight_levels: levels, windows, window_ms: windowMs, interleaved: true, hook: 'deny.sh (bash: input=$(cat), print a deny)', baseline: BASELINE },
+      params: {
+        in_flight_levels: levels,
+        windows,
+        window_ms: windowMs,
+        interleaved: true,
+        hook: 'deny.sh (bash: input=$(cat), print a deny)',
+        baseline: BASELINE,
+      },
       levels: byLevel,
       figures,
     };

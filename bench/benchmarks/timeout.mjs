@@ -125,7 +125,7 @@ benchMain(async ({ quick }) => {
     const exitMax = Math.max(...exits.map(maxS));
     return {
       name: 'timeout',
-      title: 'A grandchild holds the hook\'s stdout: answer at the hook\'s exit, or at its 1 s timeout',
+      title: "A grandchild holds the hook's stdout: answer at the hook's exit, or at its 1 s timeout",
       params: { timeout_s: TIMEOUT_S, runs, exit_grace_ms: 100, kill_grace_ms: 500, drain_ms: 500 },
       variants: stats,
       figures: [

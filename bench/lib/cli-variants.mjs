@@ -37,7 +37,6 @@ export async function measure(commands, { runs, warmup, stdin, usageDir }) {
   return rows;
 }
 
-
 /**
  * A profile home with one trivial pre_tool_call hook, approved once as a user would, and the
  * payload hosts pipe to `run` — the set-up of the CLI start benchmarks.

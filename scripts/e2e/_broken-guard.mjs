@@ -88,4 +88,3 @@ export function reportBroken(rows, cols = []) {
   console.log(table(rows, ['broken', 'wiring', 'serve', 'outcome', 'verdict', 'seen', 'raw', ...cols]));
   return rows.every((r) => r.verdict === 'ok') ? 0 : 1;
 }
-

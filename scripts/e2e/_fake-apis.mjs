@@ -33,7 +33,16 @@ export function messagesApi(reply) {
     }
     const msg = JSON.parse(body);
     const { content, stop } = reply(msg);
-    const message = { id: `msg_${++n}`, type: 'message', role: 'assistant', model: msg.model, content, stop_reason: stop, stop_sequence: null, usage: { input_tokens: 10, output_tokens: 5 } };
+    const message = {
+      id: `msg_${++n}`,
+      type: 'message',
+      role: 'assistant',
+      model: msg.model,
+      content,
+      stop_reason: stop,
+      stop_sequence: null,
+      usage: { input_tokens: 10, output_tokens: 5 },
+    };
     if (!msg.stream) {
       res.writeHead(200, { 'content-type': 'application/json' });
       return res.end(JSON.stringify(message));
@@ -74,7 +83,10 @@ export function responsesApi(answer) {
     const send = (data) => res.write(`event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`);
     send({ type: 'response.created', response: { id } });
     send({ type: 'response.output_item.done', item });
-    send({ type: 'response.completed', response: { id, usage: { input_tokens: 10, input_tokens_details: null, output_tokens: 5, output_tokens_details: null, total_tokens: 15 } } });
+    send({
+      type: 'response.completed',
+      response: { id, usage: { input_tokens: 10, input_tokens_details: null, output_tokens: 5, output_tokens_details: null, total_tokens: 15 } },
+    });
     res.end();
   });
 }

@@ -137,7 +137,12 @@ export async function freePort() {
 function health({ socket, port, token }) {
   return new Promise((res) => {
     const req = request(
-      { ...(socket ? { socketPath: socket } : { host: '127.0.0.1', port }), path: '/v1/health', headers: token ? { authorization: `Bearer ${token}` } : {}, timeout: 1000 },
+      {
+        ...(socket ? { socketPath: socket } : { host: '127.0.0.1', port }),
+        path: '/v1/health',
+        headers: token ? { authorization: `Bearer ${token}` } : {},
+        timeout: 1000,
+      },
       (r) => {
         r.resume();
         res(r.statusCode === 200);
@@ -235,13 +240,20 @@ export function killServesOf(home) {
 export async function serveIn(state, home, opts) {
   if (state === 'never' || state === 'noauto') {
     // Never started: no socket (a killed serve's stale one), no token, no client mark beside the socket.
-    for (const f of readdirSync(home)) if (f.startsWith('hermes-hooks.sock') || f === 'hermes-hooks.token') rmSync(join(home, f), { recursive: true, force: true });
+    for (const f of readdirSync(home))
+      if (f.startsWith('hermes-hooks.sock') || f === 'hermes-hooks.token') rmSync(join(home, f), { recursive: true, force: true });
     return { token: () => undefined, stop: async () => killServesOf(home) };
   }
   const s = await startServe(home, opts);
   if (state === 'frozen') s.freeze();
   if (state === 'killed') await s.kill();
-  return { ...s, stop: async () => { await s.stop(); killServesOf(home); } };
+  return {
+    ...s,
+    stop: async () => {
+      await s.stop();
+      killServesOf(home);
+    },
+  };
 }
 
 /**
@@ -268,10 +280,14 @@ export async function runScenarios(agent, home, { wirings, commands, call, unitM
       };
       const states = wiring === 'run' ? ['-'] : SERVE_STATES;
       for (const state of states) {
-        const serve = state === '-' ? { token: () => undefined, stop: async () => {} } : await serveIn(state, home, { port: wiring === 'http' ? port : undefined, requestTimeout: chain.serve });
+        const serve =
+          state === '-'
+            ? { token: () => undefined, stop: async () => {} }
+            : await serveIn(state, home, { port: wiring === 'http' ? port : undefined, requestTimeout: chain.serve });
         const rowEnv = state === 'noauto' ? { ...env, HERMES_HOOKS_AUTOSTART: '0' } : env;
         try {
-          for (const command of commands) rows.push({ wiring, serve: state, command, ...(await call(snippet, command, { env: rowEnv, token: serve.token() })) });
+          for (const command of commands)
+            rows.push({ wiring, serve: state, command, ...(await call(snippet, command, { env: rowEnv, token: serve.token() })) });
         } finally {
           await serve.stop();
         }

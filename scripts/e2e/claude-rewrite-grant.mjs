@@ -73,7 +73,10 @@ const { server, port } = await messagesApi((msg) => {
   const toolResult = Array.isArray(last?.content) ? last.content.find((b) => b.type === 'tool_result') : undefined;
   if (toolResult) return { content: [{ type: 'text', text: 'done' }], stop: 'end_turn' };
   if (!(msg.tools ?? []).some((t) => t.name === 'Bash')) return { content: [{ type: 'text', text: 'ok' }], stop: 'end_turn' };
-  return { content: [{ type: 'tool_use', id: `toolu_${requests.length}`, name: 'Bash', input: { command: 'echo original', description: 'Print original' } }], stop: 'tool_use' };
+  return {
+    content: [{ type: 'tool_use', id: `toolu_${requests.length}`, name: 'Bash', input: { command: 'echo original', description: 'Print original' } }],
+    stop: 'tool_use',
+  };
 });
 
 // --- one Claude run ----------------------------------------------------------------------------
@@ -125,7 +128,9 @@ let ok = true;
 for (const r of runs) {
   const good = r.created === r.expectCreated && r.requests >= 2;
   ok &&= good;
-  console.log(`\n${good ? 'OK  ' : 'FAIL'} ${r.name}: exit ${r.code}, API requests ${r.requests}, file outside the project ${r.created ? 'CREATED' : 'not created'} (expected ${r.expectCreated ? 'created' : 'not created'})`);
+  console.log(
+    `\n${good ? 'OK  ' : 'FAIL'} ${r.name}: exit ${r.code}, API requests ${r.requests}, file outside the project ${r.created ? 'CREATED' : 'not created'} (expected ${r.expectCreated ? 'created' : 'not created'})`,
+  );
   console.log(`     tool_result the model got: ${r.resultText.slice(0, 300) || '(none)'}`);
   if (!good) console.log(`     stdout: ${r.stdout}\n     stderr: ${r.stderr}`);
 }

@@ -17,7 +17,6 @@
 // tool_use answer to the request carrying its tool_result.
 // Exit 0 when every outcome is the one issue 23 demands.
 
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -45,7 +44,10 @@ function reply(msg) {
   }
   if (!hasBash) return { content: [{ type: 'text', text: 'ok' }], stop: 'end_turn' };
   api.toolUseAt = performance.now();
-  return { content: [{ type: 'tool_use', id: `toolu_e2e_${api.requests.length}`, name: 'Bash', input: { command: api.command, description: 'e2e' } }], stop: 'tool_use' };
+  return {
+    content: [{ type: 'tool_use', id: `toolu_e2e_${api.requests.length}`, name: 'Bash', input: { command: api.command, description: 'e2e' } }],
+    stop: 'tool_use',
+  };
 }
 
 const { server, port: apiPort } = await messagesApi((msg) => {
@@ -86,7 +88,10 @@ async function claudeRun(snippet, command, { env: extraEnv, token, broken = fals
   // Claude quotes a failed command hook as `[<its command>]: <its stderr>`: the client's command line
   // is long and the same every time, so it is shortened to [client] to leave room for the reason.
   const said = api.toolResult || err.trim() || `exit ${code}, ${api.requests.length} API requests`;
-  const note = said.replace(/\[[^\]]*hermes-hooks-client[^\]]*\]/g, '[client]').replace(/\s+/g, ' ').slice(0, 110);
+  const note = said
+    .replace(/\[[^\]]*hermes-hooks-client[^\]]*\]/g, '[client]')
+    .replace(/\s+/g, ' ')
+    .slice(0, 110);
   const outcome = api.toolResultAt ? (ran ? 'allowed' : 'blocked') : 'no tool_result';
   const places = broken ? { ...streamPlaces(stdout), stderr: err, ...transcriptPlaces(home), 'model request': JSON.stringify(api.requests) } : undefined;
   return { outcome, ms, total_ms: Math.round(performance.now() - t0), note, places };
@@ -114,7 +119,9 @@ function transcriptPlaces(home) {
   const places = {};
   if (!existsSync(dir)) return places;
   for (const f of readdirSync(dir, { recursive: true }).filter((f) => String(f).endsWith('.jsonl'))) {
-    for (const line of readFileSync(join(dir, String(f)), 'utf8').split('\n').filter((l) => l.startsWith('{'))) {
+    for (const line of readFileSync(join(dir, String(f)), 'utf8')
+      .split('\n')
+      .filter((l) => l.startsWith('{'))) {
       const d = JSON.parse(line);
       const a = d.attachment;
       const raw = a?.type === 'hook_success' ? 'raw ' : '';
@@ -130,7 +137,11 @@ const { home, cleanup } = makeHome();
 let result;
 let broken;
 try {
-  result = await runScenarios('claude', home, { wirings: ['run', 'client', 'http'], commands: ['touch MARK && rm -rf DIR/x', 'touch MARK && ls'], call: claudeRun });
+  result = await runScenarios('claude', home, {
+    wirings: ['run', 'client', 'http'],
+    commands: ['touch MARK && rm -rf DIR/x', 'touch MARK && ls'],
+    call: claudeRun,
+  });
   broken = await runBrokenGuards('claude', { wirings: ['run', 'client'], call: claudeRun });
 } finally {
   cleanup();

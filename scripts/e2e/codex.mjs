@@ -68,7 +68,20 @@ async function codexRun(snippet, command, { env: extraEnv, broken = false }) {
   Object.assign(api, { command: command.replace('MARK', mark).replace('DIR', home), requests: 0, bodies: [], callAt: 0, outputAt: 0, output: '' });
   const env = { ...process.env, ...extraEnv, HOME: home, CODEX_HOME: codexHome, E2E_API_KEY: 'sk-e2e-dummy' };
   const provider = `model_providers.e2e={name="e2e",base_url="http://127.0.0.1:${apiPort}/v1",wire_api="responses",env_key="E2E_API_KEY"}`;
-  const args = ['exec', '--skip-git-repo-check', '--ephemeral', '--dangerously-bypass-approvals-and-sandbox', '--dangerously-bypass-hook-trust', '-c', provider, '-c', 'model_provider="e2e"', '-m', 'gpt-5', 'Run the command.'];
+  const args = [
+    'exec',
+    '--skip-git-repo-check',
+    '--ephemeral',
+    '--dangerously-bypass-approvals-and-sandbox',
+    '--dangerously-bypass-hook-trust',
+    '-c',
+    provider,
+    '-c',
+    'model_provider="e2e"',
+    '-m',
+    'gpt-5',
+    'Run the command.',
+  ];
   const t0 = performance.now();
   const { code, stdout, stderr: err } = await runAgent(CODEX, args, { cwd: project, env, timeoutMs: 300_000 });
   const ran = existsSync(mark);

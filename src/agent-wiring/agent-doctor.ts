@@ -58,7 +58,6 @@ export interface AgentDoctorInput {
   probes: AgentProbes;
 }
 
-
 export interface AgentEntry {
   file: string;
   /** Where in the file, e.g. `hooks.PreToolUse[0].hooks[0]`. */
@@ -79,7 +78,12 @@ export interface AgentDoctorReport {
 /** The events that gate a tool call: the agent's gate, and its tool-family gates (Cursor's beforeShellExecution …). */
 function gatesOf(dialect: AgentDialect): string[] {
   const agent = agentModule(dialect);
-  return [agent.doctor.gate, ...Object.entries(agent.families ?? {}).filter(([, f]) => f.phase === 'pre').map(([name]) => name)];
+  return [
+    agent.doctor.gate,
+    ...Object.entries(agent.families ?? {})
+      .filter(([, f]) => f.phase === 'pre')
+      .map(([name]) => name),
+  ];
 }
 
 /** A command that calls hermes-hooks (by name, by its bin.js, or as `run X --dialect Y`). */
@@ -166,7 +170,10 @@ export function checkAgentConfig(input: AgentDoctorInput): AgentDoctorReport {
       const mentions = isHermesHooksCommand(file.text);
       report.files.push({ path: file.path, role: file.role, state: 'unparseable', entries: 0 });
       if (file.role === 'reads') {
-        report.general.push({ ok: false, message: `${file.path} is not valid JSON (${json}): ${agentName(dialect)} cannot read it${mentions ? ', so its hermes-hooks entries never run' : ''}. Fix the syntax.` });
+        report.general.push({
+          ok: false,
+          message: `${file.path} is not valid JSON (${json}): ${agentName(dialect)} cannot read it${mentions ? ', so its hermes-hooks entries never run' : ''}. Fix the syntax.`,
+        });
       }
       continue;
     }
@@ -175,7 +182,10 @@ export function checkAgentConfig(input: AgentDoctorInput): AgentDoctorReport {
     if (file.role === 'reads') report.general.push(...skippedHttpEntries(dialect, json, file.path));
     if (file.role === 'wrong') {
       if (ours.length) {
-        report.general.push({ ok: false, message: `${file.path} has ${ours.length} hermes-hooks entr${ours.length === 1 ? 'y' : 'ies'}, but ${agentName(dialect)} never reads that file: move them to ${file.instead}.` });
+        report.general.push({
+          ok: false,
+          message: `${file.path} has ${ours.length} hermes-hooks entr${ours.length === 1 ? 'y' : 'ies'}, but ${agentName(dialect)} never reads that file: move them to ${file.instead}.`,
+        });
       }
       continue;
     }
@@ -206,7 +216,10 @@ export function checkAgentConfig(input: AgentDoctorInput): AgentDoctorReport {
   const gate = agent.doctor.gate;
   const alsoWired = [...gateWired].filter((e) => e !== gate);
   if (gateWired.has(gate) && alsoWired.length > 0) {
-    report.general.push({ ok: null, message: `${gate} and ${alsoWired.join(', ')} are both wired: ${agent.label} fires both for one call, so the profile's hooks run twice.` });
+    report.general.push({
+      ok: null,
+      message: `${gate} and ${alsoWired.join(', ')} are both wired: ${agent.label} fires both for one call, so the profile's hooks run twice.`,
+    });
   }
   // An http wiring is only as safe as whoever holds its port.
   const urls = report.entries.filter((e) => /^https?:\/\//.test(e.command)).map((e) => e.command);

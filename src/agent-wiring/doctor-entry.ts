@@ -30,20 +30,28 @@ export function checkEntry(input: AgentDoctorInput, file: AgentFile, raw: RawEnt
 
   // The event and the `run <event> --dialect <agent>` it calls.
   const ourEvent = maps[dialect].events.get(raw.event) ?? null;
-  if (ourEvent === null) checks.push({ ok: false, message: `${agentName(dialect)} event '${raw.event}' has no Hermes counterpart: 'run' answers it with an error (remove the entry)` });
+  if (ourEvent === null)
+    checks.push({
+      ok: false,
+      message: `${agentName(dialect)} event '${raw.event}' has no Hermes counterpart: 'run' answers it with an error (remove the entry)`,
+    });
   // print-config (its default wiring) wires the bundled client (`… hermes-hooks-client <agent> <event> [socket]`), not `run`.
   const client = url === null ? clientWiring(command, input.home) : null;
   if (url !== null) checks.push(...httpChecks(input, url, raw));
   else if (client !== null) {
     checks.push(...clientChecks(input, client, raw.event), ...clientGateChecks(client, raw.event, ourEvent === 'pre_tool_call', dialect));
-  }
-  else checks.push(...runChecks(input, file, command, raw.event));
+  } else checks.push(...runChecks(input, file, command, raw.event));
 
   // Matchers on the tool events: anything narrower than "every tool" lets calls past the guards.
   if (agent.doctor.toolEvents.includes(raw.event)) {
     const missed = missedTools(input, raw.matcher);
-    if (missed === null) checks.push({ ok: true, message: `matcher ${raw.matcher === undefined ? '(none)' : JSON.stringify(raw.matcher)} sends every tool to hermes-hooks` });
-    else checks.push({ ok: false, message: `matcher ${JSON.stringify(raw.matcher)} skips ${missed.join(', ')}: those calls never reach the profile's guards — use "*" (the profile's own matchers pick the tools)` });
+    if (missed === null)
+      checks.push({ ok: true, message: `matcher ${raw.matcher === undefined ? '(none)' : JSON.stringify(raw.matcher)} sends every tool to hermes-hooks` });
+    else
+      checks.push({
+        ok: false,
+        message: `matcher ${JSON.stringify(raw.matcher)} skips ${missed.join(', ')}: those calls never reach the profile's guards — use "*" (the profile's own matchers pick the tools)`,
+      });
   }
 
   // Timeout: the agent must wait for the slowest profile hook (+1 s to kill it, +1 s to start).
@@ -54,9 +62,15 @@ export function checkEntry(input: AgentDoctorInput, file: AgentFile, raw: RawEnt
     const slowest = input.profileTimeouts[ourEvent];
     const need = slowest === undefined ? null : slowest + 2;
     if (seconds === null) {
-      checks.push({ ok: null, message: `no timeout set and ${agentName(dialect)}'s default is not documented: set "timeout": ${AGENT_HOOK_TIMEOUT_S * (agent.timeoutUnit === 'ms' ? 1000 : 1)}` });
+      checks.push({
+        ok: null,
+        message: `no timeout set and ${agentName(dialect)}'s default is not documented: set "timeout": ${AGENT_HOOK_TIMEOUT_S * (agent.timeoutUnit === 'ms' ? 1000 : 1)}`,
+      });
     } else if (need !== null && seconds < need) {
-      const hint = unit === 1000 && given !== null && raw.handler['timeout'] as number < 1000 ? ` (${agent.doctor.msTimeoutHint ?? `${agent.label} counts milliseconds`})` : '';
+      const hint =
+        unit === 1000 && given !== null && (raw.handler['timeout'] as number) < 1000
+          ? ` (${agent.doctor.msTimeoutHint ?? `${agent.label} counts milliseconds`})`
+          : '';
       checks.push({
         ok: false,
         message: `${agentName(dialect)} stops the hook after ${fmt(seconds)} s${given === null ? ' (its default)' : ''}${hint}, but the profile's ${ourEvent} hooks may take up to ${slowest} s: a slow guard is cut off and the call goes ahead — set "timeout": ${AGENT_HOOK_TIMEOUT_S * unit}`,
@@ -74,7 +88,10 @@ export function checkEntry(input: AgentDoctorInput, file: AgentFile, raw: RawEnt
         message: `${agentName(dialect)} stops the hook after ${fmt(seconds)} s, before the client's own ${CLIENT_TIMEOUT_S} s deadline for serve: a frozen serve lets the call go ahead — set "timeout": ${AGENT_HOOK_TIMEOUT_S * unit}`,
       });
     } else {
-      checks.push({ ok: true, message: `timeout ${fmt(seconds)} s${given === null ? ' (default)' : ''} outlasts the profile's ${ourEvent} hooks${slowest === undefined ? ' (none configured)' : ` (up to ${slowest} s)`}` });
+      checks.push({
+        ok: true,
+        message: `timeout ${fmt(seconds)} s${given === null ? ' (default)' : ''} outlasts the profile's ${ourEvent} hooks${slowest === undefined ? ' (none configured)' : ` (up to ${slowest} s)`}`,
+      });
     }
   }
 
@@ -83,7 +100,8 @@ export function checkEntry(input: AgentDoctorInput, file: AgentFile, raw: RawEnt
     checks.push({ ok: null, message: `no "${field}": true — if the command cannot start or times out, ${agent.label} lets the call through` });
   }
   const trust = agent.doctor.trust;
-  if (trust) checks.push(trust.check(input.trustConfig, { filePath: file.path, realPath: file.realPath, event: raw.event, group: raw.group, index: raw.index }));
+  if (trust)
+    checks.push(trust.check(input.trustConfig, { filePath: file.path, realPath: file.realPath, event: raw.event, group: raw.group, index: raw.index }));
 
   return { file: file.path, at: raw.at, event: raw.event, command: url ?? command, checks };
 }
@@ -95,10 +113,20 @@ function runChecks(input: AgentDoctorInput, file: AgentFile, command: string, ev
   const run = /\brun\s+(\S+)/.exec(command);
   const dialectArg = /--dialect(?:\s+|=)(\S+)/.exec(command)?.[1];
   if (!run) out.push({ ok: false, message: `the command does not call 'run <event> --dialect ${dialect}' — ${FIX_COMMAND(dialect)}` });
-  else if (run[1] !== event) out.push({ ok: false, message: `wired on ${event} but the command runs '${run[1]}': stdin and command line disagree, so every call errors or blocks — use 'run ${event}'` });
-  if (dialectArg === undefined) out.push({ ok: false, message: `no --dialect ${dialect}: 'run' would read ${agentName(dialect)}'s stdin as the Hermes wire — add '--dialect ${dialect}'` });
-  else if (dialectArg !== dialect) out.push({ ok: false, message: `--dialect ${dialectArg} in ${agentName(dialect)}'s config: the answers are in ${isAgentDialect(dialectArg) ? agentName(dialectArg) : dialectArg}'s format, which ${agentName(dialect)} misreads — use '--dialect ${dialect}'` });
-  if (/(^|\s)--fail-open(\s|$)/.test(command)) out.push({ ok: null, message: '--fail-open: when hermes-hooks cannot decide (broken config …) the call goes ahead unguarded' });
+  else if (run[1] !== event)
+    out.push({
+      ok: false,
+      message: `wired on ${event} but the command runs '${run[1]}': stdin and command line disagree, so every call errors or blocks — use 'run ${event}'`,
+    });
+  if (dialectArg === undefined)
+    out.push({ ok: false, message: `no --dialect ${dialect}: 'run' would read ${agentName(dialect)}'s stdin as the Hermes wire — add '--dialect ${dialect}'` });
+  else if (dialectArg !== dialect)
+    out.push({
+      ok: false,
+      message: `--dialect ${dialectArg} in ${agentName(dialect)}'s config: the answers are in ${isAgentDialect(dialectArg) ? agentName(dialectArg) : dialectArg}'s format, which ${agentName(dialect)} misreads — use '--dialect ${dialect}'`,
+    });
+  if (/(^|\s)--fail-open(\s|$)/.test(command))
+    out.push({ ok: null, message: '--fail-open: when hermes-hooks cannot decide (broken config …) the call goes ahead unguarded' });
 
   out.push(programCheck(input, file, command));
   return out;
@@ -109,11 +137,19 @@ function httpChecks(input: AgentDoctorInput, url: string, raw: RawEntry): AgentC
   const { dialect } = input;
   const out: AgentCheck[] = [];
   const route = /\/v1\/agent\/([^/?#]+)\/([^/?#]+)/.exec(url);
-  if (route?.[1] !== dialect) out.push({ ok: false, message: `${url} answers as '${route?.[1] ?? ''}', not as ${agentName(dialect)} — use 'hermes-hooks print-config ${dialect} --http'` });
-  if (route?.[2] !== raw.event) out.push({ ok: false, message: `wired on ${raw.event} but ${url} is told '${route?.[2] ?? ''}' — use 'hermes-hooks print-config ${dialect} --http'` });
+  if (route?.[1] !== dialect)
+    out.push({
+      ok: false,
+      message: `${url} answers as '${route?.[1] ?? ''}', not as ${agentName(dialect)} — use 'hermes-hooks print-config ${dialect} --http'`,
+    });
+  if (route?.[2] !== raw.event)
+    out.push({ ok: false, message: `wired on ${raw.event} but ${url} is told '${route?.[2] ?? ''}' — use 'hermes-hooks print-config ${dialect} --http'` });
   const gate = agentModule(dialect).doctor.gate === raw.event;
   if (gate && raw.handler['onFailure'] !== 'block') {
-    out.push({ ok: false, message: `no "onFailure": "block": when serve is down, slow or refuses the token, ${agentName(dialect)} lets the call through — add it (Claude Code 2.1.295+)` });
+    out.push({
+      ok: false,
+      message: `no "onFailure": "block": when serve is down, slow or refuses the token, ${agentName(dialect)} lets the call through — add it (Claude Code 2.1.295+)`,
+    });
   } else {
     out.push({ ok: true, message: `calls hermes-hooks serve over http (${url})${gate ? ', failing closed' : ''}` });
   }
@@ -148,15 +184,32 @@ function clientWiring(command: string, home: string): ClientWiring | null {
 function clientChecks(input: AgentDoctorInput, c: ClientWiring, event: string): AgentCheck[] {
   const { dialect } = input;
   const out: AgentCheck[] = [];
-  if (c.agent !== dialect) out.push({ ok: false, message: `the client answers as '${c.agent ?? ''}', not as ${agentName(dialect)}: ${agentName(dialect)} misreads every answer — use 'hermes-hooks print-config ${dialect}'` });
-  if (c.event !== event) out.push({ ok: false, message: `wired on ${event} but the client is told '${c.event ?? ''}': stdin and command line disagree — use 'hermes-hooks print-config ${dialect}'` });
+  if (c.agent !== dialect)
+    out.push({
+      ok: false,
+      message: `the client answers as '${c.agent ?? ''}', not as ${agentName(dialect)}: ${agentName(dialect)} misreads every answer — use 'hermes-hooks print-config ${dialect}'`,
+    });
+  if (c.event !== event)
+    out.push({
+      ok: false,
+      message: `wired on ${event} but the client is told '${c.event ?? ''}': stdin and command line disagree — use 'hermes-hooks print-config ${dialect}'`,
+    });
   const state = isAbsolute(c.path) ? input.probes.runnable(c.path, 'exec') : 'missing';
   if (state !== 'ok') {
-    out.push({ ok: false, message: `the client ${c.path} is not an executable file here: a tool gate blocks every call (and other events go ahead) until it is — reinstall hermes-hooks, then rerun 'hermes-hooks print-config ${dialect}'` });
+    out.push({
+      ok: false,
+      message: `the client ${c.path} is not an executable file here: a tool gate blocks every call (and other events go ahead) until it is — reinstall hermes-hooks, then rerun 'hermes-hooks print-config ${dialect}'`,
+    });
   } else if (c.interpreter !== undefined && input.probes.runnable(c.interpreter, 'exec') !== 'ok') {
-    out.push({ ok: false, message: `${c.interpreter}, which runs the client, is not there: a tool gate blocks every call (and other events go ahead) until it is — rerun 'hermes-hooks print-config ${dialect}'` });
+    out.push({
+      ok: false,
+      message: `${c.interpreter}, which runs the client, is not there: a tool gate blocks every call (and other events go ahead) until it is — rerun 'hermes-hooks print-config ${dialect}'`,
+    });
   } else {
-    out.push({ ok: true, message: `calls hermes-hooks serve through the bundled client${c.socket ? ` on ${c.socket}` : ''} (a serve that is not running is started on first use)` });
+    out.push({
+      ok: true,
+      message: `calls hermes-hooks serve through the bundled client${c.socket ? ` on ${c.socket}` : ''} (a serve that is not running is started on first use)`,
+    });
   }
   return out;
 }
@@ -197,10 +250,17 @@ function programCheck(input: AgentDoctorInput, file: AgentFile, command: string)
   const where = agentModule(dialect).import.scriptsFromConfigDir ? 'the hooks.json folder' : "the agent's working directory";
   const fileCheck = (path: string, mode: 'exec' | 'read', what: string): AgentCheck | null => {
     if (!isAbsolute(path)) {
-      return { ok: false, message: `${what} '${path}' is a relative path, resolved against ${where}, which changes from project to project — use an absolute path (${FIX_COMMAND(dialect)})` };
+      return {
+        ok: false,
+        message: `${what} '${path}' is a relative path, resolved against ${where}, which changes from project to project — use an absolute path (${FIX_COMMAND(dialect)})`,
+      };
     }
     const state = probes.runnable(path, mode);
-    if (state === 'missing') return { ok: false, message: `${what} ${path} does not exist: the agent's shell fails (exit 127) and ${agentName(dialect)} goes ahead — ${FIX_COMMAND(dialect)}` };
+    if (state === 'missing')
+      return {
+        ok: false,
+        message: `${what} ${path} does not exist: the agent's shell fails (exit 127) and ${agentName(dialect)} goes ahead — ${FIX_COMMAND(dialect)}`,
+      };
     if (state === 'not_file') return { ok: false, message: `${what} ${path} is not a file — ${FIX_COMMAND(dialect)}` };
     if (state === 'not_executable') return { ok: false, message: `${what} ${path} is not executable (chmod +x it, or run it with node)` };
     return null;
@@ -210,7 +270,10 @@ function programCheck(input: AgentDoctorInput, file: AgentFile, command: string)
   if (!program.includes('/')) {
     const found = probes.which(program);
     if (found === null) {
-      return { ok: false, message: `'${program}' is not on PATH here: the agent's shell fails (exit 127) and ${agentName(dialect)} goes ahead — ${FIX_COMMAND(dialect)}` };
+      return {
+        ok: false,
+        message: `'${program}' is not on PATH here: the agent's shell fails (exit 127) and ${agentName(dialect)} goes ahead — ${FIX_COMMAND(dialect)}`,
+      };
     }
     resolved = found;
   } else {
@@ -226,7 +289,10 @@ function programCheck(input: AgentDoctorInput, file: AgentFile, command: string)
     return { ok: true, message: `runs ${resolved} ${script} (both exist)` };
   }
   if (!program.includes('/')) {
-    return { ok: null, message: `'${program}' is ${resolved} on this PATH; ${agentName(dialect)}'s PATH may differ (apps started from a desktop often lack ~/.nvm or ~/.local/bin) — an absolute path is safer (${FIX_COMMAND(dialect)})` };
+    return {
+      ok: null,
+      message: `'${program}' is ${resolved} on this PATH; ${agentName(dialect)}'s PATH may differ (apps started from a desktop often lack ~/.nvm or ~/.local/bin) — an absolute path is safer (${FIX_COMMAND(dialect)})`,
+    };
   }
   return { ok: true, message: `runs ${program} (exists)` };
 }
@@ -239,7 +305,8 @@ function missedTools(input: AgentDoctorInput, matcher: unknown): string[] | null
   // others match the tool names their maps list. Plus one MCP tool in the agent's spelling.
   const agent = agentModule(input.dialect);
   const groups: readonly (readonly string[])[] =
-    agent.doctor.matcherTools ?? [...new Set([...input.maps[input.dialect].tools.keys(), agent.mcpDoubleUnderscore ? 'mcp__server__tool' : 'mcp_server_tool'])].map((t) => [t]);
+    agent.doctor.matcherTools ??
+    [...new Set([...input.maps[input.dialect].tools.keys(), agent.mcpDoubleUnderscore ? 'mcp__server__tool' : 'mcp_server_tool'])].map((t) => [t]);
   const tools = groups.map((g) => g[0]!);
   let matches: (tool: string) => boolean;
   if (agent.doctor.exactNameMatchers && /^[A-Za-z0-9_ ,|-]+$/.test(matcher)) {

@@ -37,12 +37,14 @@ export function httpPortChecks(urls: readonly string[], listeners: ListenersProb
 
 function portCheck(port: number, held: PortHolder[] | null, me: number): AgentCheck {
   const takeBack = "the default wiring ('hermes-hooks print-config claude', no --http) talks to serve only over a socket it checked is yours";
-  const orDefault = "or wire Claude Code the default way ('hermes-hooks print-config claude', no --http): the client talks to serve only " +
+  const orDefault =
+    "or wire Claude Code the default way ('hermes-hooks print-config claude', no --http): the client talks to serve only " +
     'over a socket it checked is yours';
   if (held === null) {
     return {
       ok: null,
-      message: `cannot tell who listens on port ${port} here (no /proc/net/tcp): make sure it is your serve — whoever holds it answers the http ` +
+      message:
+        `cannot tell who listens on port ${port} here (no /proc/net/tcp): make sure it is your serve — whoever holds it answers the http ` +
         `hooks and receives the token; ${takeBack}`,
     };
   }

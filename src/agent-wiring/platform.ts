@@ -20,11 +20,7 @@ export interface AgentPlatform {
   source: 'config' | 'agent env' | 'default';
 }
 
-export function agentPlatform(
-  dialect: AgentDialect,
-  configured: string | undefined,
-  env: Readonly<Record<string, string | undefined>>,
-): AgentPlatform {
+export function agentPlatform(dialect: AgentDialect, configured: string | undefined, env: Readonly<Record<string, string | undefined>>): AgentPlatform {
   if (configured !== undefined) return { platform: configured, source: 'config' };
   const indicator = agentModule(dialect).attendedEnv;
   const value = indicator === undefined ? undefined : env[indicator.variable];

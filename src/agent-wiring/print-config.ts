@@ -22,17 +22,13 @@ import { shellQuote } from '../shell-words.js';
 import { agentModule } from '../dialects/agents/index.js';
 import { DEFAULT_DIALECT_MAPS, toolFamily, type AgentDialect, type DialectMaps } from '../dialects/names.js';
 
-
 /** Their events that print-config wires, in map order. */
 export function wiredEvents(dialect: AgentDialect, maps: DialectMaps = DEFAULT_DIALECT_MAPS): string[] {
   return [...maps[dialect].events.keys()].filter((name) => toolFamily(dialect, name) === undefined);
 }
 
 /** The JSON snippet (pretty-printed, ending in a newline) to paste into the agent's hook config. */
-export function printDialectConfig(
-  dialect: AgentDialect,
-  opts: { command: string; maps?: DialectMaps; runArgs?: readonly string[] },
-): string {
+export function printDialectConfig(dialect: AgentDialect, opts: { command: string; maps?: DialectMaps; runArgs?: readonly string[] }): string {
   const tail = opts.runArgs?.length ? ` ${opts.runArgs.join(' ')}` : '';
   return snippet(dialect, opts.maps ?? DEFAULT_DIALECT_MAPS, (theirEvent) => ({ command: `${opts.command} run ${theirEvent} --dialect ${dialect}${tail}` }));
 }

@@ -53,9 +53,10 @@ export async function checkCommand(command: string, ctx: CommandCheckContext): P
     }
     exe = found;
   }
-  const relativeFix = program.includes('/') && !program.startsWith('/')
-    ? `a relative path is looked up in the working directory the hook runs in (here ${cwd}); use an absolute path, or ${fixPath}`
-    : fixPath;
+  const relativeFix =
+    program.includes('/') && !program.startsWith('/')
+      ? `a relative path is looked up in the working directory the hook runs in (here ${cwd}); use an absolute path, or ${fixPath}`
+      : fixPath;
   const exeProblem = programProblem(exe, { cwd, path: env.PATH, argv });
   if (exeProblem) return { ok: false, missing: exeProblem.missing, file: exe, message: problemText(exeProblem, relativeFix) };
 

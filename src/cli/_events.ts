@@ -17,7 +17,9 @@ export function unknownEventError(event: string, command: 'run' | 'test' | 'appr
     const gate = command === 'run' && EVENTS[theirs.event].canBlock;
     const fix =
       command === 'run'
-        ? `as ${label}'s hook command: hermes-hooks run ${event} --dialect ${theirs.agent}${mimicsOf(theirs.agent).map((m) => ` (${m.label}: --dialect ${m.name})`).join('')}; with a Hermes payload: hermes-hooks run ${theirs.event}`
+        ? `as ${label}'s hook command: hermes-hooks run ${event} --dialect ${theirs.agent}${mimicsOf(theirs.agent)
+            .map((m) => ` (${m.label}: --dialect ${m.name})`)
+            .join('')}; with a Hermes payload: hermes-hooks run ${theirs.event}`
         : command === 'test'
           ? `did you mean: hermes-hooks test ${theirs.event}? (a hook written for ${label} needs dialect: ${theirs.agent} in its config entry)`
           : `did you mean --event ${theirs.event}?`;
@@ -25,8 +27,6 @@ export function unknownEventError(event: string, command: 'run' | 'test' | 'appr
   }
   const guess = didYouMean(event);
   return new CliError(
-    guess
-      ? `Unknown event: '${event}' — did you mean '${guess}'?`
-      : `Unknown event: '${event}'\nValid events: ${SORTED_EVENT_NAMES.join(', ')}`,
+    guess ? `Unknown event: '${event}' — did you mean '${guess}'?` : `Unknown event: '${event}'\nValid events: ${SORTED_EVENT_NAMES.join(', ')}`,
   );
 }

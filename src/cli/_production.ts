@@ -52,7 +52,9 @@ export function productionView(input: ProductionInput): ProductionView {
     const verdict = whatRunDoes(subjectOf(h, entry), { safeMode, accept });
     if (verdict.runs) return h.directive;
     notRun.push({ index: h.index, command: h.command, reason: verdict.why, effect: verdict.effect });
-    return verdict.effect === 'blocks' && entry?.kind === 'shell' && entry.consent ? { action: 'block', message: awaitingApprovalMessage(entry.spec, entry.consent) } : null;
+    return verdict.effect === 'blocks' && entry?.kind === 'shell' && entry.consent
+      ? { action: 'block', message: awaitingApprovalMessage(entry.spec, entry.consent) }
+      : null;
   });
 
   const dry = emission.decision;
@@ -70,7 +72,9 @@ export function productionView(input: ProductionInput): ProductionView {
  */
 function subjectOf(h: HookOutcome, entry: RegistryEntry | undefined): RunSubject {
   if (h.kind === 'shell') {
-    return entry?.kind === 'shell' ? { kind: 'shell', consent: h.consent, failClosed: failsClosed(entry.spec) } : { kind: 'shell', consent: null, failClosed: false };
+    return entry?.kind === 'shell'
+      ? { kind: 'shell', consent: h.consent, failClosed: failsClosed(entry.spec) }
+      : { kind: 'shell', consent: null, failClosed: false };
   }
   if (h.kind === 'plugin') return entry?.kind === 'plugin' && entry.plugin === 'host' ? { kind: 'host' } : { kind: 'plugin' };
   return { kind: 'builtin' };

@@ -92,7 +92,18 @@ export async function openProfile(discovery: Discovery, io: CliIO, opts: Profile
   const trustDiagnostics = trustWarnings(untrusted);
   diagnostics.push(...trustDiagnostics);
   const configTrusted = passes(untrusted, location.configFile);
-  return { home: location.home, profile: location.profile, configFile: location.configFile, location, config, outbound, diagnostics, untrusted, trustDiagnostics, configTrusted };
+  return {
+    home: location.home,
+    profile: location.profile,
+    configFile: location.configFile,
+    location,
+    config,
+    outbound,
+    diagnostics,
+    untrusted,
+    trustDiagnostics,
+    configTrusted,
+  };
 }
 
 /**

@@ -28,9 +28,7 @@ export function renderReport(
   lines.push(paint('dim', `payload: ${inert(bits.join('  '))}`));
   const held = hooks.filter((h) => h.status === 'safe_mode').length;
   if (emission.production.safe_mode && !header.ignoredSafeMode) {
-    lines.push(
-      paint('yellow', `HERMES_SAFE_MODE is set: nothing was run — ${held} hook(s) would run without it; --ignore-safe-mode runs them.`),
-    );
+    lines.push(paint('yellow', `HERMES_SAFE_MODE is set: nothing was run — ${held} hook(s) would run without it; --ignore-safe-mode runs them.`));
   } else if (header.ignoredSafeMode) {
     lines.push(paint('yellow', 'HERMES_SAFE_MODE is set but ignored (--ignore-safe-mode): the hooks below ran; in production none would.'));
   }
@@ -80,7 +78,8 @@ function renderHook(h: HookOutcome, span: number, paint: Paint, configPath: stri
   if (stdout) out.push(`      stdout: ${stdout}`);
   if (stderr) out.push(`      stderr: ${stderr}`);
   if (h.directive) out.push(`      directive: ${inert(JSON.stringify(h.directive))}`);
-  else if (h.status !== 'not_matched' && h.status !== 'skipped' && h.status !== 'safe_mode') out.push(paint('dim', '      directive: none — contributed nothing'));
+  else if (h.status !== 'not_matched' && h.status !== 'skipped' && h.status !== 'safe_mode')
+    out.push(paint('dim', '      directive: none — contributed nothing'));
   const advice = h.kind === 'shell' ? exitCodeAdvice(event, h) : null;
   if (advice !== null) out.push(paint('yellow', `      exited ${h.exit_code}: ${advice}`));
   return out;

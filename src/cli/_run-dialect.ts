@@ -78,7 +78,12 @@ class HeldStderr {
 
 export async function runDialect(agent: AgentDialect, args: string[], io: CliIO): Promise<number> {
   const held = new HeldStderr(io, agentModule(agent).stderrIsBlockReason === true);
-  const call: CallState = { maps: DEFAULT_DIALECT_MAPS, commandLineEvent: firstPositional(args), stdinEvent: undefined, failOpen: args.includes('--fail-open') };
+  const call: CallState = {
+    maps: DEFAULT_DIALECT_MAPS,
+    commandLineEvent: firstPositional(args),
+    stdinEvent: undefined,
+    failOpen: args.includes('--fail-open'),
+  };
   try {
     return await answerCall(agent, args, io, call, held);
   } catch (e) {
@@ -113,23 +118,29 @@ async function answerCall(agent: AgentDialect, args: string[], io: CliIO, call: 
   let parsed: ReturnType<typeof parseDialectInput> | undefined;
   const parse = (maps: DialectMaps): ReturnType<typeof parseDialectInput> =>
     (parsed ??= parseDialectInput(agent, maps, stdin, commandLineEvent ? { event: commandLineEvent } : {}));
-  return await withRunEngine(values, io, held.logger, async (engine) => {
-    call.maps = engine.config.dialects.maps;
-    const input = parse(call.maps);
-    if ('error' in input) throw new CannotDecide(input.error);
-    const answer = await answerParsedCall(engine, agent, input, { env: io.env, cwd: io.cwd, hookEnv: io.env });
-    held.configLines.push(...eventDiagnosticLines(engine.diagnostics, input.event, engine.config.foreign));
-    return held.write(answer);
-  }, {
-    // stderr carries only what concerns the event being run: consent is decided for its hooks
-    // alone (the agent's event, mapped through this config's `dialects:` names).
-    eventsFor: (config) => {
-      const input = parse(config.dialects.maps);
-      // Input that names no event of ours is answered with the problem alone: no hook registers.
-      // A session's start tells the whole profile's problems (unapproved hooks of every event too).
-      return 'error' in input ? [] : input.event === 'on_session_start' ? undefined : [input.event];
+  return await withRunEngine(
+    values,
+    io,
+    held.logger,
+    async (engine) => {
+      call.maps = engine.config.dialects.maps;
+      const input = parse(call.maps);
+      if ('error' in input) throw new CannotDecide(input.error);
+      const answer = await answerParsedCall(engine, agent, input, { env: io.env, cwd: io.cwd, hookEnv: io.env });
+      held.configLines.push(...eventDiagnosticLines(engine.diagnostics, input.event, engine.config.foreign));
+      return held.write(answer);
     },
-  });
+    {
+      // stderr carries only what concerns the event being run: consent is decided for its hooks
+      // alone (the agent's event, mapped through this config's `dialects:` names).
+      eventsFor: (config) => {
+        const input = parse(config.dialects.maps);
+        // Input that names no event of ours is answered with the problem alone: no hook registers.
+        // A session's start tells the whole profile's problems (unapproved hooks of every event too).
+        return 'error' in input ? [] : input.event === 'on_session_start' ? undefined : [input.event];
+      },
+    },
+  );
 }
 
 /** hermes-hooks could not decide: on a tool gate the agent's own block saying why, else exit 1. */

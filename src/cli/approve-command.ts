@@ -35,7 +35,9 @@ export async function approveCommand({ values, positionals }: ParsedArgs, io: Cl
   if (distrust !== undefined) {
     const why = distrust.message !== '' ? distrust.message : (profile.untrusted[0]?.message ?? '');
     if (values.all) {
-      throw new CliError(`approve: --all refused: ${inert(why)}\nFix that first, or review each hook and approve it by its command (hermes-hooks approve '<command>'). Nothing was approved.`);
+      throw new CliError(
+        `approve: --all refused: ${inert(why)}\nFix that first, or review each hook and approve it by its command (hermes-hooks approve '<command>'). Nothing was approved.`,
+      );
     }
     writeLine(io.stderr, `hermes-hooks: warning: ${inert(why)}`);
   }
@@ -101,14 +103,22 @@ function printApprovals(io: CliIO, json: boolean, result: ApproveResult, already
       io.stdout,
       JSON.stringify({
         approved: result.approvals,
-        already_approved: already.map(({ subject, consent }) => ({ event: subject.event, command: subject.command, approved_at: consent.approved_at, script_sha256: consent.approved_sha256 })),
+        already_approved: already.map(({ subject, consent }) => ({
+          event: subject.event,
+          command: subject.command,
+          approved_at: consent.approved_at,
+          script_sha256: consent.approved_sha256,
+        })),
         persisted: result.persisted,
         warning: result.warning,
       }),
     );
   } else {
     for (const { subject, consent } of already) {
-      writeLine(io.stdout, `Already approved [${subject.event}] ${inert(subject.command)}  (${inert(consent.approved_at ?? '?')}, sha256 ${consent.approved_sha256?.slice(0, 12)}… unchanged)`);
+      writeLine(
+        io.stdout,
+        `Already approved [${subject.event}] ${inert(subject.command)}  (${inert(consent.approved_at ?? '?')}, sha256 ${consent.approved_sha256?.slice(0, 12)}… unchanged)`,
+      );
     }
     for (const a of result.approvals) {
       // Name the pinned file when the command does not simply name it (`node -r ./a.js ./b.js`, `python3 -c …`).
@@ -137,7 +147,9 @@ export async function revokeCommand({ values, positionals }: ParsedArgs, io: Cli
     for (const h of hits) targets.add(h);
   }
   if (misses.length > 0) {
-    throw new CliError(await noMatchMessage('revoke', typed, misses, [...new Set([...listed, ...configured])], `${inert(store.path)} or ${inert(profile.configFile)}`, opts));
+    throw new CliError(
+      await noMatchMessage('revoke', typed, misses, [...new Set([...listed, ...configured])], `${inert(store.path)} or ${inert(profile.configFile)}`, opts),
+    );
   }
   const removed: { command: string; removed: number }[] = [];
   try {

@@ -4,7 +4,7 @@
 // for what `run` needs. A new command is one record here (its help in _help.ts) and its module.
 
 import type { CliIO } from './_io.js';
-import { type OptionSpecs, type ParsedArgs } from './_args.js';
+import type { OptionSpecs, ParsedArgs } from './_args.js';
 import { APPROVE_HELP, DOCTOR_HELP, LIST_HELP, MAIN_HELP_HEAD, MAIN_HELP_TAIL, REVOKE_HELP, RUN_HELP, TEST_HELP, VALIDATE_HELP } from './_help.js';
 
 /** A command whose arguments main parses with `options` (plus the discovery options) before `run`. */
@@ -163,7 +163,9 @@ export function findCommand(name: string, args: readonly string[]): CliCommand |
   return named.find((c) => 'when' in c && c.when?.(args)) ?? named.find((c) => !('when' in c) || c.when === undefined);
 }
 
-export const MAIN_HELP = `${MAIN_HELP_HEAD}${COMMANDS.map(helpLine).filter((l) => l !== null).join('')}${MAIN_HELP_TAIL}`;
+export const MAIN_HELP = `${MAIN_HELP_HEAD}${COMMANDS.map(helpLine)
+  .filter((l) => l !== null)
+  .join('')}${MAIN_HELP_TAIL}`;
 
 function helpLine(c: CliCommand): string | null {
   return c.synopsis === null ? null : `  ${c.synopsis.padEnd(17)}  ${c.summary}\n`;

@@ -71,7 +71,10 @@ export async function doctorAgentCommand(args: string[], io: CliIO): Promise<num
     probes: fsProbes(io),
   });
   if (broken) {
-    report.general.unshift({ ok: null, message: `the profile's config cannot be used (${broken}): every tool call the agent sends is blocked until it is fixed` });
+    report.general.unshift({
+      ok: null,
+      message: `the profile's config cannot be used (${broken}): every tool call the agent sends is blocked until it is fixed`,
+    });
   }
 
   // Said apart from the checks: it is neither right nor wrong, only easy to miss.
@@ -84,7 +87,8 @@ export async function doctorAgentCommand(args: string[], io: CliIO): Promise<num
   writeLine(io.stdout, `hermes-hooks doctor --agent ${agent}  (profile ${profile.configFile})`);
   for (const f of report.files) {
     if (f.state === 'missing' && f.role === 'wrong') continue;
-    const state = f.state === 'missing' ? 'not present' : f.state === 'unparseable' ? 'cannot be parsed' : `${f.entries} hermes-hooks entr${f.entries === 1 ? 'y' : 'ies'}`;
+    const state =
+      f.state === 'missing' ? 'not present' : f.state === 'unparseable' ? 'cannot be parsed' : `${f.entries} hermes-hooks entr${f.entries === 1 ? 'y' : 'ies'}`;
     writeLine(io.stdout, `  ${f.path}: ${state}${f.role === 'wrong' ? ` (${agent} never reads this file)` : ''}`);
   }
   writeLine(io.stdout);

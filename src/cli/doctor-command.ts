@@ -29,7 +29,6 @@ import { missingConfigNote, openProfile, openStore, type Profile } from './_prof
 import type { ConsentStore } from '../consent/store.js';
 import { formatDiagnostic } from './_report.js';
 
-
 interface Check {
   ok: boolean | null; // null = informational
   message: string;
@@ -110,10 +109,7 @@ export async function doctorCommand({ values }: ParsedArgs, io: CliIO): Promise<
 }
 
 /** One hook's checks: runnable, consent, and the smoke run when nothing above stands in its way. */
-async function checkHook(
-  spec: HookSpec,
-  ctx: { profile: Profile; store: ConsentStore; safeMode: boolean; smokeAll: boolean; io: CliIO },
-): Promise<HookReport> {
+async function checkHook(spec: HookSpec, ctx: { profile: Profile; store: ConsentStore; safeMode: boolean; smokeAll: boolean; io: CliIO }): Promise<HookReport> {
   const { profile, store, safeMode, io } = ctx;
   const maps = profile.config.dialects.maps;
   const checks: Check[] = [];
@@ -138,7 +134,14 @@ async function checkHook(
     // Its run would show nothing but its side effects (a fake entry in a real audit log): asked for only.
     checks.push({ ok: null, message: `not run: observer (${spec.event}); --smoke-all runs it with a test payload` });
   } else {
-    smoke = await smokeRunHook(spec, smokeKwargs(spec.event), { home: profile.home, profile: profile.profile, cwd: io.cwd, env: io.env, dialectMaps: maps, store });
+    smoke = await smokeRunHook(spec, smokeKwargs(spec.event), {
+      home: profile.home,
+      profile: profile.profile,
+      cwd: io.cwd,
+      env: io.env,
+      dialectMaps: maps,
+      store,
+    });
     checks.push(smokeCheck(spec, smoke));
     // What it started was killed when its answer was taken: a helper meant to outlive it (a
     // backgrounded curl to a webhook) never finishes its job, on every call.
@@ -162,7 +165,11 @@ async function pingTargets(profile: Profile, io: CliIO): Promise<Ping[]> {
   const dispatcher = createOutboundDispatcher(profile.outbound, { profile: profile.profile, cwd: io.cwd });
   for (const t of profile.outbound) {
     const r = await dispatcher.ping(t);
-    pings.push({ target: t.name ?? t.url, ok: r.ok, detail: `${r.outcome}${r.status_code ? ` ${r.status_code}` : ''}${r.error ? `: ${r.error}` : ''}${r.signed ? ', signed' : ', UNSIGNED'}` });
+    pings.push({
+      target: t.name ?? t.url,
+      ok: r.ok,
+      detail: `${r.outcome}${r.status_code ? ` ${r.status_code}` : ''}${r.error ? `: ${r.error}` : ''}${r.signed ? ', signed' : ', UNSIGNED'}`,
+    });
   }
   await dispatcher.close();
   return pings;
@@ -190,10 +197,12 @@ function doctorJson(f: Findings): Record<string, unknown> {
 function printFindings(io: CliIO, f: Findings): void {
   const { profile, missing } = f;
   const paint = painter(io);
-  if (f.safeMode) writeLine(io.stdout, paint('yellow', 'HERMES_SAFE_MODE is set: no smoke run and no webhook ping — in safe mode no user hook, plugin or webhook runs.'));
+  if (f.safeMode)
+    writeLine(io.stdout, paint('yellow', 'HERMES_SAFE_MODE is set: no smoke run and no webhook ping — in safe mode no user hook, plugin or webhook runs.'));
   if (missing !== null) writeLine(io.stdout, f.missingIsProblem ? paint('red', `✗ ${inert(missing)}`) : inert(missing));
   // Another agent's block under hooks: is not "nothing": its guards are there and not guarding (below).
-  else if (!profile.config.specs.length && profile.config.foreign.length) writeLine(io.stdout, `No Hermes shell hooks in ${inert(profile.configFile)}: its hooks: block is another agent's — see the error below.`);
+  else if (!profile.config.specs.length && profile.config.foreign.length)
+    writeLine(io.stdout, `No Hermes shell hooks in ${inert(profile.configFile)}: its hooks: block is another agent's — see the error below.`);
   else if (!profile.config.specs.length) writeLine(io.stdout, `No shell hooks configured in ${inert(profile.configFile)} — nothing to check.`);
   else writeLine(io.stdout, `Checking ${profile.config.specs.length} configured shell hook(s) in ${inert(profile.configFile)}...\n\n`);
   for (const u of f.untrusted) writeLine(io.stdout, `  ${paint('red', '✗')} ${inert(u.message)}\n`);
@@ -247,7 +256,10 @@ function consentCheck(spec: HookSpec, consent: ConsentInfo, runnable: Runnable):
     return { ok: false, message: `not trusted — hook will NOT run${fc ? ' (being fail_closed, it blocks every call it matches)' : ''}: ${consent.untrusted}` };
   }
   if (runnable.missing && consent.state !== 'not_approved') {
-    return { ok: null, message: `an approval is recorded (${consent.approved_at ?? '?'}), but there is no script to run — fix the path, then approve it again` };
+    return {
+      ok: null,
+      message: `an approval is recorded (${consent.approved_at ?? '?'}), but there is no script to run — fix the path, then approve it again`,
+    };
   }
   if (consent.state === 'approved') {
     return { ok: true, message: `approved (${consent.approved_at ?? '?'})` };
@@ -264,7 +276,10 @@ function consentCheck(spec: HookSpec, consent: ConsentInfo, runnable: Runnable):
   }
   const fix = `hermes-hooks approve --event ${spec.event} ${shellQuote(spec.command)}`;
   if (consent.state === 'modified') {
-    return { ok: false, message: `${consent.reason} — review the script, then 'hermes-hooks approve' it again${fc ? '; until then, being fail_closed, it blocks every call it matches' : ''}` };
+    return {
+      ok: false,
+      message: `${consent.reason} — review the script, then 'hermes-hooks approve' it again${fc ? '; until then, being fail_closed, it blocks every call it matches' : ''}`,
+    };
   }
   return {
     ok: false,
@@ -308,20 +323,31 @@ function smokeCheck(spec: HookSpec, o: HookOutcome): Check {
     if (!(honours as readonly string[]).includes(action)) {
       return { ok: false, message: `answered '${action}', which ${spec.event} does not honour (it honours: ${honoursText(spec.event)}) ${t}` };
     }
-    if (crashed) return { ok: false, message: `exited ${o.exit_code ?? o.signal} on the synthetic payload${stderr} ${t} — its answer ${JSON.stringify(o.directive)} still counts` };
+    if (crashed)
+      return {
+        ok: false,
+        message: `exited ${o.exit_code ?? o.signal} on the synthetic payload${stderr} ${t} — its answer ${JSON.stringify(o.directive)} still counts`,
+      };
     if (action === 'block') {
       // A guard may mean to block the synthetic call; its own block with a message is not a fault.
-      return { ok: null, message: `answered ${JSON.stringify(o.directive)} on the synthetic payload ${t} — it blocks the synthetic call (${syntheticCall(spec)}); fine if it means to` };
+      return {
+        ok: null,
+        message: `answered ${JSON.stringify(o.directive)} on the synthetic payload ${t} — it blocks the synthetic call (${syntheticCall(spec)}); fine if it means to`,
+      };
     }
     return { ok: true, message: `answered ${JSON.stringify(o.directive)} on the synthetic payload ${t}` };
   }
   if (o.status === 'nonzero_exit') {
     const advice = exitCodeAdvice(spec.event, o);
-    return { ok: false, message: `exited ${o.exit_code ?? o.signal} on the synthetic payload${stderr ? `${stderr} ` : ' '}${t}${advice ? ` — ${advice}` : ''}` };
+    return {
+      ok: false,
+      message: `exited ${o.exit_code ?? o.signal} on the synthetic payload${stderr ? `${stderr} ` : ' '}${t}${advice ? ` — ${advice}` : ''}`,
+    };
   }
   if (!stdout) {
     // Silence on a harmless call is what a guard should answer; only events that take no answer are observers.
-    if (EVENTS[spec.event].canBlock) return { ok: true, message: `allowed the synthetic call (${syntheticCall(spec)}) with empty stdout ${t} — as a guard should allow a harmless call` };
+    if (EVENTS[spec.event].canBlock)
+      return { ok: true, message: `allowed the synthetic call (${syntheticCall(spec)}) with empty stdout ${t} — as a guard should allow a harmless call` };
     return { ok: true, message: `ran clean with empty stdout ${t}${honours.length ? '' : ` — ${spec.event} is observed, not answered`}` };
   }
   const info = inspectStdout(spec.event, stdout);

@@ -3,17 +3,10 @@
 
 import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
 import { parseDocument } from 'yaml';
 import { importAgentConfig, mergeIntoConfig, type ImportResult } from '../import/import.js';
-import { agentModule, AGENT_DIALECTS, isAgentDialect, type AgentDialect } from '../dialects/agents/index.js';
-import type { DialectMaps } from '../dialects/names.js';
-import { printDialectConfig, printServeConfig, setupNotes } from '../agent-wiring/print-config.js';
-import { TOKEN_FILE_NAME } from '../serve/auth.js';
-import { SOCKET_FILE_NAME } from '../serve/socket-file.js';
-import { defaultSocketPath, SOCKET_PATH_MAX_BYTES } from '../serve/socket-path.js';
-import { shellQuote } from '../shell-words.js';
+import { AGENT_DIALECTS, isAgentDialect } from '../dialects/agents/index.js';
 import type { Dialect } from '../types.js';
 import { discoveryOf, parseCommandArgs } from './_args.js';
 import { painter } from './_color.js';
@@ -111,9 +104,17 @@ async function writeImport(result: ImportResult, where: { inPlace: boolean; targ
 }
 
 /** What import did: the JSON report, or the YAML on stdout and what it means on stderr. */
-function report(result: ImportResult, written: Written, opts: { inPlace: boolean; target: string; write: boolean; json: boolean; configFile: string }, io: CliIO): void {
+function report(
+  result: ImportResult,
+  written: Written,
+  opts: { inPlace: boolean; target: string; write: boolean; json: boolean; configFile: string },
+  io: CliIO,
+): void {
   if (opts.json) {
-    writeLine(io.stdout, JSON.stringify({ ...result, config: opts.write ? opts.target : null, added: opts.write ? written.added : null, backup: written.wrote }));
+    writeLine(
+      io.stdout,
+      JSON.stringify({ ...result, config: opts.write ? opts.target : null, added: opts.write ? written.added : null, backup: written.wrote }),
+    );
   } else {
     io.stdout.write(result.yaml.endsWith('\n') ? result.yaml : `${result.yaml}\n`);
     const paint = painter(io, 'stderr');
@@ -140,7 +141,10 @@ function report(result: ImportResult, written: Written, opts: { inPlace: boolean
             : 'Nothing to merge.',
       );
     } else if (opts.inPlace && result.hooks.length) {
-      writeLine(io.stderr, `To replace ${result.foreignKeys!.map((k) => `hooks.${k}`).join(', ')} with these entries in ${opts.target}, run this again with --write (a backup is kept).`);
+      writeLine(
+        io.stderr,
+        `To replace ${result.foreignKeys!.map((k) => `hooks.${k}`).join(', ')} with these entries in ${opts.target}, run this again with --write (a backup is kept).`,
+      );
     }
   }
 }

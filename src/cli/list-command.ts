@@ -43,7 +43,12 @@ export async function listCommand({ values }: ParsedArgs, io: CliIO): Promise<nu
     return foreign.length > 0 ? 1 : 0;
   };
   if (rows.length === 0 && profile.outbound.length === 0) {
-    writeLine(io.stdout, foreign.length > 0 ? `No Hermes shell hooks in ${configFile}: its hooks: block is another agent's.` : `No shell hooks or outbound webhooks configured in ${configFile}.`);
+    writeLine(
+      io.stdout,
+      foreign.length > 0
+        ? `No Hermes shell hooks in ${configFile}: its hooks: block is another agent's.`
+        : `No shell hooks or outbound webhooks configured in ${configFile}.`,
+    );
     return sayForeign();
   }
   if (rows.length === 0) writeLine(io.stdout, `No shell hooks configured in ${configFile}.`);
@@ -91,12 +96,17 @@ function printRows(io: CliIO, rows: readonly Row[], paint: Paint): void {
       bits.push(consentLabel(consent, paint));
       writeLine(io.stdout, `    - ${inert(spec.command)}${spec.matcher !== null ? ` matcher='${inert(spec.matcher)}'` : ''} (${bits.join(', ')})`);
       if (consent.approved_at) {
-        const pin = consent.pinned ? `  sha256 ${consent.approved_sha256?.slice(0, 12)}…` : consent.state === 'unpinned' ? '  (no hash: approved by Hermes or by hand — re-approve to pin)' : '';
+        const pin = consent.pinned
+          ? `  sha256 ${consent.approved_sha256?.slice(0, 12)}…`
+          : consent.state === 'unpinned'
+            ? '  (no hash: approved by Hermes or by hand — re-approve to pin)'
+            : '';
         writeLine(io.stdout, `      approved_at: ${inert(consent.approved_at)}${pin}`);
       }
       if (consent.script_note) writeLine(io.stdout, paint('dim', `      pins: ${inert(consent.script_path ?? '?')} (${inert(consent.script_note)})`));
       if (consent.untrusted !== null) writeLine(io.stdout, paint('red', `      ⚠ ${inert(consent.untrusted)}`));
-      if (consent.state === 'modified') writeLine(io.stdout, paint('yellow', `      ⚠ ${inert(consent.reason)} — review it, then 'hermes-hooks approve' it again`));
+      if (consent.state === 'modified')
+        writeLine(io.stdout, paint('yellow', `      ⚠ ${inert(consent.reason)} — review it, then 'hermes-hooks approve' it again`));
       else {
         const drift = formatDrift(consent);
         if (drift && consent.mtime_drift) writeLine(io.stdout, paint('yellow', `      ⚠ ${inert(drift)}`));

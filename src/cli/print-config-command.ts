@@ -93,10 +93,13 @@ function chooseWiring(agent: AgentDialect, values: Record<string, unknown>): Wir
   const http = values.http === true || values.url !== undefined;
   const flag = values.http === true ? '--http' : '--url';
   if (http && !agentModule(agent).printConfig.httpHooks) {
-    throw new CliError(`print-config: ${flag} is for agents with http hooks (${HTTP_AGENTS.join(', ')}); ${agentModule(agent).label} runs commands — drop ${flag}`);
+    throw new CliError(
+      `print-config: ${flag} is for agents with http hooks (${HTTP_AGENTS.join(', ')}); ${agentModule(agent).label} runs commands — drop ${flag}`,
+    );
   }
   if (run && http) throw new CliError(`print-config: ${values.run === true ? '--run' : '--command'} and ${flag} are two different wirings; give one`);
-  if (run && values.serve === true) throw new CliError(`print-config: ${values.run === true ? '--run' : '--command'} and --serve are two different wirings; give one`);
+  if (run && values.serve === true)
+    throw new CliError(`print-config: ${values.run === true ? '--run' : '--command'} and --serve are two different wirings; give one`);
   if (run && values.socket !== undefined) throw new CliError('print-config: --socket is for the serve wiring (the default); --run starts no server');
   return run ? 'run' : http ? 'http' : 'client';
 }
@@ -119,7 +122,7 @@ function printRun(agent: AgentDialect, values: Record<string, unknown>, target: 
   const notes = [`hermes-hooks print-config ${agent}: the hooks read ${target.configFile}`];
   if (!explicit && /[/\\]_npx[/\\]/.test(program)) {
     notes.push(
-      'WARNING: this hermes-hooks runs from npm\'s npx cache, which npm may clear at any time; the agent',
+      "WARNING: this hermes-hooks runs from npm's npx cache, which npm may clear at any time; the agent",
       '  would then find no command and let every call through. Install it (in a clone: npm ci && npm link,',
       '  or npm pack && npm install -g ./hermes-hooks-<version>.tgz) and run print-config from there, or',
       '  pass --command.',
@@ -240,7 +243,9 @@ function bundledClient(io: CliIO): ClientCommand {
   if (perl !== null) return { interpreter: perl, path: client };
   const bash = found('bash');
   if (bash !== null && found('curl') !== null) return { interpreter: bash, path: `${client}.bash` };
-  throw new CliError('print-config: the serve wiring needs perl (or bash and curl) to run its client, and neither is on PATH or in /usr/bin, /bin: install perl, or wire --run');
+  throw new CliError(
+    'print-config: the serve wiring needs perl (or bash and curl) to run its client, and neither is on PATH or in /usr/bin, /bin: install perl, or wire --run',
+  );
 }
 
 /** This installation's CLI as a shell command: the absolute node binary and bin.js. */

@@ -50,15 +50,24 @@ export async function runCommand({ values, positionals }: ParsedArgs, io: CliIO)
   }
   const input = payloadFromStdin(event, text ?? '', { synthetic: false });
 
-  return withRunEngine(values, io, stderrLogger({ stream: io.stderr }), async (engine) => {
-    for (const line of eventDiagnosticLines(engine.diagnostics, event, engine.config.foreign)) writeLine(io.stderr, line);
-    const emission = await engine.emit(event, input.body);
-    // How the payload was read (a kwarg the event does not take, another agent's stdin) is said, never dropped.
-    for (const line of payloadDiagnosticLines(emission.diagnostics)) writeLine(io.stderr, line);
-    if (event === 'on_human_input_request' && engine.specs.some((s) => s.event === 'on_human_input_resolved')) {
-      writeLine(io.stderr, 'hermes-hooks: note: the on_human_input_resolved hooks of this request cannot run through `run` (they pair inside one engine): send both events to one `hermes-hooks serve`');
-    }
-    writeLine(io.stdout, JSON.stringify(emission.decision));
-    return emission.decision.action === 'block' ? 2 : 0;
-  }, { events: [event] });
+  return withRunEngine(
+    values,
+    io,
+    stderrLogger({ stream: io.stderr }),
+    async (engine) => {
+      for (const line of eventDiagnosticLines(engine.diagnostics, event, engine.config.foreign)) writeLine(io.stderr, line);
+      const emission = await engine.emit(event, input.body);
+      // How the payload was read (a kwarg the event does not take, another agent's stdin) is said, never dropped.
+      for (const line of payloadDiagnosticLines(emission.diagnostics)) writeLine(io.stderr, line);
+      if (event === 'on_human_input_request' && engine.specs.some((s) => s.event === 'on_human_input_resolved')) {
+        writeLine(
+          io.stderr,
+          'hermes-hooks: note: the on_human_input_resolved hooks of this request cannot run through `run` (they pair inside one engine): send both events to one `hermes-hooks serve`',
+        );
+      }
+      writeLine(io.stdout, JSON.stringify(emission.decision));
+      return emission.decision.action === 'block' ? 2 : 0;
+    },
+    { events: [event] },
+  );
 }

@@ -154,14 +154,23 @@ function serveOptions(values: ServeValues): ServeOptions {
   const maxConnections = connectionCap(values['max-connections'], concurrency);
   const http = typeof values.http === 'string' ? parseHostPort(values.http) : null;
   if (http && !isLoopbackHost(http.host) && !values['allow-remote']) {
-    throw new CliError(`serve: refusing to listen on ${http.host}: it is not a loopback address; pass --allow-remote if other machines must reach this server (every request still needs the token)`);
+    throw new CliError(
+      `serve: refusing to listen on ${http.host}: it is not a loopback address; pass --allow-remote if other machines must reach this server (every request still needs the token)`,
+    );
   }
-  if (values['token-env'] !== undefined && !http) throw new CliError('serve: --token-env only applies with --http (the Unix socket is guarded by its file mode)');
+  if (values['token-env'] !== undefined && !http)
+    throw new CliError('serve: --token-env only applies with --http (the Unix socket is guarded by its file mode)');
   return { surface, idleS, idleExitS, requestS, drainS, maxBody, concurrency, headersS, maxConnections, http };
 }
 
 /** The engine options every profile's engine shares; env is serve's own (a routed profile's is scoped). */
-function engineOptions(values: ServeValues, io: CliIO, opts: ServeOptions, logger: Logger, onSessionFinalized: (event: SessionFinalized) => void): HookEngineOptions {
+function engineOptions(
+  values: ServeValues,
+  io: CliIO,
+  opts: ServeOptions,
+  logger: Logger,
+  onSessionFinalized: (event: SessionFinalized) => void,
+): HookEngineOptions {
   const { surface, idleS, concurrency } = opts;
   return {
     // A copy, read once: a server's environment is fixed at its start, and copying process.env
@@ -223,7 +232,14 @@ async function openEngine(location: CheckedLocation, options: HookEngineOptions)
 }
 
 /** The socket, --http and --stdio as asked, over the engine; the engine is closed when they cannot start. */
-async function startTransports(engine: HookEngine, values: ServeValues, io: CliIO, opts: ServeOptions, logger: Logger, profiles: ProfileRouter | null): Promise<RunningServer> {
+async function startTransports(
+  engine: HookEngine,
+  values: ServeValues,
+  io: CliIO,
+  opts: ServeOptions,
+  logger: Logger,
+  profiles: ProfileRouter | null,
+): Promise<RunningServer> {
   const { http, surface, maxBody, maxConnections, headersS, requestS, drainS, idleExitS } = opts;
   const wantSocket = typeof values.socket === 'string' || (!values.stdio && !http);
   const asked = typeof values.socket === 'string' ? resolveIn(io.cwd, values.socket) : null;
@@ -244,25 +260,22 @@ async function startTransports(engine: HookEngine, values: ServeValues, io: CliI
         env: io.env,
       });
     }
-    return await startServer(
-      engine,
-      {
-        stdio: values.stdio ? { input: io.stdin, output: io.stdout } : null,
-        socket,
-        http: http && token ? { ...http, allowRemote: values['allow-remote'] === true, token } : null,
-        surface,
-        maxBodyBytes: maxBody,
-        maxConnections,
-        headersTimeoutMs: headersS * 1000,
-        requestTimeoutMs: requestS * 1000,
-        drainTimeoutMs: drainS * 1000,
-        idleExitMs: idleExitS === 0 ? null : idleExitS * 1000,
-        announce: (line) => io.stderr.write(`hermes-hooks: ${line}\n`),
-        logger,
-        signals: true,
-        profiles,
-      },
-    );
+    return await startServer(engine, {
+      stdio: values.stdio ? { input: io.stdin, output: io.stdout } : null,
+      socket,
+      http: http && token ? { ...http, allowRemote: values['allow-remote'] === true, token } : null,
+      surface,
+      maxBodyBytes: maxBody,
+      maxConnections,
+      headersTimeoutMs: headersS * 1000,
+      requestTimeoutMs: requestS * 1000,
+      drainTimeoutMs: drainS * 1000,
+      idleExitMs: idleExitS === 0 ? null : idleExitS * 1000,
+      announce: (line) => io.stderr.write(`hermes-hooks: ${line}\n`),
+      logger,
+      signals: true,
+      profiles,
+    });
   } catch (e) {
     await engine.close({ finalize: false });
     if (http && (e as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new CliError(`serve: ${portTakenText(http.host, http.port)}`);

@@ -13,7 +13,6 @@ import { writeLine, type CliIO } from './_io.js';
 import { openProfile } from './_profile.js';
 import { formatDiagnostic } from './_report.js';
 
-
 export async function validateCommand({ values, positionals }: ParsedArgs, io: CliIO): Promise<number> {
   const file = positionals[0];
   const profile = await openProfile(discoveryOf(values), io, { allowBroken: true, ...(file !== undefined ? { configFile: file } : {}) });

@@ -35,7 +35,6 @@ export interface Flags {
   ascii: boolean;
 }
 
-
 export type Fail = (message: string, at: number) => never;
 
 export class PatternReader {

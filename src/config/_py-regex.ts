@@ -17,7 +17,7 @@
 
 import { errorText } from '../errors.js';
 import { translateCharClass } from './_py-regex-class.js';
-import { type Categories, codePoint, FLAG_LETTERS, type Flags, PatternReader, PythonRegexError } from './_py-regex-reader.js';
+import { type Categories, FLAG_LETTERS, type Flags, PatternReader, PythonRegexError } from './_py-regex-reader.js';
 
 export { PythonRegexError } from './_py-regex-reader.js';
 

@@ -55,7 +55,10 @@ async function homeMissingMessage(location: ConfigLocation, kind: Kind, naming: 
     const dir = join(location.root, 'profiles');
     let names: string[] = [];
     try {
-      names = (await readdir(dir, { withFileTypes: true })).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+      names = (await readdir(dir, { withFileTypes: true }))
+        .filter((d) => d.isDirectory())
+        .map((d) => d.name)
+        .sort();
     } catch {
       // No profiles directory at all: said below.
     }

@@ -29,12 +29,57 @@ const OWNED_TOP_LEVEL_KEYS: readonly string[] = ['hooks', 'hooks_auto_accept', '
 
 // Sections of a real Hermes config.yaml: never reported, even when one happens to look like ours.
 const HERMES_SECTIONS = new Set([
-  'model', 'providers', 'custom_providers', 'fallback_model', 'fallback_providers', 'toolsets', 'platform_toolsets',
-  'tools', 'agent', 'terminal', 'browser', 'checkpoints', 'compression', 'auxiliary', 'display', 'tts', 'stt', 'voice',
-  'memory', 'security', 'delegation', 'skills', 'honcho', 'approvals', 'smart_model_routing', 'mcp_servers',
-  'code_execution', 'web', 'privacy', 'timezone', 'discord', 'whatsapp', 'slack', 'telegram', 'cron', 'human_delay',
-  'context', 'streaming', 'session_reset', 'group_sessions_per_user', 'command_allowlist', 'quick_commands',
-  'personalities', 'prompt_caching', 'logging', 'network', 'gateway', 'platforms', 'profiles', 'updates', 'guardrails',
+  'model',
+  'providers',
+  'custom_providers',
+  'fallback_model',
+  'fallback_providers',
+  'toolsets',
+  'platform_toolsets',
+  'tools',
+  'agent',
+  'terminal',
+  'browser',
+  'checkpoints',
+  'compression',
+  'auxiliary',
+  'display',
+  'tts',
+  'stt',
+  'voice',
+  'memory',
+  'security',
+  'delegation',
+  'skills',
+  'honcho',
+  'approvals',
+  'smart_model_routing',
+  'mcp_servers',
+  'code_execution',
+  'web',
+  'privacy',
+  'timezone',
+  'discord',
+  'whatsapp',
+  'slack',
+  'telegram',
+  'cron',
+  'human_delay',
+  'context',
+  'streaming',
+  'session_reset',
+  'group_sessions_per_user',
+  'command_allowlist',
+  'quick_commands',
+  'personalities',
+  'prompt_caching',
+  'logging',
+  'network',
+  'gateway',
+  'platforms',
+  'profiles',
+  'updates',
+  'guardrails',
 ]);
 
 /** What is lost when a top-level key we read is misspelled. */
@@ -100,7 +145,9 @@ function missingKeyConsequence(key: string, event: EventName): string {
     case 'timeout':
       return 'this hook gets the default timeout of 60s';
     case 'fail_closed':
-      return ev.canBlock ? 'this hook is not fail_closed: a failure will allow the call' : `this hook is not fail_closed (which only applies to pre_tool_call anyway)`;
+      return ev.canBlock
+        ? 'this hook is not fail_closed: a failure will allow the call'
+        : `this hook is not fail_closed (which only applies to pre_tool_call anyway)`;
     case 'dialect':
       return "this hook's output is read as Hermes JSON, so another agent's block is not understood";
     default:
@@ -115,7 +162,8 @@ export function commandFinding(command: string, opts: { failClosed: boolean; can
   // `~` is kept as written (homedir '~'): expansion changes no token boundary, and this stays pure.
   const split = splitCommand(command, { homedir: '~' });
   if (!split.ok) {
-    const outcome = opts.failClosed && opts.canBlock ? 'as fail_closed it blocks every call it matches' : 'each failure is only a warning and the call goes ahead';
+    const outcome =
+      opts.failClosed && opts.canBlock ? 'as fail_closed it blocks every call it matches' : 'each failure is only a warning and the call goes ahead';
     return { level: 'error', message: `${split.error} — this hook can never start (${outcome}); fix the quoting` };
   }
   const constructs = shellConstructs(command, split.argv);
@@ -127,10 +175,11 @@ export function commandFinding(command: string, opts: { failClosed: boolean; can
   // command substitution or a variable naming the program: that rewrite could never be approved
   // (consent/_shell-code.ts), so only the script file is suggested.
   const opaque = constructs.find((c) => c.kind === 'command substitution' || (c.kind === 'variable' && c.token === 0));
-  const rewrite = opaque === undefined
-    ? `write: ${bashFix} — or move it into a script`
-    : `move it into a script file and make that script the command ` +
-      `(as bash -c code it could not be approved: the ${opaque.kind} '${opaque.text}' hides what it runs from the approval's pin)`;
+  const rewrite =
+    opaque === undefined
+      ? `write: ${bashFix} — or move it into a script`
+      : `move it into a script file and make that script the command ` +
+        `(as bash -c code it could not be approved: the ${opaque.kind} '${opaque.text}' hides what it runs from the approval's pin)`;
   const assignment = constructs.find((c) => c.kind === 'assignment');
   if (assignment) {
     // `FOO=1 /x.sh` → spawn looks for a program named `FOO=1`.
@@ -166,7 +215,6 @@ function joinList(items: string[]): string {
 }
 
 // ---- matchers: do they name a tool the host calls? ------------------------------------------
-
 
 /** Our tool names as far as they are known: every tool any dialect map names (terminal, read_file …). */
 function knownHermesTools(maps: DialectMaps): string[] {
@@ -221,10 +269,12 @@ export function matcherFindings(matcher: string, dialect: Dialect, maps: Dialect
   const folded = compileMatcher(`(?i)${m.source ?? matcher}`);
   const caseOnly = folded.literal ? [] : candidates.filter((n) => folded.test(n));
   if (caseOnly.length > 0) {
-    return [{
-      level: 'warning',
-      message: `matcher '${matcher}' matches no ${whose} (a matcher is case-sensitive) — did you mean ${caseOnly.length === 1 ? `'${caseOnly[0]}'` : `one of ${caseOnly.map((n) => `'${n}'`).join(', ')}`}? As written, this hook never runs for ${caseOnly.length === 1 ? 'it' : 'them'}`,
-    }];
+    return [
+      {
+        level: 'warning',
+        message: `matcher '${matcher}' matches no ${whose} (a matcher is case-sensitive) — did you mean ${caseOnly.length === 1 ? `'${caseOnly[0]}'` : `one of ${caseOnly.map((n) => `'${n}'`).join(', ')}`}? As written, this hook never runs for ${caseOnly.length === 1 ? 'it' : 'them'}`,
+      },
+    ];
   }
   return [unknownToolsInfo(matcher, candidates, whose)];
 }
@@ -248,12 +298,7 @@ function literalAlternatives(source: string | null): string[] | null {
 }
 
 /** The tool a mistyped name most likely means: another case, another agent's name for it, a typo. */
-function suggestTool(
-  name: string,
-  candidates: string[],
-  agent: AgentDialect | null,
-  maps: DialectMaps,
-): { name: string; why: string | null } | null {
+function suggestTool(name: string, candidates: string[], agent: AgentDialect | null, maps: DialectMaps): { name: string; why: string | null } | null {
   const lower = name.toLowerCase();
   const sameCase = candidates.find((c) => c.toLowerCase() === lower);
   if (sameCase) return { name: sameCase, why: null };
@@ -291,7 +336,9 @@ export function groupHint(raw: Map<unknown, unknown>): string {
   if (!Array.isArray(inner)) return '';
   const commands = inner.map((h) => (h instanceof Map ? h.get('command') : undefined)).filter((c): c is string => typeof c === 'string');
   const example = commands.length > 0 ? `- command: ${JSON.stringify(commands[0])}` : '- command: …';
-  return " — it is another agent's matcher group (Claude Code's {matcher, hooks: [{type: command, command}]}), which Hermes does not read, " +
+  return (
+    " — it is another agent's matcher group (Claude Code's {matcher, hooks: [{type: command, command}]}), which Hermes does not read, " +
     `so none of its hooks run; write each hook as its own entry: ${example} ` +
-    "(with matcher: in Hermes tool names, and dialect: claude if it prints Claude's JSON)";
+    "(with matcher: in Hermes tool names, and dialect: claude if it prints Claude's JSON)"
+  );
 }

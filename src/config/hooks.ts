@@ -211,7 +211,11 @@ class HooksParser {
     for (const key of raw.keys()) {
       if (typeof key === 'string' && HOOK_ENTRY_KEYS.includes(key)) continue;
       const name = typeof key === 'string' ? key : pyStr(key);
-      this.report([...path, keySegment(key)], unknownEntryKeyFinding(name, event, (k) => raw.has(k)), { key: true });
+      this.report(
+        [...path, keySegment(key)],
+        unknownEntryKeyFinding(name, event, (k) => raw.has(k)),
+        { key: true },
+      );
     }
 
     const command = field('command');
@@ -388,4 +392,3 @@ class HooksParser {
     this.diagnostics.push(diagnosticAt(this.source, level, path, message, opts));
   }
 }
-

@@ -64,11 +64,20 @@ function fromText(file: string, text: string): LoadedConfig {
 function fromReadError(file: string, error: unknown): LoadedConfig {
   const code = (error as NodeJS.ErrnoException)?.code;
   const source = parseConfigText('', file);
-  const base = { file, source, specs: [], autoAccept: false, data: {}, dialects: { maps: defaultDialectMaps(), diagnostics: [] }, foreign: [], strict: false, refused: [] };
+  const base = {
+    file,
+    source,
+    specs: [],
+    autoAccept: false,
+    data: {},
+    dialects: { maps: defaultDialectMaps(), diagnostics: [] },
+    foreign: [],
+    strict: false,
+    refused: [],
+  };
   // A missing file, or a missing directory on the way to it, is simply "no config yet".
   if (code === 'ENOENT' || code === 'ENOTDIR') return { ...base, exists: false, diagnostics: [] };
-  const reason =
-    code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : errorText(error);
+  const reason = code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : errorText(error);
   return {
     ...base,
     exists: true,
@@ -76,7 +85,6 @@ function fromReadError(file: string, error: unknown): LoadedConfig {
     diagnostics: [{ level: 'error', path: '', line: null, column: null, message: `cannot read config file: ${reason}`, file }],
   };
 }
-
 
 /**
  * Why a config that exists gave no usable hooks block — unreadable, or not valid YAML — or null.

@@ -110,8 +110,7 @@ export function profileNameOf(home: string): string {
 export function validateProfileName(name: string): void {
   if (name === '' || name === '.' || name === '..' || name.includes('/') || name.includes('\\') || name.includes('\0')) {
     throw new ConfigLocationError(
-      `invalid profile name ${JSON.stringify(name)}: a profile name must be non-empty, must not be '.' or '..', ` +
-        `and must not contain '/', '\\' or NUL`,
+      `invalid profile name ${JSON.stringify(name)}: a profile name must be non-empty, must not be '.' or '..', ` + `and must not contain '/', '\\' or NUL`,
     );
   }
 }

@@ -50,14 +50,7 @@ export function parseConfigText(text: string, file: string): ConfigSource {
 }
 
 /** A source whose text could not be turned into data: no document, no data, one error. */
-function unreadable(
-  file: string,
-  text: string,
-  lineCounter: LineCounter,
-  message: string,
-  line: number | null,
-  column: number | null,
-): ConfigSource {
+function unreadable(file: string, text: string, lineCounter: LineCounter, message: string, line: number | null, column: number | null): ConfigSource {
   return { file, text, doc: null, lineCounter, data: null, syntaxError: { level: 'error', path: '', line, column, message, file } };
 }
 
@@ -123,11 +116,7 @@ function nodeAt(source: ConfigSource, path: ConfigPath, keyNode: boolean): Node 
  * Line and column (1-based) of the value at `path`; with `key: true`, of the mapping key itself.
  * Falls back to the deepest existing ancestor, so a missing field points at its entry.
  */
-export function positionOf(
-  source: ConfigSource,
-  path: ConfigPath,
-  opts: { key?: boolean } = {},
-): { line: number | null; column: number | null } {
+export function positionOf(source: ConfigSource, path: ConfigPath, opts: { key?: boolean } = {}): { line: number | null; column: number | null } {
   const node = nodeAt(source, path, opts.key ?? false);
   const offset = node?.range?.[0];
   if (offset === undefined) return { line: null, column: null };
@@ -136,13 +125,7 @@ export function positionOf(
 }
 
 /** Build a diagnostic for the value at `path` (or its key with `key: true`). */
-export function diagnosticAt(
-  source: ConfigSource,
-  level: DiagnosticLevel,
-  path: ConfigPath,
-  message: string,
-  opts: { key?: boolean } = {},
-): Diagnostic {
+export function diagnosticAt(source: ConfigSource, level: DiagnosticLevel, path: ConfigPath, message: string, opts: { key?: boolean } = {}): Diagnostic {
   const { line, column } = positionOf(source, path, opts);
   return { level, path: formatPath(path), line, column, message, file: source.file };
 }

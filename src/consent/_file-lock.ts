@@ -45,14 +45,16 @@ const heldHere = new Set<string>();
 
 export async function withFileLock<T>(lockPath: string, fn: () => Promise<T>, opts: FileLockOptions = {}): Promise<T> {
   const previous = inProcess.get(lockPath) ?? Promise.resolve();
-  const run = previous.catch(() => undefined).then(async () => {
-    const token = await acquire(lockPath, opts);
-    try {
-      return await fn();
-    } finally {
-      await release(lockPath, token);
-    }
-  });
+  const run = previous
+    .catch(() => undefined)
+    .then(async () => {
+      const token = await acquire(lockPath, opts);
+      try {
+        return await fn();
+      } finally {
+        await release(lockPath, token);
+      }
+    });
   const tail = run.catch(() => undefined);
   inProcess.set(lockPath, tail);
   void tail.then(() => {

@@ -9,14 +9,47 @@ export type InterpreterFamily = 'node' | 'python' | 'shell' | 'ruby' | 'perl' | 
 export const INTERPRETER_STEPS: Record<InterpreterFamily, StepReader> = {
   node(w, i) {
     const value = new Set([
-      '-r', '--require', '--import', '--loader', '--experimental-loader', '-C', '--conditions', '--input-type',
-      '--title', '--env-file', '--inspect-port', '--debug-port', '--openssl-config', '--icu-data-dir',
-      '--redirect-warnings', '--report-dir', '--report-directory', '--report-filename', '--report-signal',
-      '--diagnostic-dir', '--heapsnapshot-signal', '--cpu-prof-dir', '--cpu-prof-name', '--heap-prof-dir',
-      '--heap-prof-name', '--unhandled-rejections', '--dns-result-order', '--disable-proto',
-      '--experimental-policy', '--policy-integrity', '--tls-keylog', '--tls-cipher-list', '--secure-heap',
-      '--secure-heap-min', '--use-largepages', '--stack-trace-limit', '--watch-path', '--test-reporter',
-      '--test-reporter-destination', '--test-name-pattern', '--experimental-config-file',
+      '-r',
+      '--require',
+      '--import',
+      '--loader',
+      '--experimental-loader',
+      '-C',
+      '--conditions',
+      '--input-type',
+      '--title',
+      '--env-file',
+      '--inspect-port',
+      '--debug-port',
+      '--openssl-config',
+      '--icu-data-dir',
+      '--redirect-warnings',
+      '--report-dir',
+      '--report-directory',
+      '--report-filename',
+      '--report-signal',
+      '--diagnostic-dir',
+      '--heapsnapshot-signal',
+      '--cpu-prof-dir',
+      '--cpu-prof-name',
+      '--heap-prof-dir',
+      '--heap-prof-name',
+      '--unhandled-rejections',
+      '--dns-result-order',
+      '--disable-proto',
+      '--experimental-policy',
+      '--policy-integrity',
+      '--tls-keylog',
+      '--tls-cipher-list',
+      '--secure-heap',
+      '--secure-heap-min',
+      '--use-largepages',
+      '--stack-trace-limit',
+      '--watch-path',
+      '--test-reporter',
+      '--test-reporter-destination',
+      '--test-name-pattern',
+      '--experimental-config-file',
     ]);
     let j = i + 1;
     while (j < w.length) {
@@ -139,10 +172,56 @@ export const INTERPRETER_STEPS: Record<InterpreterFamily, StepReader> = {
     const sub = w[i + 1];
     if (sub === 'eval') return { inline: 'deno eval runs code from the command line' };
     const known = ['run', 'serve'];
-    const other = ['task', 'test', 'repl', 'install', 'uninstall', 'compile', 'bench', 'fmt', 'lint', 'check', 'add', 'remove', 'x', 'jupyter', 'cache', 'doc', 'info', 'upgrade', 'publish', 'outdated', 'init', 'clean', 'coverage', 'types', 'completions', 'lsp', 'vendor', 'bundle'];
+    const other = [
+      'task',
+      'test',
+      'repl',
+      'install',
+      'uninstall',
+      'compile',
+      'bench',
+      'fmt',
+      'lint',
+      'check',
+      'add',
+      'remove',
+      'x',
+      'jupyter',
+      'cache',
+      'doc',
+      'info',
+      'upgrade',
+      'publish',
+      'outdated',
+      'init',
+      'clean',
+      'coverage',
+      'types',
+      'completions',
+      'lsp',
+      'vendor',
+      'bundle',
+    ];
     if (sub !== undefined && other.includes(sub)) return { inline: `deno ${sub} does not run one file given here` };
     let j = sub !== undefined && known.includes(sub) ? i + 2 : i + 1;
-    const value = new Set(['-c', '--config', '--import-map', '--cert', '--location', '--seed', '-L', '--log-level', '--ext', '--preload', '--env-file', '--inspect', '--inspect-brk', '--inspect-wait', '--watch', '--lock']);
+    const value = new Set([
+      '-c',
+      '--config',
+      '--import-map',
+      '--cert',
+      '--location',
+      '--seed',
+      '-L',
+      '--log-level',
+      '--ext',
+      '--preload',
+      '--env-file',
+      '--inspect',
+      '--inspect-brk',
+      '--inspect-wait',
+      '--watch',
+      '--lock',
+    ]);
     // Deno's own option parser treats most values as attached (`--allow-read=x`); these accept the next word.
     const needsNext = new Set(['-c', '--config', '--import-map', '--cert', '--location', '--seed', '-L', '--log-level', '--ext', '--preload']);
     while (j < w.length) {
@@ -159,7 +238,30 @@ export const INTERPRETER_STEPS: Record<InterpreterFamily, StepReader> = {
     if (w[j] === 'run') j += 1;
     else if (w[j] === 'x' || w[j] === 'exec') return { inline: `bun ${w[j]} runs a package or shell command, not a file given here` };
     let chdir: string | null = null;
-    const value = new Set(['-r', '--preload', '--cwd', '-c', '--config', '--tsconfig-override', '--env-file', '--main-fields', '--extension-order', '-d', '--define', '-l', '--loader', '--conditions', '--port', '--jsx-factory', '--jsx-fragment', '--jsx-import-source', '--jsx-runtime', '--elide-lines', '--filter', '-F']);
+    const value = new Set([
+      '-r',
+      '--preload',
+      '--cwd',
+      '-c',
+      '--config',
+      '--tsconfig-override',
+      '--env-file',
+      '--main-fields',
+      '--extension-order',
+      '-d',
+      '--define',
+      '-l',
+      '--loader',
+      '--conditions',
+      '--port',
+      '--jsx-factory',
+      '--jsx-fragment',
+      '--jsx-import-source',
+      '--jsx-runtime',
+      '--elide-lines',
+      '--filter',
+      '-F',
+    ]);
     while (j < w.length) {
       const a = w[j] as string;
       if (a === '--') {

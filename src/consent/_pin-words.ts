@@ -2,7 +2,23 @@
 // parsing, and what looks like a script. Pure.
 
 export const SCRIPT_SUFFIXES: readonly string[] = [
-  '.sh', '.bash', '.zsh', '.fish', '.py', '.pyw', '.rb', '.pl', '.lua', '.js', '.mjs', '.cjs', '.ts', '.mts', '.cts', '.tsx', '.jsx',
+  '.sh',
+  '.bash',
+  '.zsh',
+  '.fish',
+  '.py',
+  '.pyw',
+  '.rb',
+  '.pl',
+  '.lua',
+  '.js',
+  '.mjs',
+  '.cjs',
+  '.ts',
+  '.mts',
+  '.cts',
+  '.tsx',
+  '.jsx',
 ];
 
 /**

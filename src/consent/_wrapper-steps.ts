@@ -54,7 +54,8 @@ export const WRAPPER_STEPS: Record<WrapperFamily, StepReader> = {
       const a = w[j] as string;
       if (a === '--') return { next: j + 1 };
       if (a === '-n' || a === '--adjustment') j += 2;
-      else if (a.startsWith('-')) j += 1; // -n10, --adjustment=10, -10
+      else if (a.startsWith('-'))
+        j += 1; // -n10, --adjustment=10, -10
       else break;
     }
     return { next: j };

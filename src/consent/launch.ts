@@ -130,7 +130,10 @@ export class LaunchGate {
       // A file others can replace is never run, nor approved blindly for running.
       if (consent.untrusted !== null) return this.refuse(spec, st, consent);
       // Blanket acceptance approves at most once per launch: what is there after that must hold.
-      const verdict = whatRunDoes({ kind: 'shell', consent: consent.state, failClosed: failsClosed(spec) }, { safeMode: false, accept: this.opts.accept && !approvedNow });
+      const verdict = whatRunDoes(
+        { kind: 'shell', consent: consent.state, failClosed: failsClosed(spec) },
+        { safeMode: false, accept: this.opts.accept && !approvedNow },
+      );
       if (!verdict.runs || verdict.via !== 'approval') {
         if (verdict.runs) {
           // As at start-up: record the approval of what is there now, then check it like any other.
@@ -256,7 +259,6 @@ function refusalKind(consent: ConsentInfo, revoked: boolean): string {
   if (consent.untrusted !== null) return `untrusted ${consent.untrusted}`;
   return revoked ? 'revoked' : consent.state;
 }
-
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, Math.max(1, ms)));

@@ -69,10 +69,7 @@ interface PairDecision {
 }
 
 /** Decide per spec, in order. Each (event, command) is decided — and prompted — at most once. */
-export async function applyConsentPolicy<S extends PolicySpec>(
-  specs: readonly S[],
-  options: ConsentPolicyOptions,
-): Promise<ConsentOutcome<S>[]> {
+export async function applyConsentPolicy<S extends PolicySpec>(specs: readonly S[], options: ConsentPolicyOptions): Promise<ConsentOutcome<S>[]> {
   const { store } = options;
   const hint = options.approveHint ?? defaultApproveHint;
   const outcomes: ConsentOutcome<S>[] = [];
@@ -191,7 +188,10 @@ export function consentRefusal(
   const who = `shell hook for ${spec.event} (${spec.command})`;
   if (opts.cannotApprove !== undefined) return { block: false, message: `${who} is not approved — skipped: ${opts.cannotApprove}` };
   if (revoked) {
-    return { block: false, message: `${who} is no longer approved (its approval was revoked) — skipped. Approve it again with \`${fix}\`${blanket ? `, or use ${AUTO_ACCEPT}` : ` ${NOT_BLANKET}`}.` };
+    return {
+      block: false,
+      message: `${who} is no longer approved (its approval was revoked) — skipped. Approve it again with \`${fix}\`${blanket ? `, or use ${AUTO_ACCEPT}` : ` ${NOT_BLANKET}`}.`,
+    };
   }
   return { block: false, message: skipMessage(spec, consent, false, fix, opts.promptable ?? true, blanket) };
 }
@@ -225,10 +225,7 @@ export function awaitingApprovalMessage(
   blanketAccept = true,
 ): string {
   if (consent.untrusted !== null) return untrustedMessage(spec, consent.untrusted);
-  const why =
-    cannotApprove ??
-    consent.allowlist_error ??
-    (consent.state === 'modified' ? `modified since approval: ${changeOf(consent)}` : 'not approved yet');
+  const why = cannotApprove ?? consent.allowlist_error ?? (consent.state === 'modified' ? `modified since approval: ${changeOf(consent)}` : 'not approved yet');
   return (
     `hook ${spec.command} awaits approval (${why}): tool calls it guards are blocked until it is approved — ` +
     `run \`${fix}\`${blanketAccept ? ` (or use ${AUTO_ACCEPT})` : ` ${NOT_BLANKET}`}`
@@ -245,10 +242,7 @@ function skipMessage(spec: PolicySpec, consent: ConsentInfo, declined: boolean, 
   const orAccept = blanket ? ` (or use ${AUTO_ACCEPT})` : ` ${NOT_BLANKET}`;
   const who = `shell hook for ${spec.event} (${spec.command})`;
   if (consent.state === 'modified') {
-    return (
-      `${who} was modified since approval — skipped: ${changeOf(consent)}. ` +
-      `Review the script, then approve it again with \`${fix}\`${orAccept}.`
-    );
+    return `${who} was modified since approval — skipped: ${changeOf(consent)}. ` + `Review the script, then approve it again with \`${fix}\`${orAccept}.`;
   }
   if (declined) {
     return `${who} was declined at the prompt — skipped. It will be asked again next start; or approve it with \`${fix}\`.`;

@@ -25,11 +25,7 @@ export interface PromptInfo {
 // Every value from the config or the disk goes through `inert`: a command carrying terminal
 // escapes must not repaint the lines a person approves.
 export function formatPrompt(info: Omit<PromptInfo, 'text'>): string {
-  const lines = [
-    '',
-    '⚠ hermes-hooks is about to register a shell hook that will run a',
-    '  command on your behalf.',
-  ];
+  const lines = ['', '⚠ hermes-hooks is about to register a shell hook that will run a', '  command on your behalf.'];
   if (info.state === 'modified') {
     lines.push('  It was approved before, but it has been MODIFIED since:', `    ${inert(info.reason.replace(/^modified since approval: /, ''))}`);
   }
@@ -41,12 +37,7 @@ export function formatPrompt(info: Omit<PromptInfo, 'text'>): string {
     `    SHA-256: ${info.script_sha256 ?? '(script missing or unreadable)'}`,
   );
   if (info.script_note) lines.push(`    Note:    ${inert(info.script_note)}`);
-  lines.push(
-    '',
-    '  The command runs with your full user credentials.  Only approve',
-    '  commands you trust.',
-    'Allow this hook to run? [y/N]: ',
-  );
+  lines.push('', '  The command runs with your full user credentials.  Only approve', '  commands you trust.', 'Allow this hook to run? [y/N]: ');
   return lines.join('\n');
 }
 

@@ -27,9 +27,7 @@ export interface RunRule {
   accept: boolean;
 }
 
-export type RunVerdict =
-  | { runs: true; via: 'approval' | 'accept' | 'not_checked' }
-  | { runs: false; why: NotRunReason; effect: 'skipped' | 'blocks' };
+export type RunVerdict = { runs: true; via: 'approval' | 'accept' | 'not_checked' } | { runs: false; why: NotRunReason; effect: 'skipped' | 'blocks' };
 
 export function whatRunDoes(hook: RunSubject, rule: RunRule): RunVerdict {
   if (hook.kind === 'host' || hook.kind === 'builtin') return { runs: true, via: 'not_checked' };

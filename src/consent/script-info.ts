@@ -67,10 +67,7 @@ export interface InspectOptions {
 }
 
 /** Where the pinned file of `command` is, without reading it: the pin target and its absolute path. */
-export async function locatePinned(
-  command: string,
-  opts: InspectOptions = {},
-): Promise<{ target: PinTarget; file: string | null; error: string | null }> {
+export async function locatePinned(command: string, opts: InspectOptions = {}): Promise<{ target: PinTarget; file: string | null; error: string | null }> {
   const cwd = opts.cwd ?? process.cwd();
   const target = choosePinTarget(command, opts.homedir === undefined ? {} : { homedir: opts.homedir });
   if (target.error !== null) return { target, file: null, error: target.error };
@@ -100,10 +97,12 @@ export async function inspectScript(command: string, opts: InspectOptions = {}):
     settled: false,
     runs: runs.files,
     untrusted: judgeRuns(runs.files),
-    named: await Promise.all(runs.named.map(async (p) => {
-      const h = await hashFile(p);
-      return { path: p, sha256: h.sha256, identity: h.identity, settled: h.settled, error: h.error };
-    })),
+    named: await Promise.all(
+      runs.named.map(async (p) => {
+        const h = await hashFile(p);
+        return { path: p, sha256: h.sha256, identity: h.identity, settled: h.settled, error: h.error };
+      }),
+    ),
     unfollowable: runs.unfollowable,
   };
   if (file === null) return base;
@@ -160,4 +159,3 @@ export function sha256File(file: string): Promise<string> {
 
 /** First executable regular file named `name` in PATH (_find-on-path.ts). */
 export { findOnPath };
-

@@ -91,7 +91,12 @@ export function pinTargetOfArgv(argv: readonly string[]): PinTarget {
         if (s > 0) {
           const token = words[s] as string;
           return {
-            ...base, token, lookup: 'cwd', searchPath: null, chdir, kind: 'script',
+            ...base,
+            token,
+            lookup: 'cwd',
+            searchPath: null,
+            chdir,
+            kind: 'script',
             note: `${name} is not a known interpreter: pinned its first argument that looks like a script`,
           };
         }

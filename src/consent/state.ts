@@ -95,8 +95,7 @@ function approvalOf(
   const matches = matchingEntries(entries, spec.event, spec.command);
   if (matches.length === 0) return info;
 
-  const pinnedOf = (e: AllowlistEntry): string | null =>
-    typeof e.script_sha256 === 'string' && e.script_sha256 !== '' ? e.script_sha256.toLowerCase() : null;
+  const pinnedOf = (e: AllowlistEntry): string | null => (typeof e.script_sha256 === 'string' && e.script_sha256 !== '' ? e.script_sha256.toLowerCase() : null);
   // Several entries for one pair only happen by hand; any one that still holds approves.
   const entry =
     (current !== null ? matches.find((e) => pinnedOf(e) === current) : undefined) ??
@@ -139,9 +138,10 @@ function approvalOf(
     return info;
   }
   info.state = 'modified';
-  info.reason = current === null
-    ? `modified since approval: ${where} is missing or unreadable now (${script?.error ?? 'not inspected'}); it was approved ${when} with sha256 ${short(approvedSha)}`
-    : `modified since approval: ${where} changed (sha256 ${short(approvedSha)} at approval ${when}, now ${short(current)})`;
+  info.reason =
+    current === null
+      ? `modified since approval: ${where} is missing or unreadable now (${script?.error ?? 'not inspected'}); it was approved ${when} with sha256 ${short(approvedSha)}`
+      : `modified since approval: ${where} changed (sha256 ${short(approvedSha)} at approval ${when}, now ${short(current)})`;
   const approvedPath = typeof entry.script_path === 'string' ? entry.script_path : null;
   if (approvedPath !== null && approvedPath !== info.script_path) info.reason += `; it was ${approvedPath} when approved`;
   return info;

@@ -121,9 +121,11 @@ export class ConsentStore {
     this.refusal = read.refused === null ? null : `shell hook allowlist ${read.refused}`;
     const problem =
       this.refusal ??
-      (read.error !== null ? `Could not read shell hook allowlist ${this.path}: ${read.error}; treating it as empty`
-      : read.problem !== null ? `Shell hook allowlist ${this.path} ${read.problem}`
-      : null);
+      (read.error !== null
+        ? `Could not read shell hook allowlist ${this.path}: ${read.error}; treating it as empty`
+        : read.problem !== null
+          ? `Shell hook allowlist ${this.path} ${read.problem}`
+          : null);
     // Said once per distinct problem: a long-lived host re-reads often, and a stat error re-reads every time.
     if (problem !== null && problem !== this.lastProblem) this.warn(problem);
     this.lastProblem = problem;

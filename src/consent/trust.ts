@@ -67,7 +67,8 @@ export function checkTrust(file: string, opts: TrustOptions = {}): TrustVerdict 
   const findings: TrustFinding[] = [];
   for (const dir of walk.dirs) findings.push(...judge(dir.path, dir.st, euid, { self: false, kind: 'directory' }));
   if (walk.error !== null) findings.push({ path: abs, self: true, problem: walk.error, fix: 'fix the path (or remove the link)' });
-  if (walk.target !== null) findings.push(...judge(walk.target.path, walk.target.st, euid, { self: true, kind: opts.kind ?? 'file', secret: opts.secret === true }));
+  if (walk.target !== null)
+    findings.push(...judge(walk.target.path, walk.target.st, euid, { self: true, kind: opts.kind ?? 'file', secret: opts.secret === true }));
   return { path: abs, target: walk.target?.path ?? null, exists, findings };
 }
 
@@ -106,7 +107,16 @@ function readTrustedOnce(file: string, opts: Omit<TrustOptions, 'kind'>): Truste
     const code = codeOf(err);
     if (code === 'ENOENT') return { text: null, refused: null, error: null };
     if (code === 'ELOOP') {
-      return { text: null, refused: { path: abs, target: null, exists: true, findings: [{ path: abs, self: true, problem: 'is a symlink loop', fix: 'replace it with a regular file' }] }, error: null };
+      return {
+        text: null,
+        refused: {
+          path: abs,
+          target: null,
+          exists: true,
+          findings: [{ path: abs, self: true, problem: 'is a symlink loop', fix: 'replace it with a regular file' }],
+        },
+        error: null,
+      };
     }
     return { text: null, refused: null, error: messageOf(err) };
   }
@@ -181,7 +191,11 @@ export function judgeSubjects(subjects: readonly TrustSubject[], opts: { euid?: 
   const said = new Set<string>();
   const out: JudgedSubject[] = [];
   for (const subject of subjects) {
-    const verdict = checkTrust(subject.path, { kind: subject.kind, ...(subject.secret ? { secret: true } : {}), ...(opts.euid !== undefined ? { euid: opts.euid } : {}) });
+    const verdict = checkTrust(subject.path, {
+      kind: subject.kind,
+      ...(subject.secret ? { secret: true } : {}),
+      ...(opts.euid !== undefined ? { euid: opts.euid } : {}),
+    });
     if (!verdict.exists || verdict.findings.length === 0) continue;
     const news = verdict.findings.filter((f) => !said.has(`${f.path}\0${f.problem}`));
     for (const f of verdict.findings) said.add(`${f.path}\0${f.problem}`);
@@ -302,7 +316,8 @@ function judge(where: string, st: Stats, euid: number, o: { self: boolean; kind:
   const add = (problem: string, fix: string): void => void out.push({ path: where, self: o.self, problem, fix });
   if (o.kind === 'file' && !st.isFile()) add(`is ${kindOf(st)}, not a regular file`, 'replace it with a regular file');
   if (o.kind === 'directory' && !st.isDirectory()) add(`is ${kindOf(st)}, not a directory`, 'replace it with a directory');
-  if (st.uid !== euid && st.uid !== 0) add(`is owned by uid ${st.uid}, not by you (uid ${euid})`, `run ${euid === 0 ? '' : 'sudo '}chown ${userName(euid)} ${quote(where)}`);
+  if (st.uid !== euid && st.uid !== 0)
+    add(`is owned by uid ${st.uid}, not by you (uid ${euid})`, `run ${euid === 0 ? '' : 'sudo '}chown ${userName(euid)} ${quote(where)}`);
   const stickyRootDir = st.isDirectory() && st.uid === 0 && (st.mode & S_ISVTX) !== 0;
   if ((st.mode & 0o022) !== 0 && !stickyRootDir) add(`is writable by ${whoOf(st.mode, 0o020, 0o002)} (mode ${modeOf(st)})`, `run chmod go-w ${quote(where)}`);
   else if (o.secret && (st.mode & 0o077) !== 0) add(`is readable by ${whoOf(st.mode, 0o070, 0o007)} (mode ${modeOf(st)})`, `run chmod 600 ${quote(where)}`);

@@ -39,7 +39,6 @@ export interface WhatRunsOptions {
 
 const MAX_DEPTH = 4;
 
-
 /** The files `target` (the command's pin target) runs; `pinned` is its pinned file when found. */
 export async function whatRuns(target: PinTarget, pinned: string | null, opts: WhatRunsOptions): Promise<WhatRuns> {
   const out: WhatRuns = { files: [], named: [], unfollowable: null };
@@ -91,8 +90,7 @@ async function collect(target: PinTarget, pinned: string | null, opts: WhatRunsO
     let file: string | null = null;
     if (t.kind === 'script') {
       file = t.lookup === 'path' ? findOnPathSync(t.token, pathEnv(t.searchPath, opts.env), opts.cwd) : path.resolve(opts.cwd, t.chdir ?? '.', t.token);
-    }
-    else if (t.token.includes('/')) file = path.resolve(opts.cwd, t.chdir ?? '.', t.token);
+    } else if (t.token.includes('/')) file = path.resolve(opts.cwd, t.chdir ?? '.', t.token);
     // A file named by path is the user's own code: pinned. A bare name on PATH is only judged.
     if (file !== null && !out.named.includes(file)) out.named.push(file);
     await collect(t, file, opts, out, depth + 1);

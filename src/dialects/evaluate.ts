@@ -18,13 +18,7 @@ const DECIDES_TOOL_CALL = new Set<Directive['action']>(['block', 'modify', 'appr
  * The directive of one dialect hook run, or null when it contributes nothing.
  * `toolName` is OUR tool name of the call (used to map argument keys back), null off tool events.
  */
-export function evaluateDialectRun(
-  dialect: AgentDialect,
-  maps: DialectMaps,
-  spec: DialectHookSpec,
-  toolName: string | null,
-  run: RunRecord,
-): Directive | null {
+export function evaluateDialectRun(dialect: AgentDialect, maps: DialectMaps, spec: DialectHookSpec, toolName: string | null, run: RunRecord): Directive | null {
   const fc = failsClosed(spec);
   const failClosed = (reason: string): Directive => ({ action: 'block', message: failClosedMessage(spec.command, reason) });
 

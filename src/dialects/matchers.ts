@@ -46,7 +46,10 @@ export function convertClaudeMatcher(matcher: string | null | undefined): string
   if (matchesEverything(matcher)) return null;
   const m = matcher!.trim();
   if (CLAUDE_EXACT.test(m)) {
-    const names = m.split(/[|,]/).map((s) => s.trim()).filter((s) => s !== '');
+    const names = m
+      .split(/[|,]/)
+      .map((s) => s.trim())
+      .filter((s) => s !== '');
     return names.length === 0 ? null : names.map(literalToFullMatch).join('|');
   }
   return isValidRegex(m) ? unanchoredToFullMatch(m) : literalToFullMatch(m);
@@ -68,12 +71,7 @@ export function convertRegexMatcher(matcher: string | null | undefined): string 
  * any of the agent's names for it (`Bash`; Codex's `apply_patch`/`Edit`/`Write`; `mcp__s__t`).
  * `matcherTest` is the engine's full-match test of the hook's matcher. No tool name → no match.
  */
-export function dialectMatchesTool(
-  dialect: Dialect,
-  maps: DialectMaps,
-  matcherTest: (name: string) => boolean,
-  ourToolName: string | null,
-): boolean {
+export function dialectMatchesTool(dialect: Dialect, maps: DialectMaps, matcherTest: (name: string) => boolean, ourToolName: string | null): boolean {
   if (ourToolName === null) return false;
   if (matcherTest(ourToolName)) return true;
   if (dialect === 'hermes') return false;

@@ -43,7 +43,9 @@ function toNames(data: DialectNamesData): DialectNames {
 }
 
 /** Each agent's built-in maps, as its record (agents/<agent>.ts) writes them. */
-export const DEFAULT_DIALECT_MAPS: DialectMaps = Object.freeze(Object.fromEntries(AGENTS.map((a) => [a.name, toNames(a.names)])) as Record<AgentDialect, DialectNames>);
+export const DEFAULT_DIALECT_MAPS: DialectMaps = Object.freeze(
+  Object.fromEntries(AGENTS.map((a) => [a.name, toNames(a.names)])) as Record<AgentDialect, DialectNames>,
+);
 
 /** The built-in maps (what a config without `dialects:` gets). */
 export function defaultDialectMaps(): DialectMaps {
@@ -162,10 +164,7 @@ export interface DialectOverrides {
 }
 
 /** Apply already-validated user overrides to a set of maps (pure; returns new maps). */
-export function mergeDialectOverrides(
-  base: DialectMaps,
-  overrides: Partial<Record<AgentDialect, DialectOverrides>>,
-): DialectMaps {
+export function mergeDialectOverrides(base: DialectMaps, overrides: Partial<Record<AgentDialect, DialectOverrides>>): DialectMaps {
   const out = { ...base } as Record<AgentDialect, DialectNames>;
   for (const dialect of AGENT_DIALECTS) {
     const o = overrides[dialect];

@@ -63,7 +63,9 @@ export function recogniseAgentHooks(hooks: ReadonlyMap<unknown, unknown>, root: 
   const named = found.filter((f) => f.agents.length > 0);
   const everyKnows = (d: AgentDialect): boolean => named.every((f) => f.agents.includes(d));
   // A versioned file puts the agents whose hooks file is versioned (Cursor's) first.
-  const preference: AgentDialect[] = versioned ? [...AGENT_DIALECTS.filter(isVersioned), ...AGENT_DIALECTS.filter((d) => !isVersioned(d))] : [...AGENT_DIALECTS];
+  const preference: AgentDialect[] = versioned
+    ? [...AGENT_DIALECTS.filter(isVersioned), ...AGENT_DIALECTS.filter((d) => !isVersioned(d))]
+    : [...AGENT_DIALECTS];
   const agent = preference.find(everyKnows) ?? named[0]?.agents[0] ?? preference[0]!;
   // Codex writes Claude Code's names and shape: a Claude block may be a Codex one.
   const maybeCodex = named.length > 0 && mimicsOf(agent).some((m) => everyKnows(m.name));
@@ -84,7 +86,11 @@ export function importCommandFor(file: string, agent: AgentDialect): string {
 /** The error for one foreign key under `hooks:` in `file`: the agent, what Hermes calls it, the fix. */
 export function foreignHooksMessage(f: ForeignHooksKey, file: string): string {
   const label = AGENT_LABELS[f.agent];
-  const mimic = f.maybeCodex ? mimicsOf(f.agent).map((m) => `; a ${m.label} block: --dialect ${m.name}`).join('') : '';
+  const mimic = f.maybeCodex
+    ? mimicsOf(f.agent)
+        .map((m) => `; a ${m.label} block: --dialect ${m.name}`)
+        .join('')
+    : '';
   const convert = `convert it with: ${importCommandFor(file, f.agent)} (a backup is kept; without --write it only prints the result${mimic})`;
   if (f.event === null) {
     return `'${f.key}' is a ${label} hook event with no Hermes counterpart: its hooks never run here — ${convert}, which lists what cannot be carried over`;
@@ -151,7 +157,9 @@ function mimickedBy(agent: AgentDialect, agents: readonly AgentDialect[], body: 
 export function foreignInputMessage(f: ForeignInput, event: EventName, maps: DialectMaps): string {
   const label = AGENT_LABELS[f.agent];
   const theirs = f.theirEvent ?? toTheirEvent(maps, f.agent, event) ?? event;
-  const also = mimicsOf(f.agent).map((m) => ` (a ${m.label} hook: --dialect ${m.name})`).join('');
+  const also = mimicsOf(f.agent)
+    .map((m) => ` (a ${m.label} hook: --dialect ${m.name})`)
+    .join('');
   return (
     `this is ${label}'s hook input (${f.clues.join(', ')}), not the Hermes stdin form: its tool names and arguments are ${label}'s, ` +
     `so Hermes hooks and matchers do not see the call they expect — run: hermes-hooks run ${theirs} --dialect ${f.agent}${also} ` +

@@ -50,13 +50,7 @@ export interface RenderContext {
 }
 
 /** Which of their events a payload renders as, or null when the agent has no counterpart. */
-export function theirEventFor(
-  dialect: AgentDialect,
-  maps: DialectMaps,
-  ourEvent: EventName,
-  toolName: string | null,
-  requested?: string,
-): string | null {
+export function theirEventFor(dialect: AgentDialect, maps: DialectMaps, ourEvent: EventName, toolName: string | null, requested?: string): string | null {
   if (requested !== undefined) return toOurEvent(maps, dialect, requested) === ourEvent ? requested : null;
   if (agentModule(dialect).families !== undefined && toolName !== null) {
     // A call in a tool family renders as that family's event (beforeShellExecution for terminal …).

@@ -64,7 +64,13 @@ class Fields {
 }
 
 /** A tool call's tool and arguments, from wherever the agent's event puts them. */
-function toolCall(dialect: AgentDialect, maps: DialectMaps, theirEvent: string, stdin: JsonObject, fields: Fields): { tool_name: string | null; args: JsonObject } {
+function toolCall(
+  dialect: AgentDialect,
+  maps: DialectMaps,
+  theirEvent: string,
+  stdin: JsonObject,
+  fields: Fields,
+): { tool_name: string | null; args: JsonObject } {
   const family = toolFamily(dialect, theirEvent);
   const ourFamilyTool = family === undefined ? null : familyTool(family, stdin);
   let theirTool: string | null;

@@ -28,7 +28,6 @@ export function parsePythonJson(text: string): JsonParseResult {
   }
 }
 
-
 const NUMBER_RE = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?/y;
 
 class Parser {

@@ -33,9 +33,45 @@ type Intent = 'block' | 'ask' | 'allow' | 'modify';
 // What other agents' words (and everyday synonyms) mean, so the did-you-mean names the Hermes word
 // that does the same, and fail_closed knows whether ignoring the answer loses anything.
 const INTENT_WORDS: Readonly<Record<Intent, readonly string[]>> = {
-  block: ['deny', 'denied', 'reject', 'rejected', 'refuse', 'refused', 'forbid', 'forbidden', 'disallow', 'disallowed', 'blocked', 'abort', 'cancel', 'veto', 'prevent', 'no'],
+  block: [
+    'deny',
+    'denied',
+    'reject',
+    'rejected',
+    'refuse',
+    'refused',
+    'forbid',
+    'forbidden',
+    'disallow',
+    'disallowed',
+    'blocked',
+    'abort',
+    'cancel',
+    'veto',
+    'prevent',
+    'no',
+  ],
   ask: ['ask', 'confirm', 'prompt', 'approval', 'review', 'escalate', 'require_approval', 'approval_required'],
-  allow: ['allow', 'allowed', 'accept', 'accepted', 'ok', 'okay', 'yes', 'pass', 'proceed', 'permit', 'permitted', 'approved', 'none', 'noop', 'ignore', 'continue', 'defer', 'passthrough'],
+  allow: [
+    'allow',
+    'allowed',
+    'accept',
+    'accepted',
+    'ok',
+    'okay',
+    'yes',
+    'pass',
+    'proceed',
+    'permit',
+    'permitted',
+    'approved',
+    'none',
+    'noop',
+    'ignore',
+    'continue',
+    'defer',
+    'passthrough',
+  ],
   modify: ['rewrite', 'update', 'updated', 'replace', 'edit', 'change', 'mutate', 'modified', 'transform', 'patch'],
 };
 
@@ -57,7 +93,7 @@ function wordsOf(event: EventName): string[] {
   return EVENTS[event].honours.filter((h) => ACTION_WORDS.has(h));
 }
 
-const quote = (v: unknown): string => (typeof v === 'string' ? `'${v}'` : JSON.stringify(v) ?? String(v));
+const quote = (v: unknown): string => (typeof v === 'string' ? `'${v}'` : (JSON.stringify(v) ?? String(v)));
 
 /** Why `obj` (a hook's stdout object that produced no directive on `event`) decided nothing, or null. */
 export function answerProblem(event: EventName, obj: JsonObject): AnswerProblem | null {
@@ -98,7 +134,11 @@ function toolWord(word: unknown, field: 'action' | 'decision'): AnswerProblem {
   const lower = word.trim().toLowerCase();
   const exact = ['block', 'modify', 'approve'].find((w) => w === lower);
   if (exact !== undefined) {
-    return { message: `answered ${quote(word)}, which is not a Hermes action (actions are exact and lower-case) — did you mean '${exact}'?`, failsClosed: true, lost: true };
+    return {
+      message: `answered ${quote(word)}, which is not a Hermes action (actions are exact and lower-case) — did you mean '${exact}'?`,
+      failsClosed: true,
+      lost: true,
+    };
   }
   const intent = intentOf(word);
   if (intent === 'allow') {
@@ -108,7 +148,8 @@ function toolWord(word: unknown, field: 'action' | 'decision'): AnswerProblem {
       lost: false,
     };
   }
-  const meant = intent === 'block' ? 'block' : intent === 'ask' ? 'approve' : intent === 'modify' ? 'modify' : didYouMean(lower, ['block', 'modify', 'approve']);
+  const meant =
+    intent === 'block' ? 'block' : intent === 'ask' ? 'approve' : intent === 'modify' ? 'modify' : didYouMean(lower, ['block', 'modify', 'approve']);
   const hint = meant === null ? ' (pre_tool_call reads: block, modify, approve)' : ` — did you mean '${meant}'?`;
   return { message: `answered ${quote(word)}, which is not a Hermes action${hint}`, failsClosed: true, lost: true };
 }
@@ -166,11 +207,17 @@ function misplacedKeys(event: EventName, obj: JsonObject): AnswerProblem | null 
       // `allow` alone and `defer` say "go ahead": nothing is lost.
       if (pd === 'allow' || pd === 'defer') return null;
       if (pd === undefined || pd === null) {
-        if (hso.updatedInput !== undefined) return { message: "printed hookSpecificOutput.updatedInput without permissionDecision 'allow', so the arguments are not changed", failsClosed: true, lost: true };
+        if (hso.updatedInput !== undefined)
+          return {
+            message: "printed hookSpecificOutput.updatedInput without permissionDecision 'allow', so the arguments are not changed",
+            failsClosed: true,
+            lost: true,
+          };
         return null;
       }
       const lower = typeof pd === 'string' ? pd.trim().toLowerCase() : '';
-      const meant = ['allow', 'deny', 'ask', 'defer'].find((w) => w === lower) ?? (intentOf(lower) === 'block' ? 'deny' : intentOf(lower) === 'ask' ? 'ask' : null);
+      const meant =
+        ['allow', 'deny', 'ask', 'defer'].find((w) => w === lower) ?? (intentOf(lower) === 'block' ? 'deny' : intentOf(lower) === 'ask' ? 'ask' : null);
       return {
         message: `printed hookSpecificOutput.permissionDecision ${quote(pd)}, which is not one Hermes reads (allow, deny, ask, defer)${meant ? ` — did you mean '${meant}'?` : ''}`,
         failsClosed: meant !== 'allow' && meant !== 'defer',
@@ -192,13 +239,23 @@ function misplacedKeys(event: EventName, obj: JsonObject): AnswerProblem | null 
       };
     }
     if (obj.continue === false) {
-      return { message: 'printed continue: false (Claude Code\'s "stop"), which pre_tool_call does not read — to stop this call print {"action":"block","message":"…"}', failsClosed: true, lost: true };
+      return {
+        message:
+          'printed continue: false (Claude Code\'s "stop"), which pre_tool_call does not read — to stop this call print {"action":"block","message":"…"}',
+        failsClosed: true,
+        lost: true,
+      };
     }
     for (const key of ['block', 'blocked', 'deny', 'denied', 'reject']) {
-      if (obj[key] === true) return { message: `printed ${quote(key)}: true, which Hermes does not read — did you mean {"action":"block"}?`, failsClosed: true, lost: true };
+      if (obj[key] === true)
+        return { message: `printed ${quote(key)}: true, which Hermes does not read — did you mean {"action":"block"}?`, failsClosed: true, lost: true };
     }
     if (obj.allow === false || obj.allowed === false) {
-      return { message: `printed ${quote(obj.allow === false ? 'allow' : 'allowed')}: false, which Hermes does not read — did you mean {"action":"block"}?`, failsClosed: true, lost: true };
+      return {
+        message: `printed ${quote(obj.allow === false ? 'allow' : 'allowed')}: false, which Hermes does not read — did you mean {"action":"block"}?`,
+        failsClosed: true,
+        lost: true,
+      };
     }
   }
   // `Action`, `actoin`, `Decision`: a misspelled key is never read.
@@ -207,15 +264,28 @@ function misplacedKeys(event: EventName, obj: JsonObject): AnswerProblem | null 
     const lower = key.toLowerCase();
     const meant = ['action', 'decision'].find((k) => nearMiss(lower, k)) ?? null;
     if (meant !== null) {
-      return { message: `printed ${quote(key)}, which is not read (keys are exact and case-sensitive) — did you mean '${meant}'?`, failsClosed: gate && meansStricter(obj[key]), lost: true };
+      return {
+        message: `printed ${quote(key)}, which is not read (keys are exact and case-sensitive) — did you mean '${meant}'?`,
+        failsClosed: gate && meansStricter(obj[key]),
+        lost: true,
+      };
     }
   }
-  const said = typeof obj.message === 'string' && obj.message.trim() !== '' ? 'message' : typeof obj.reason === 'string' && obj.reason.trim() !== '' ? 'reason' : null;
+  const said =
+    typeof obj.message === 'string' && obj.message.trim() !== '' ? 'message' : typeof obj.reason === 'string' && obj.reason.trim() !== '' ? 'reason' : null;
   if (gate && said !== null) {
-    return { message: `printed a '${said}' but no action, so nothing was decided — did you mean {"action":"block","message":"…"}?`, failsClosed: true, lost: true };
+    return {
+      message: `printed a '${said}' but no action, so nothing was decided — did you mean {"action":"block","message":"…"}?`,
+      failsClosed: true,
+      lost: true,
+    };
   }
   if (event === 'pre_verify' && said !== null) {
-    return { message: `printed a '${said}' but no action, so the turn ends — did you mean {"action":"continue","message":"…"}?`, failsClosed: false, lost: true };
+    return {
+      message: `printed a '${said}' but no action, so the turn ends — did you mean {"action":"continue","message":"…"}?`,
+      failsClosed: false,
+      lost: true,
+    };
   }
   // {context} answered where it is not read.
   if (!takesContext(event) && typeof obj.context === 'string' && obj.context.trim() !== '') {
@@ -225,7 +295,11 @@ function misplacedKeys(event: EventName, obj: JsonObject): AnswerProblem | null 
     for (const key of keys) {
       const lower = key.toLowerCase().replace(/[_-]/g, '');
       if (lower === 'context' || lower === 'contexts' || lower === 'additionalcontext') {
-        return { message: `printed ${quote(key)}, which is not read — did you mean 'context'? (Hermes reads {"context": "…"})`, failsClosed: false, lost: true };
+        return {
+          message: `printed ${quote(key)}, which is not read — did you mean 'context'? (Hermes reads {"context": "…"})`,
+          failsClosed: false,
+          lost: true,
+        };
       }
     }
   }

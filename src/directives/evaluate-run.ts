@@ -74,7 +74,6 @@ function evaluate(spec: EvaluatedSpec, run: RunRecord): Directive | null {
   return leftBehind === null ? null : block(spec, leftBehind);
 }
 
-
 function block(spec: EvaluatedSpec, reason: string): Directive {
   return { action: 'block', message: failClosedMessage(spec.command, reason) };
 }

@@ -69,8 +69,7 @@ export function answerLeftBehind(run: Pick<RunRecord, 'exit_code' | 'signal' | '
 }
 
 /** How a hook keeps a helper running past its own exit (said wherever left processes are reported). */
-export const KEEP_A_HELPER =
-  'a helper meant to outlive its hook must leave its process group and its output: setsid CMD </dev/null >/dev/null 2>&1 &';
+export const KEEP_A_HELPER = 'a helper meant to outlive its hook must leave its process group and its output: setsid CMD </dev/null >/dev/null 2>&1 &';
 
 /**
  * "exited 0; left 2 processes, killed": a hook that exited but left processes running, which were

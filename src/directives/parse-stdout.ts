@@ -67,7 +67,8 @@ const QUOTED_STDOUT = 80;
  */
 export function stdoutProblem(event: EventName, stdout: string, failedClosed = false): string | null {
   const info = inspectStdout(event, stdout);
-  if (info.problem !== null) return `${info.problem.message} (${failedClosed && info.problem.failsClosed ? 'so the hook failed closed' : 'ignored, as Hermes ignores it'})`;
+  if (info.problem !== null)
+    return `${info.problem.message} (${failedClosed && info.problem.failsClosed ? 'so the hook failed closed' : 'ignored, as Hermes ignores it'})`;
   if (info.kind !== 'invalid_json' && info.kind !== 'not_object') return null;
   const chars = Array.from(info.text);
   const quoted = JSON.stringify(chars.slice(0, QUOTED_STDOUT).join('')) + (chars.length > QUOTED_STDOUT ? '…' : '');

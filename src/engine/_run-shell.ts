@@ -31,11 +31,7 @@ export interface ShellRunContext {
   emitStart: number;
 }
 
-export async function runShellHook(
-  entry: ShellEntry,
-  index: number,
-  ctx: ShellRunContext,
-): Promise<HookOutcome> {
+export async function runShellHook(entry: ShellEntry, index: number, ctx: ShellRunContext): Promise<HookOutcome> {
   const { spec } = entry;
   const base = outcomeBase(entry, index);
   let stdin: string | Uint8Array;
@@ -57,10 +53,7 @@ export async function runShellHook(
   if ('tainted' in launched) return { ...runFields(base, run, ctx), ...refusalFields(launched.tainted) };
   let directive: Directive | null;
   try {
-    directive =
-      spec.dialect === 'hermes'
-        ? evaluateRun(spec, run)
-        : evaluateDialectRun(spec.dialect, ctx.dialectMaps, spec, toolNameOf(ctx.payload), run);
+    directive = spec.dialect === 'hermes' ? evaluateRun(spec, run) : evaluateDialectRun(spec.dialect, ctx.dialectMaps, spec, toolNameOf(ctx.payload), run);
   } catch (e) {
     // The evaluators are pure and property-tested never to throw; this is the last line of defence.
     directive = null;

@@ -65,7 +65,16 @@ export async function consentedEntries(
 export function refusedEntries(config: LoadedConfig): ShellEntry[] {
   return config.refused.map((r, index): ShellEntry => {
     const spec: HookSpec = {
-      event: 'pre_tool_call', command: r.path, matcher: r.matcher, timeout: 60, fail_closed: true, dialect: 'hermes', index, path: r.path, line: null, column: null,
+      event: 'pre_tool_call',
+      command: r.path,
+      matcher: r.matcher,
+      timeout: 60,
+      fail_closed: true,
+      dialect: 'hermes',
+      index,
+      path: r.path,
+      line: null,
+      column: null,
     };
     return { kind: 'shell', event: 'pre_tool_call', spec, matcher: compileMatcher(r.matcher), consent: null, action: 'refused', note: r.message };
   });
@@ -83,7 +92,18 @@ export async function unconvertedEntries(config: LoadedConfig, maps: DialectMaps
   const agent = imported.dialect;
   const fix = importCommandFor(config.file, agent);
   return imported.hooks.map((h, index): ShellEntry => {
-    const spec: HookSpec = { event: h.event, command: h.command, matcher: h.matcher, timeout: h.timeout ?? 60, fail_closed: h.fail_closed, dialect: h.dialect, index, path: h.source, line: null, column: null };
+    const spec: HookSpec = {
+      event: h.event,
+      command: h.command,
+      matcher: h.matcher,
+      timeout: h.timeout ?? 60,
+      fail_closed: h.fail_closed,
+      dialect: h.dialect,
+      index,
+      path: h.source,
+      line: null,
+      column: null,
+    };
     const note =
       `${h.source} in ${config.file} is written in ${AGENT_LABELS[agent]}'s format, which Hermes does not read, so it did not run` +
       `${EVENTS[h.event].canBlock ? ' and this call it would have checked is blocked' : ''} — convert it with: ${fix}`;

@@ -57,7 +57,13 @@ export async function buildGeneration(ctx: BuildContext, config: LoadedConfig, p
   const plugins = parsePluginsConfig(source);
   const guard = parseGuardrailsConfig(source);
   const outbound = parseOutboundConfig(source, opts.env);
-  const diagnostics: Diagnostic[] = [...config.diagnostics, ...plugins.diagnostics, ...config.dialects.diagnostics, ...guard.diagnostics, ...outbound.diagnostics];
+  const diagnostics: Diagnostic[] = [
+    ...config.diagnostics,
+    ...plugins.diagnostics,
+    ...config.dialects.diagnostics,
+    ...guard.diagnostics,
+    ...outbound.diagnostics,
+  ];
   // The trust rule: a config (or a home) another user can write grants nothing (see trustOf).
   const asked = { acceptHooks: opts.acceptHooks, env: opts.env, autoAccept: config.autoAccept, ownConfig: location.ownConfig };
   const trust = trustOf(location, [...blanketAcceptSources(asked), ...grantsAsked(plugins.enabled, outbound.targets)]);
@@ -68,10 +74,20 @@ export async function buildGeneration(ctx: BuildContext, config: LoadedConfig, p
   // never on reload; safe mode drops every shell hook); then again right before every launch
   // (LaunchGate), so an edited script, a revoke or an approve from another process counts at the
   // next emit. Only the implicit default home may be created by a first approval; a given one exists already.
-  const store = await ConsentStore.open(location.home, { warn: (m) => opts.logger.warn(m), cwd: opts.cwd, env: opts.env, createHome: location.homeFrom === 'default' });
+  const store = await ConsentStore.open(location.home, {
+    warn: (m) => opts.logger.warn(m),
+    cwd: opts.cwd,
+    env: opts.env,
+    createHome: location.homeFrom === 'default',
+  });
   const wanted = opts.events;
   const specs = wanted ? config.specs.filter((s) => wanted.has(s.event)) : config.specs;
-  const shell = await consentedEntries(opts, store, specs, { accept: acceptsUnapproved({ ...asked, configTrusted: trust.configTrusted }), configTrusted: trust.configTrusted, interactive, previous: prev?.gate ?? null });
+  const shell = await consentedEntries(opts, store, specs, {
+    accept: acceptsUnapproved({ ...asked, configTrusted: trust.configTrusted }),
+    configTrusted: trust.configTrusted,
+    interactive,
+    previous: prev?.gate ?? null,
+  });
   // Another agent's block under hooks: (issue 20): its entries never run, and a guard among them
   // blocks the calls it would have checked until it is converted. Nothing runs in safe mode.
   if (config.foreign.length > 0 && !opts.safeMode) {
@@ -152,11 +168,7 @@ async function pluginsOf(
 }
 
 /** Guardrail counts are session state: kept unless the thresholds themselves changed. */
-function guardrailsOf(
-  { opts }: BuildContext,
-  config: GuardrailsConfig,
-  prev: Generation | null,
-): { guardrails: ToolLoopGuardrails | null; guardKey: string } {
+function guardrailsOf({ opts }: BuildContext, config: GuardrailsConfig, prev: Generation | null): { guardrails: ToolLoopGuardrails | null; guardKey: string } {
   const guardKey = canonicalJson(config);
   if (prev && prev.guardKey === guardKey) return { guardrails: prev.guardrails, guardKey };
   // Hermes' pre_tool_call kwargs carry no platform: a gateway host is unattended unless it says otherwise.

@@ -30,10 +30,9 @@ export type { EngineStats, HookEngine, ReloadResult } from './api.js';
 /** Find the profile, load its config and plugins, and return a ready engine (a location given that does not exist: ConfigLocationError). */
 export async function createHookEngine(options: HookEngineOptions = {}): Promise<HookEngine> {
   const { env, logger } = resolveEngineOptions(options);
-  const location = await checkLocation(
-    locateConfig({ config: options.config, profile: options.profile, home: options.home, env, naming: 'library' }),
-    { naming: 'library' },
-  );
+  const location = await checkLocation(locateConfig({ config: options.config, profile: options.profile, home: options.home, env, naming: 'library' }), {
+    naming: 'library',
+  });
   const engine = await createHookEngineAt(location, await loadConfig(location.configFile), { ...options, logger });
   // The faces print the config's diagnostics themselves; a library host hears trust failures here.
   for (const u of engine.untrusted) if (u.message !== '') logger.warn(u.message);
@@ -62,7 +61,13 @@ export async function createHookEngineAt(location: CheckedLocation, initial: Loa
   return engineOf(newState(location, opts, gen, boot, gateway));
 }
 
-function newState(location: CheckedLocation, opts: ResolvedEngineOptions, gen: Generation, boot: EngineState['boot'], gateway: GatewayHooks | null): EngineState {
+function newState(
+  location: CheckedLocation,
+  opts: ResolvedEngineOptions,
+  gen: Generation,
+  boot: EngineState['boot'],
+  gateway: GatewayHooks | null,
+): EngineState {
   const abort = new AbortController();
   // Every running hook listens on this one signal (up to `concurrency` at once, across emits):
   // without this, a pool wider than 10 makes Node print a MaxListenersExceededWarning to stderr.
@@ -131,7 +136,9 @@ function engineOf(st: EngineState): HookEngine {
 }
 
 async function decideCommand(st: EngineState, context: GatewayCommandContext, opts?: { timeoutMs?: number }): Promise<GatewayCommandVerdict> {
-  const name = String(context.command ?? '').trim().replace(/^\/+/, '');
+  const name = String(context.command ?? '')
+    .trim()
+    .replace(/^\/+/, '');
   if (name === '') throw new TypeError('decideGatewayCommand: context.command must name the command (e.g. "reset")');
   const typed = typeof context.raw_command === 'string' && context.raw_command !== '' ? context.raw_command : name;
   const args = typeof context.args === 'string' ? context.args : '';

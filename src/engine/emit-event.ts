@@ -34,13 +34,26 @@ export async function emitEvent(st: EngineState, event: EventName, payload: Kwar
   const foreign = reading.form === 'wire' ? recogniseAgentInput(payload, st.gen.dialectMaps) : null;
   const foreignMessage = foreign ? foreignInputMessage(foreign, event, st.gen.dialectMaps) : null;
   // One message that says it all, instead of one per key of theirs that is not ours.
-  if (foreignMessage !== null) reading.diagnostics.splice(0, Infinity, { level: 'error', path: 'hook_event_name', line: null, column: null, message: foreignMessage });
+  if (foreignMessage !== null)
+    reading.diagnostics.splice(0, Infinity, { level: 'error', path: 'hook_event_name', line: null, column: null, message: foreignMessage });
   const empty = (kwargs: Kwargs): Emission => emptyEmission(event, kwargs, st.location.profile, st.opts.cwd);
-  const prepared: Prepared = EVENT_STEPS[event]?.before?.(reading.kwargs, { tracker: st.tracker, sessions: st.sessions, empty, unpairedResolve: options.unpairedResolve ?? 'drop' }) ?? { run: reading.kwargs };
+  const prepared: Prepared = EVENT_STEPS[event]?.before?.(reading.kwargs, {
+    tracker: st.tracker,
+    sessions: st.sessions,
+    empty,
+    unpairedResolve: options.unpairedResolve ?? 'drop',
+  }) ?? { run: reading.kwargs };
   const emission = 'skip' in prepared ? prepared.skip : await emitPrepared(st, event, prepared.run, options);
   // A tool gate with a guard configured never lets such a call through unchecked.
   if (foreignMessage !== null && EVENTS[event].canBlock && emission.decision.action !== 'block' && emission.hooks.some((h) => h.kind !== 'builtin')) {
-    Object.assign(emission.decision, { action: 'block', message: `hermes-hooks cannot check this call: ${foreignMessage}`, args: null, decided_by: null, modified_by: [], conflicts: [] });
+    Object.assign(emission.decision, {
+      action: 'block',
+      message: `hermes-hooks cannot check this call: ${foreignMessage}`,
+      args: null,
+      decided_by: null,
+      modified_by: [],
+      conflicts: [],
+    });
   }
   emission.diagnostics = [...reading.diagnostics, ...emission.diagnostics];
   return emission;
@@ -105,7 +118,12 @@ export function registerHostHook(st: EngineState, event: EventName, callback: In
 }
 
 /** Finalize one session the host did not finalize itself (idle, evicted, shutdown). */
-export async function finalizeOnOwn(st: EngineState, session_id: string, session_key: string | null, reason: SessionFinalized['reason']): Promise<FinalizeNotice[]> {
+export async function finalizeOnOwn(
+  st: EngineState,
+  session_id: string,
+  session_key: string | null,
+  reason: SessionFinalized['reason'],
+): Promise<FinalizeNotice[]> {
   const kwargs: Kwargs = { session_id, reason };
   if (session_key !== null) kwargs.session_key = session_key;
   const e = await emitEvent(st, 'on_session_finalize', kwargs).catch((err: unknown) => {

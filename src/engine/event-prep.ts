@@ -68,7 +68,11 @@ export const EVENT_STEPS: Partial<Record<EventName, EventSteps>> = {
 function unpairedNote(requestId: string, tracker: HumanInputTracker): Diagnostic {
   const at = { path: 'request_id', line: null, column: null };
   if (requestId !== '' && tracker.isResolved(requestId)) {
-    return { level: 'info', ...at, message: `request '${requestId}' was resolved already; exactly one on_human_input_resolved runs per request, so its hooks did not run again` };
+    return {
+      level: 'info',
+      ...at,
+      message: `request '${requestId}' was resolved already; exactly one on_human_input_resolved runs per request, so its hooks did not run again`,
+    };
   }
   const named = requestId === '' ? 'no request_id' : `request_id '${requestId}'`;
   return {
@@ -83,10 +87,8 @@ function noticesOf(e: Emission, session_id: string | null, session_key: string |
   return (e.decision.notifications ?? []).map((message) => ({ session_id, session_key, message }));
 }
 
-const sessionIdOf = (kwargs: Kwargs): string | null =>
-  typeof kwargs.session_id === 'string' && kwargs.session_id !== '' ? kwargs.session_id : null;
-const sessionKeyOf = (kwargs: Kwargs): string | null =>
-  typeof kwargs.session_key === 'string' && kwargs.session_key !== '' ? kwargs.session_key : null;
+const sessionIdOf = (kwargs: Kwargs): string | null => (typeof kwargs.session_id === 'string' && kwargs.session_id !== '' ? kwargs.session_id : null);
+const sessionKeyOf = (kwargs: Kwargs): string | null => (typeof kwargs.session_key === 'string' && kwargs.session_key !== '' ? kwargs.session_key : null);
 
 /**
  * Hermes' TTS boundary re-checks a changed script against every hook once more, so no hook's

@@ -27,4 +27,3 @@ export function stderrLogger(opts: { verbose?: boolean; stream?: NodeJS.Writable
 export function pluginOutputLogger(stream: NodeJS.WritableStream): Logger {
   return { ...silentLogger, output: stderrLogger({ stream }).output! };
 }
-

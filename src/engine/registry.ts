@@ -6,10 +6,7 @@ import type { ToolMatcher } from '../config/matcher.js';
 import type { EventName, HookSpec } from '../types.js';
 
 /** A callback registered with HookEngine.registerHook: kwargs in, the event's answer (or null) out; may be async. */
-export type InProcessCallback = (
-  kwargs: Record<string, unknown>,
-  ctx: { signal: AbortSignal },
-) => unknown;
+export type InProcessCallback = (kwargs: Record<string, unknown>, ctx: { signal: AbortSignal }) => unknown;
 
 /** A registered in-process callback (a host's or a plugin's). */
 export interface CallbackEntry {

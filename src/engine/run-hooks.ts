@@ -67,12 +67,7 @@ export interface EmitOptions {
   unpairedResolve?: 'drop' | 'run';
 }
 
-export async function runEmit(
-  ctx: EmitContext,
-  event: EventName,
-  kwargs: Record<string, unknown>,
-  opts: EmitOptions = {},
-): Promise<Emission> {
+export async function runEmit(ctx: EmitContext, event: EventName, kwargs: Record<string, unknown>, opts: EmitOptions = {}): Promise<Emission> {
   const emitStart = performance.now();
   const payload = buildPayload(event, kwargs, {
     cwd: opts.payloadCwd ?? ctx.cwd,
@@ -105,8 +100,13 @@ export async function runEmit(
         }
         if (entry.action === 'not_converted') {
           // Another agent's entry under hooks: never runs; a guard it was blocks what it would have checked.
-          const message = entry.note ?? 'written in another agent\'s format: convert it with hermes-hooks import';
-          return Promise.resolve({ ...outcomeBase(entry, index), status: 'not_converted', error: message, directive: info.canBlock ? { action: 'block', message } : null });
+          const message = entry.note ?? "written in another agent's format: convert it with hermes-hooks import";
+          return Promise.resolve({
+            ...outcomeBase(entry, index),
+            status: 'not_converted',
+            error: message,
+            directive: info.canBlock ? { action: 'block', message } : null,
+          });
         }
         if (entry.action === 'refused') {
           // Strict mode: a guard the config meant for the tool gate but that cannot be registered blocks.
@@ -144,7 +144,11 @@ export async function runEmit(
   }
 
   const originalArgs = isPlainObject(kwargs.args) ? (kwargs.args as JsonObject) : null;
-  const decision: Decision = resolve(event, hooks.map((h) => h.directive), originalArgs);
+  const decision: Decision = resolve(
+    event,
+    hooks.map((h) => h.directive),
+    originalArgs,
+  );
   applyGuardrailNotes(decision, guardNotes);
   return { event, payload, hooks, decision, diagnostics: [] };
 }
@@ -252,11 +256,7 @@ async function runCallback(
   emitStart: number,
 ): Promise<HookOutcome> {
   const started = performance.now();
-  const out = await ctx.callbacks.invoke(
-    { plugin: entry.plugin, name: entry.name, event: entry.event, callback: entry.callback },
-    event,
-    kwargs,
-  );
+  const out = await ctx.callbacks.invoke({ plugin: entry.plugin, name: entry.name, event: entry.event, callback: entry.callback }, event, kwargs);
   const timeoutMs = ctx.callbacks.timeoutMs;
   return hookOutcome({
     index,

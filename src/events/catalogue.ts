@@ -13,19 +13,7 @@ export interface EventInfo {
   /** Shell hooks may register. false = Python/plugin-only, refused at config parse. */
   shell: boolean;
   /** What a hook's answer can do on this event (for docs, doctor and reports). */
-  honours: readonly (
-    | 'block'
-    | 'modify'
-    | 'approve'
-    | 'context'
-    | 'continue'
-    | 'notify'
-    | 'handled'
-    | 'rewrite'
-    | 'skip'
-    | 'allow'
-    | 'override'
-  )[];
+  honours: readonly ('block' | 'modify' | 'approve' | 'context' | 'continue' | 'notify' | 'handled' | 'rewrite' | 'skip' | 'allow' | 'override')[];
   /** One line for humans. */
   summary: string;
 }

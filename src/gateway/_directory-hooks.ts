@@ -44,7 +44,13 @@ export async function loadDirectoryHooks(opts: DirectoryHooksOptions): Promise<G
   const prepared = await Promise.all(names.map((dirName) => prepareHook(path.join(hooksDir, dirName), dirName, logger)));
   const specs = prepared.flatMap((p) => (p !== null && 'python' in p ? [p.python] : []));
   const env: NodeJS.ProcessEnv = { ...opts.env, HERMES_HOME: opts.home, PYTHONIOENCODING: 'utf-8' };
-  const started = await startPythonHooks(specs, { python: opts.python, env, logger, startTimeoutMs: opts.startTimeoutMs, importTimeoutMs: opts.importTimeoutMs });
+  const started = await startPythonHooks(specs, {
+    python: opts.python,
+    env,
+    logger,
+    startTimeoutMs: opts.startTimeoutMs,
+    importTimeoutMs: opts.importTimeoutMs,
+  });
 
   const loaded: GatewayHandler[] = [];
   for (const [i, p] of prepared.entries()) {

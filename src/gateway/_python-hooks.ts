@@ -126,7 +126,17 @@ function watchWorker(worker: PythonWorker, specs: readonly PythonHookSpec[], log
 
 function routeMessage(shared: Shared, m: unknown): void {
   if (typeof m !== 'object' || m === null) return;
-  const msg = m as { up?: unknown; hook?: unknown; ready?: unknown; log?: unknown; line?: unknown; id?: unknown; ok?: unknown; error?: unknown; result?: unknown };
+  const msg = m as {
+    up?: unknown;
+    hook?: unknown;
+    ready?: unknown;
+    log?: unknown;
+    line?: unknown;
+    id?: unknown;
+    ok?: unknown;
+    error?: unknown;
+    result?: unknown;
+  };
   if (msg.up === true) return shared.up({ ready: true });
   if (typeof msg.log === 'string') {
     shared.logger.info?.(`[hooks] ${shared.names.get(msg.log) ?? msg.log}: ${String(msg.line ?? '')}`);

@@ -93,10 +93,7 @@ function enqueue(r: Registry, h: GatewayHandler, eventType: string, context: Rec
 async function answerOf(r: Registry, h: GatewayHandler, eventType: string, context: Record<string, unknown>, timeoutMs: number): Promise<unknown> {
   let timer: NodeJS.Timeout | undefined;
   const late = Symbol('late');
-  const answer = await Promise.race([
-    enqueue(r, h, eventType, context),
-    new Promise<typeof late>((res) => (timer = setTimeout(() => res(late), timeoutMs))),
-  ]);
+  const answer = await Promise.race([enqueue(r, h, eventType, context), new Promise<typeof late>((res) => (timer = setTimeout(() => res(late), timeoutMs)))]);
   clearTimeout(timer);
   if (answer !== late) return answer;
   r.logger.warn(`[hooks] ${h.name} did not answer '${eventType}' within ${timeoutMs / 1000}s; its decision is not counted (it keeps running)`);

@@ -33,13 +33,18 @@ export function resolveCommandDecision(answers: readonly unknown[], command: str
   for (const [i, answer] of answers.entries()) {
     if (typeof answer !== 'object' || answer === null || Array.isArray(answer)) continue;
     const a = answer as Record<string, unknown>;
-    const decision = String(a.decision ?? '').trim().toLowerCase();
+    const decision = String(a.decision ?? '')
+      .trim()
+      .toLowerCase();
     if (decision === '' || decision === 'allow') continue;
     const message = typeof a.message === 'string' && a.message !== '' ? a.message : null;
-    if (decision === 'deny') return { decidedBy: i, result: { decision: 'deny', message: message ?? `Command \`/${command}\` was blocked by a hook.` }, ignored };
+    if (decision === 'deny')
+      return { decidedBy: i, result: { decision: 'deny', message: message ?? `Command \`/${command}\` was blocked by a hook.` }, ignored };
     if (decision === 'handled') return { decidedBy: i, result: { decision: 'handled', message }, ignored };
     if (decision === 'rewrite') {
-      const name = String(a.command_name ?? '').trim().replace(/^\/+/, '');
+      const name = String(a.command_name ?? '')
+        .trim()
+        .replace(/^\/+/, '');
       if (name === '') {
         ignored.push(`answer ${i + 1}: "rewrite" without a "command_name"; ignored`);
         continue;

@@ -56,7 +56,8 @@ export interface LoadGatewayHooksOptions {
 export async function loadGatewayHooks(opts: LoadGatewayHooksOptions): Promise<GatewayHooks> {
   const { logger } = opts;
   const handlers: GatewayHandler[] = [];
-  if (opts.bootMd ?? opts.onBoot !== undefined) handlers.push(createBootMdHook({ home: opts.home, onBoot: opts.onBoot, onBootReply: opts.onBootReply, logger }));
+  if (opts.bootMd ?? opts.onBoot !== undefined)
+    handlers.push(createBootMdHook({ home: opts.home, onBoot: opts.onBoot, onBootReply: opts.onBootReply, logger }));
   const loaded = await loadDirectoryHooks({
     home: opts.home,
     logger,

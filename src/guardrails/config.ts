@@ -25,7 +25,6 @@ const BOOL_KEYS = ['warnings_enabled', 'hard_stop_enabled', 'non_interactive_har
 const COUNT_KEYS = ['warn_after', 'hard_stop_after'] as const;
 const KNOWN_KEYS: readonly string[] = [...BOOL_KEYS, ...COUNT_KEYS];
 
-
 export function defaultGuardrailsConfig(): GuardrailsConfig {
   return {
     ...DEFAULT_GUARDRAILS_CONFIG,
@@ -40,11 +39,7 @@ function warnUnknownKeys(raw: Record<string, unknown>, warn: Warn): void {
   for (const key of Object.keys(raw)) {
     if (KNOWN_KEYS.includes(key)) continue;
     const sugg = didYouMean(key, KNOWN_KEYS);
-    warn(
-      [ROOT, key],
-      `${ROOT}.${key} is not a guardrail setting${sugg ? ` — did you mean '${sugg}'?` : ` (known: ${KNOWN_KEYS.join(', ')})`}; ignoring`,
-      true,
-    );
+    warn([ROOT, key], `${ROOT}.${key} is not a guardrail setting${sugg ? ` — did you mean '${sugg}'?` : ` (known: ${KNOWN_KEYS.join(', ')})`}; ignoring`, true);
   }
 }
 

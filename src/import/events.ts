@@ -13,7 +13,13 @@ export function importGroups(ctx: Ctx, hooks: Record<string, unknown>): void {
     const event = toOurEvent(ctx.maps, ctx.from.agent.name, theirEvent);
     if (event === null) {
       const commands = commandsUnder(groups, false);
-      diag(ctx, 'warning', at, `${ctx.from.format.writer} event '${theirEvent}' has no Hermes counterpart; not imported${commands.length ? `: ${commands.join(', ')}` : ''}`, true);
+      diag(
+        ctx,
+        'warning',
+        at,
+        `${ctx.from.format.writer} event '${theirEvent}' has no Hermes counterpart; not imported${commands.length ? `: ${commands.join(', ')}` : ''}`,
+        true,
+      );
       continue;
     }
     if (!Array.isArray(groups)) {
@@ -27,7 +33,12 @@ export function importGroups(ctx: Ctx, hooks: Record<string, unknown>): void {
         return;
       }
       if (group['sequential'] === true) {
-        diag(ctx, 'warning', [...gAt, 'sequential'], `sequential cannot be carried over: hermes-hooks runs an event's hooks concurrently and each sees the original input`);
+        diag(
+          ctx,
+          'warning',
+          [...gAt, 'sequential'],
+          `sequential cannot be carried over: hermes-hooks runs an event's hooks concurrently and each sees the original input`,
+        );
       }
       if (group['async'] === true) diag(ctx, 'warning', [...gAt, 'async'], DROPPED_FIELDS['async']![1]);
       const matcher = convertMatcher(ctx, group['matcher'], [...gAt, 'matcher'], theirEvent, event);
@@ -59,7 +70,13 @@ export function importFlat(ctx: Ctx, data: Record<string, unknown>, hooks: Recor
     const event = toOurEvent(ctx.maps, ctx.from.agent.name, theirEvent);
     if (event === null) {
       const commands = commandsUnder(entries, true);
-      diag(ctx, 'warning', at, `${ctx.from.format.writer} event '${theirEvent}' has no Hermes counterpart; not imported${commands.length ? `: ${commands.join(', ')}` : ''}`, true);
+      diag(
+        ctx,
+        'warning',
+        at,
+        `${ctx.from.format.writer} event '${theirEvent}' has no Hermes counterpart; not imported${commands.length ? `: ${commands.join(', ')}` : ''}`,
+        true,
+      );
       continue;
     }
     if (!Array.isArray(entries)) {
@@ -82,4 +99,3 @@ export function importFlat(ctx: Ctx, data: Record<string, unknown>, hooks: Recor
     });
   }
 }
-

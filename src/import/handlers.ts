@@ -54,7 +54,12 @@ function convertTimeout(ctx: Ctx, raw: unknown, path: ConfigPath): number | null
   }
   const unit = ctx.from.format.timeoutUnit;
   if (typeof raw !== 'number' || !Number.isFinite(raw) || raw <= 0) {
-    diag(ctx, 'warning', path, `timeout ${JSON.stringify(raw)} is not a positive number of ${unit === 'ms' ? 'milliseconds' : 'seconds'}; using the default of 60 s`);
+    diag(
+      ctx,
+      'warning',
+      path,
+      `timeout ${JSON.stringify(raw)} is not a positive number of ${unit === 'ms' ? 'milliseconds' : 'seconds'}; using the default of 60 s`,
+    );
     return null;
   }
   let seconds = unit === 'ms' ? Math.ceil(raw / 1000) : Math.ceil(raw);
@@ -103,7 +108,12 @@ function convertCommand(ctx: Ctx, handler: Record<string, unknown>, at: ConfigPa
     }
     const agentVars = [...new Set([...command.matchAll(AGENT_VARS)].map((m) => m[1]!))];
     if (agentVars.length > 0) {
-      diag(ctx, 'warning', [...at, 'command'], `uses ${agentVars.map((v) => `$${v}`).join(', ')}, which hermes-hooks does not set (it sets HERMES_HOME and HERMES_HOOK_EVENT)`);
+      diag(
+        ctx,
+        'warning',
+        [...at, 'command'],
+        `uses ${agentVars.map((v) => `$${v}`).join(', ')}, which hermes-hooks does not set (it sets HERMES_HOME and HERMES_HOOK_EVENT)`,
+      );
     }
     if (ctx.from.agent.import.scriptsFromConfigDir) command = resolveRelative(ctx, command, at);
     if (needsShell(command)) {
@@ -129,7 +139,12 @@ function resolveRelative(ctx: Ctx, command: string, at: ConfigPath): string {
   }
   const inArgs = words.slice(1).filter(relative);
   if (inArgs.length > 0) {
-    diag(ctx, 'warning', [...at, 'command'], `relative path ${inArgs.join(', ')} in the arguments resolves from the working directory of Hermes, not from the folder of hooks.json`);
+    diag(
+      ctx,
+      'warning',
+      [...at, 'command'],
+      `relative path ${inArgs.join(', ')} in the arguments resolves from the working directory of Hermes, not from the folder of hooks.json`,
+    );
   }
   return out;
 }
@@ -145,12 +160,31 @@ export const DROPPED_FIELDS: Readonly<Record<string, [DiagnosticLevel, string]>>
   command_windows: ['info', 'command_windows is not used by hermes-hooks; dropped'],
 };
 /** Fields we read, plus labels (Gemini/Qwen `name`, `description`) that carry no behaviour. */
-const READ_FIELDS = new Set(['type', 'command', 'args', 'timeout', 'timeout_sec', 'shell', 'onFailure', 'failClosed', 'matcher', 'enabled', 'if', 'name', 'description']);
+const READ_FIELDS = new Set([
+  'type',
+  'command',
+  'args',
+  'timeout',
+  'timeout_sec',
+  'shell',
+  'onFailure',
+  'failClosed',
+  'matcher',
+  'enabled',
+  'if',
+  'name',
+  'description',
+]);
 
 /** Report every handler field we cannot carry; returns false when the handler must be skipped. */
 function reportHandlerFields(ctx: Ctx, handler: Record<string, unknown>, at: ConfigPath): boolean {
   if (handler['if'] !== undefined) {
-    diag(ctx, 'warning', [...at, 'if'], `the 'if' rule ${JSON.stringify(handler['if'])} cannot be carried over: the hook now runs on every call its matcher selects`);
+    diag(
+      ctx,
+      'warning',
+      [...at, 'if'],
+      `the 'if' rule ${JSON.stringify(handler['if'])} cannot be carried over: the hook now runs on every call its matcher selects`,
+    );
   }
   for (const key of Object.keys(handler)) {
     const dropped = DROPPED_FIELDS[key];
@@ -178,12 +212,14 @@ function failClosedOf(ctx: Ctx, handler: Record<string, unknown>, at: ConfigPath
   if (handler['onFailure'] !== undefined) {
     where = [...at, 'onFailure'];
     if (handler['onFailure'] === 'block') wanted = true;
-    else if (handler['onFailure'] !== 'continue') diag(ctx, 'warning', where, `onFailure must be "continue" or "block"; got ${JSON.stringify(handler['onFailure'])}; failing open`);
+    else if (handler['onFailure'] !== 'continue')
+      diag(ctx, 'warning', where, `onFailure must be "continue" or "block"; got ${JSON.stringify(handler['onFailure'])}; failing open`);
   }
   if (handler['failClosed'] !== undefined) {
     where = [...at, 'failClosed'];
     if (handler['failClosed'] === true) wanted = true;
-    else if (handler['failClosed'] !== false) diag(ctx, 'warning', where, `failClosed must be a boolean; got ${JSON.stringify(handler['failClosed'])}; failing open`);
+    else if (handler['failClosed'] !== false)
+      diag(ctx, 'warning', where, `failClosed must be a boolean; got ${JSON.stringify(handler['failClosed'])}; failing open`);
   }
   if (wanted && event !== 'pre_tool_call') {
     diag(ctx, 'warning', where!, `fail-closed only applies to pre_tool_call in hermes-hooks; this ${event} hook fails open`);
@@ -229,7 +265,9 @@ function formatAt(at: ConfigPath): string {
 export function commandsUnder(value: unknown, flat: boolean): string[] {
   if (!Array.isArray(value)) return [];
   const handlers = flat ? value : value.flatMap((g) => (isPlainObject(g) && Array.isArray(g['hooks']) ? g['hooks'] : []));
-  return handlers.map((h) => (isPlainObject(h) && typeof h['command'] === 'string' ? h['command'] : isPlainObject(h) ? `(${String(h['type'] ?? 'hook')})` : '?'));
+  return handlers.map((h) =>
+    isPlainObject(h) && typeof h['command'] === 'string' ? h['command'] : isPlainObject(h) ? `(${String(h['type'] ?? 'hook')})` : '?',
+  );
 }
 
 export function convertMatcher(ctx: Ctx, raw: unknown, at: ConfigPath, theirEvent: string, event: EventName): string | null | false {

@@ -46,7 +46,6 @@ function hooksYaml(fileName: string, title: string, hooks: readonly ImportedHook
   return doc.toString({ lineWidth: 0 });
 }
 
-
 /**
  * Read another agent's hook config. The format is detected from the content and the path
  * (`.claude/`, `.qwen/`, `.codex/`, `.gemini/`, `.cursor/`); `opts.dialect` forces it.
@@ -102,7 +101,8 @@ export function importAgentConfig(
   };
   diag(ctx, 'info', [], `read as ${format.title} (dialect ${dialect}${format.timeoutUnit === 'ms' ? ', timeouts in milliseconds' : ''})`);
   if (format.note !== undefined) diag(ctx, 'info', [], format.note);
-  if (data['disableAllHooks'] === true) diag(ctx, 'warning', ['disableAllHooks'], `disableAllHooks is set: the agent runs none of these hooks; importing them anyway`);
+  if (data['disableAllHooks'] === true)
+    diag(ctx, 'warning', ['disableAllHooks'], `disableAllHooks is set: the agent runs none of these hooks; importing them anyway`);
 
   return convert(ctx, fileName, data, null);
 }
@@ -124,9 +124,20 @@ function convert(ctx: Ctx, fileName: string, data: Record<string, unknown>, only
   // The agent's default timeout when a handler sets none (reference §a2), when it is not ours.
   const agentDefault = format.defaultTimeout === null ? 'not documented' : format.defaultTimeout === DEFAULT_HOOK_TIMEOUT ? null : `${format.defaultTimeout} s`;
   if (ctx.missingTimeouts > 0 && agentDefault !== null) {
-    diag(ctx, 'info', ['hooks'], `${ctx.missingTimeouts} hook(s) set no timeout: ${format.writer}'s default is ${agentDefault}, hermes-hooks' is ${DEFAULT_HOOK_TIMEOUT} s`);
+    diag(
+      ctx,
+      'info',
+      ['hooks'],
+      `${ctx.missingTimeouts} hook(s) set no timeout: ${format.writer}'s default is ${agentDefault}, hermes-hooks' is ${DEFAULT_HOOK_TIMEOUT} s`,
+    );
   }
-  return { dialect: agent.name, hooks: ctx.hooks, yaml: hooksYaml(fileName, format.title, ctx.hooks), diagnostics: ctx.diagnostics, foreignKeys: only === null ? null : [...only] };
+  return {
+    dialect: agent.name,
+    hooks: ctx.hooks,
+    yaml: hooksYaml(fileName, format.title, ctx.hooks),
+    diagnostics: ctx.diagnostics,
+    foreignKeys: only === null ? null : [...only],
+  };
 }
 
 /**
@@ -140,7 +151,8 @@ function importFromHermesConfig(
   fail: (dialect: Dialect, message: string, line?: number | null, column?: number | null) => ImportResult,
 ): ImportResult {
   const source = parseConfigText(text, fileName);
-  if (source.syntaxError) return fail(opts.dialect ?? DEFAULT_FORMAT.agent.name, source.syntaxError.message, source.syntaxError.line, source.syntaxError.column);
+  if (source.syntaxError)
+    return fail(opts.dialect ?? DEFAULT_FORMAT.agent.name, source.syntaxError.message, source.syntaxError.line, source.syntaxError.column);
   const maps = opts.maps ?? DEFAULT_DIALECT_MAPS;
   const root = source.doc?.toJS({ mapAsMap: true, maxAliasCount: 1000 }) as unknown;
   const data = isPlainObject(source.data) ? source.data : null;
@@ -154,7 +166,16 @@ function importFromHermesConfig(
     diag(ctx, 'info', ['hooks'], `every key under hooks: is a Hermes event: no other agent's hooks to convert`);
     return { dialect: from.agent.name, hooks: [], yaml: '', diagnostics: ctx.diagnostics, foreignKeys: [] };
   }
-  diag(ctx, 'info', ['hooks'], `read ${foreign.map((f) => `hooks.${f.key}`).join(', ')} as ${from.format.writer}'s (dialect ${from.agent.name}); the Hermes events beside them are left as they are`);
-  return convert(ctx, fileName, data, foreign.map((f) => f.key));
+  diag(
+    ctx,
+    'info',
+    ['hooks'],
+    `read ${foreign.map((f) => `hooks.${f.key}`).join(', ')} as ${from.format.writer}'s (dialect ${from.agent.name}); the Hermes events beside them are left as they are`,
+  );
+  return convert(
+    ctx,
+    fileName,
+    data,
+    foreign.map((f) => f.key),
+  );
 }
-

@@ -141,10 +141,7 @@ export function parseTimeout({ raw, base, prefix, warn }: EntryScope): number {
 
 function secretFromEnv({ base, prefix, warn }: EntryScope, rawSecretEnv: unknown, env: NodeJS.ProcessEnv): SecretFields {
   if (typeof rawSecretEnv !== 'string' || pyStrip(rawSecretEnv) === '') {
-    warn(
-      [...base, 'secret_env'],
-      `${prefix}.secret_env must name an environment variable (got ${pyRepr(rawSecretEnv)}); deliveries will be UNSIGNED`,
-    );
+    warn([...base, 'secret_env'], `${prefix}.secret_env must name an environment variable (got ${pyRepr(rawSecretEnv)}); deliveries will be UNSIGNED`);
     return { secret: null, secret_source: null, secret_env: null };
   }
   const secretEnv = pyStrip(rawSecretEnv);

@@ -7,14 +7,9 @@ import { errorText } from '../errors.js';
 
 // Loaded on the first delivery, not at start-up: node:https pulls in tls and ~15 other built-in
 // modules (~6 ms of every `hermes-hooks run`, most of which configure no webhook).
-const httpModule = (protocol: string): typeof http =>
-  process.getBuiltinModule(protocol === 'https:' ? 'node:https' : 'node:http') as typeof http;
+const httpModule = (protocol: string): typeof http => process.getBuiltinModule(protocol === 'https:' ? 'node:https' : 'node:http') as typeof http;
 
-export type AttemptResult =
-  | { kind: 'status'; status: number }
-  | { kind: 'timeout' }
-  | { kind: 'connection_error'; error: string }
-  | { kind: 'aborted' };
+export type AttemptResult = { kind: 'status'; status: number } | { kind: 'timeout' } | { kind: 'connection_error'; error: string } | { kind: 'aborted' };
 
 export interface PostOptions {
   url: string;

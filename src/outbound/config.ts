@@ -13,10 +13,7 @@ import { errorText } from '../errors.js';
 
 export { OUTBOUND_DEFAULT_TIMEOUT, OUTBOUND_MAX_TIMEOUT, OUTBOUND_MIN_TIMEOUT } from './_fields.js';
 
-export function parseOutboundConfig(
-  source: ConfigSource,
-  env: NodeJS.ProcessEnv,
-): { targets: OutboundTarget[]; diagnostics: Diagnostic[] } {
+export function parseOutboundConfig(source: ConfigSource, env: NodeJS.ProcessEnv): { targets: OutboundTarget[]; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
   const targets: OutboundTarget[] = [];
   try {
@@ -28,9 +25,7 @@ export function parseOutboundConfig(
     if (raw === null || raw === undefined) return { targets, diagnostics };
     const listPath: ConfigPath = ['hooks', 'outbound'];
     if (!Array.isArray(raw)) {
-      diagnostics.push(
-        diagnosticAt(source, 'warning', listPath, `hooks.outbound must be a list of webhook targets; got ${pyTypeName(raw)}`),
-      );
+      diagnostics.push(diagnosticAt(source, 'warning', listPath, `hooks.outbound must be a list of webhook targets; got ${pyTypeName(raw)}`));
       return { targets, diagnostics };
     }
     // Dedupe key (event, url): a later entry never registers a second delivery for the same pair.
@@ -74,13 +69,7 @@ export function parseOutboundConfig(
 }
 
 /** One entry → a target, or null (with a diagnostic) when it has no usable url or events. */
-function parseEntry(
-  source: ConfigSource,
-  env: NodeJS.ProcessEnv,
-  raw: unknown,
-  index: number,
-  diagnostics: Diagnostic[],
-): OutboundTarget | null {
+function parseEntry(source: ConfigSource, env: NodeJS.ProcessEnv, raw: unknown, index: number, diagnostics: Diagnostic[]): OutboundTarget | null {
   const base: ConfigPath = ['hooks', 'outbound', index];
   const prefix = formatPath(base);
   const warn = (path: ConfigPath, message: string, key = false): void => {

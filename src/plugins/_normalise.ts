@@ -21,7 +21,9 @@ export function normalisePluginReturn(event: EventName, value: unknown, hookName
       // Hermes (get_pre_verify_continue_message): `action` or `decision`, any case; the message is
       // `message` or `reason` — so Claude's Stop shape {"decision": "block", "reason": …} keeps the turn going too.
       if (!isPlainObject(value)) return null;
-      const verb = String((value.action || value.decision) ?? '').trim().toLowerCase();
+      const verb = String((value.action || value.decision) ?? '')
+        .trim()
+        .toLowerCase();
       const message = value.message || value.reason;
       if ((verb === 'continue' || verb === 'block') && nonBlank(message)) return { action: 'continue', message };
       return null;

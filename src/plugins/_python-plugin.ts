@@ -180,7 +180,9 @@ async function restartWorker(p: PluginState): Promise<void> {
     p.live = again.live;
     const n = Array.isArray(again.ready.hooks) ? again.ready.hooks.length : 0;
     if (n !== p.registered) {
-      p.opts.logger.warn(`[plugins] ${p.opts.name}: register(ctx) registered ${n} hooks after a restart, ${p.registered} at first; calls follow the first registration order`);
+      p.opts.logger.warn(
+        `[plugins] ${p.opts.name}: register(ctx) registered ${n} hooks after a restart, ${p.registered} at first; calls follow the first registration order`,
+      );
     }
   } finally {
     p.restarting = null;

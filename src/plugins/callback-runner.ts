@@ -290,7 +290,7 @@ export function describeError(e: unknown): string {
     message = e.message;
   } else {
     try {
-      message = typeof e === 'string' ? e : JSON.stringify(e) ?? String(e);
+      message = typeof e === 'string' ? e : (JSON.stringify(e) ?? String(e));
     } catch {
       message = String(e);
     }

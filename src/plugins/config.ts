@@ -39,12 +39,7 @@ export function parsePluginsConfig(source: ConfigSource): PluginsConfig {
   return out;
 }
 
-function nameList(
-  source: ConfigSource,
-  plugins: Record<string, unknown>,
-  key: 'enabled' | 'disabled',
-  diagnostics: Diagnostic[],
-): string[] {
+function nameList(source: ConfigSource, plugins: Record<string, unknown>, key: 'enabled' | 'disabled', diagnostics: Diagnostic[]): string[] {
   const raw = plugins[key];
   if (raw === undefined || raw === null) return [];
   if (!Array.isArray(raw)) {

@@ -94,12 +94,7 @@ async function isFile(p: string): Promise<boolean> {
   }
 }
 
-async function loadOne(
-  name: string,
-  opts: LoadPluginsOptions,
-  diagnostics: Diagnostic[],
-  closers: (() => Promise<void>)[],
-): Promise<PluginHook[] | null> {
+async function loadOne(name: string, opts: LoadPluginsOptions, diagnostics: Diagnostic[], closers: (() => Promise<void>)[]): Promise<PluginHook[] | null> {
   const where = `plugins.enabled`;
   const skip = (message: string, file?: string): null => {
     diagnostics.push(diag('error', where, `plugin ${name} skipped: ${message}`, file));
@@ -153,7 +148,9 @@ async function loadOne(
     opts.logger.warn(`[plugins] ${message}`);
   }
   if (manifest.name !== name) {
-    diagnostics.push(diag('info', where, `plugin folder ${name} declares name '${manifest.name}'; it is enabled and reported by its folder name`, manifestFile));
+    diagnostics.push(
+      diag('info', where, `plugin folder ${name} declares name '${manifest.name}'; it is enabled and reported by its folder name`, manifestFile),
+    );
   }
   opts.logger.debug?.(`[plugins] loaded ${name}: ${hooks.length} hook(s)`);
   return hooks;
@@ -185,7 +182,9 @@ function acceptedHooks(name: string, started: { registrations: RemoteRegistratio
   started.registrations.forEach((r, n) => {
     if (!isEventName(r.event)) {
       const hint = didYouMean(r.event, EVENT_NAMES);
-      diagnostics.push(diag('warning', where, `plugin ${name} registered a hook for unknown event '${r.event}'${hint ? ` (did you mean '${hint}'?)` : ''}; ignored`, file));
+      diagnostics.push(
+        diag('warning', where, `plugin ${name} registered a hook for unknown event '${r.event}'${hint ? ` (did you mean '${hint}'?)` : ''}; ignored`, file),
+      );
       return;
     }
     if (!r.callable) {

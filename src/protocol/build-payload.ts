@@ -17,11 +17,7 @@ export interface PayloadContext {
   profile: string;
 }
 
-export function buildPayload(
-  event: EventName,
-  kwargs: Readonly<Record<string, unknown>>,
-  ctx: PayloadContext,
-): WirePayload {
+export function buildPayload(event: EventName, kwargs: Readonly<Record<string, unknown>>, ctx: PayloadContext): WirePayload {
   const args = kwargs.args;
   const sessionId = kwargs.session_id;
   const parentSessionId = kwargs.parent_session_id;

@@ -19,7 +19,9 @@ const decisionFields = {
   context: z.string().nullable().describe('pre_llm_call: contexts joined with a blank line.'),
   decided_by: hookIndex
     .nullable()
-    .describe('Index of the hook that decided (block / approve / continue / handled / rewrite / skip; an explicit pre_gateway_dispatch allow; the last writer on merging events).'),
+    .describe(
+      'Index of the hook that decided (block / approve / continue / handled / rewrite / skip; an explicit pre_gateway_dispatch allow; the last writer on merging events).',
+    ),
   modified_by: z.array(hookIndex).describe('Indices of hooks whose modify was applied, in order.'),
   conflicts: z.array(z.string()).describe('Argument keys two modifies set to different values (sorted).'),
   rule_key: z.string().nullable().optional().describe('approve: rule key for the approval gate.'),
@@ -49,9 +51,7 @@ const decisionFields = {
 export const DecisionSchema = z.looseObject(decisionFields).describe('The resolved answer of all hooks for one event.');
 
 /** In `test --json` the event is already at the top level, so the decision may omit it. */
-export const ReportDecisionSchema = z
-  .looseObject({ ...decisionFields, event: EventNameSchema.optional() })
-  .describe('The resolved decision.');
+export const ReportDecisionSchema = z.looseObject({ ...decisionFields, event: EventNameSchema.optional() }).describe('The resolved decision.');
 
 // Compile-time check: every Decision is valid input for the schema (ignoring the loose index signature).
 type KnownKeys<T> = { [K in keyof T as string extends K ? never : K]: T[K] };

@@ -59,7 +59,7 @@ export const HermesContextOutputSchema = z
   .looseObject({
     context: z.string().describe('Non-blank text.'),
   })
-  .describe('pre_llm_call: text appended to this turn\'s user message (other events: reported only).');
+  .describe("pre_llm_call: text appended to this turn's user message (other events: reported only).");
 
 export const HermesNotifyOutputSchema = z
   .looseObject({
@@ -97,11 +97,7 @@ export const AllowOutputSchema = z
   .describe('pre_gateway_dispatch: dispatch normally; it counts as the first recognised answer.');
 
 export const TranscriptionOutputSchema = z
-  .union([
-    z.looseObject({ prompt: z.string() }),
-    z.looseObject({ language: z.string() }),
-    z.looseObject({ model: z.string() }),
-  ])
+  .union([z.looseObject({ prompt: z.string() }), z.looseObject({ language: z.string() }), z.looseObject({ model: z.string() })])
   .describe('pre_transcription: override the transcription prompt / language / model (applied in order, last writer wins).');
 
 export const TtsTextOutputSchema = z
@@ -139,9 +135,7 @@ export const ClaudeHookSpecificOutputSchema = z
       .optional()
       .describe('pre_tool_call: deny → block, ask → approve, allow + updatedInput → modify; defer is ignored.'),
     permissionDecisionReason: z.string().optional().describe('Block message (deny) or approval prompt (ask).'),
-    updatedInput: JsonObjectSchema.optional().describe(
-      'With allow: keys set on the tool arguments (shallow-merged, not a full replacement).',
-    ),
+    updatedInput: JsonObjectSchema.optional().describe('With allow: keys set on the tool arguments (shallow-merged, not a full replacement).'),
     additionalContext: z.string().optional().describe('Context on events that take it (pre_llm_call).'),
   })
   .describe('Claude Code `hookSpecificOutput`.');

@@ -13,17 +13,11 @@ const TOOL_EVENTS = EVENT_NAMES.filter((e) => EVENTS[e].toolScoped);
 const OTHER_EVENTS = EVENT_NAMES.filter((e) => !EVENTS[e].toolScoped);
 
 const FIELD = {
-  tool_input: JsonObjectSchema.nullable().describe(
-    "The tool's arguments (kwarg `args`) when they are a JSON object, else null.",
-  ),
-  session_id: z
-    .string()
-    .describe('kwarg `session_id` if truthy, else `parent_session_id` if truthy, else "".'),
+  tool_input: JsonObjectSchema.nullable().describe("The tool's arguments (kwarg `args`) when they are a JSON object, else null."),
+  session_id: z.string().describe('kwarg `session_id` if truthy, else `parent_session_id` if truthy, else "".'),
   cwd: z.string().describe('Working directory of the agent process ("" if it cannot be read).'),
   profile: z.string().describe('Active profile name; "default" outside named profiles.'),
-  extra: JsonObjectSchema.describe(
-    'Every other call-site kwarg, in call order (never tool_name, args, session_id or parent_session_id).',
-  ),
+  extra: JsonObjectSchema.describe('Every other call-site kwarg, in call order (never tool_name, args, session_id or parent_session_id).'),
 };
 
 const TOOL_NAME_STRING = z.string().describe('Name of the tool being called.');
@@ -42,10 +36,7 @@ function payloadShape<N extends z.ZodType, T extends z.ZodType>(name: N, toolNam
 }
 
 /** Tool events (pre_tool_call, post_tool_call) always name the tool. */
-export const ToolWirePayloadSchema = payloadShape(
-  z.enum(TOOL_EVENTS as [EventName, ...EventName[]]).describe('A tool-scoped event.'),
-  TOOL_NAME_STRING,
-);
+export const ToolWirePayloadSchema = payloadShape(z.enum(TOOL_EVENTS as [EventName, ...EventName[]]).describe('A tool-scoped event.'), TOOL_NAME_STRING);
 
 export const OtherWirePayloadSchema = payloadShape(
   z.enum(OTHER_EVENTS as [EventName, ...EventName[]]).describe('Any event that is not tool-scoped.'),
@@ -102,10 +93,7 @@ function eventPayloadSchema(event: EventName) {
 
 /** One schema per event: the payload with `hook_event_name` fixed to that event. */
 export const EVENT_PAYLOAD_SCHEMAS: Readonly<Record<EventName, z.ZodType<WirePayload>>> = Object.freeze(
-  Object.fromEntries(EVENT_NAMES.map((e) => [e, eventPayloadSchema(e)])) as unknown as Record<
-    EventName,
-    z.ZodType<WirePayload>
-  >,
+  Object.fromEntries(EVENT_NAMES.map((e) => [e, eventPayloadSchema(e)])) as unknown as Record<EventName, z.ZodType<WirePayload>>,
 );
 
 // The engine builds and writes payloads through this module.

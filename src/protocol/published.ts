@@ -24,16 +24,14 @@ export const PUBLISHED_SCHEMAS: readonly PublishedSchema[] = [
     name: 'payload',
     file: 'payload.schema.json',
     title: 'hermes-hooks stdin payload',
-    description:
-      'The JSON object a shell hook reads on stdin: hook_event_name, tool_name, tool_input, session_id, cwd, profile, extra (in that order).',
+    description: 'The JSON object a shell hook reads on stdin: hook_event_name, tool_name, tool_input, session_id, cwd, profile, extra (in that order).',
     schema: WirePayloadSchema,
   },
   {
     name: 'directive',
     file: 'directive.schema.json',
     title: 'hermes-hooks directive (hook stdout)',
-    description:
-      'The JSON object a hook may print on stdout, in the Hermes dialect or the Claude Code dialect. Unknown keys are ignored.',
+    description: 'The JSON object a hook may print on stdout, in the Hermes dialect or the Claude Code dialect. Unknown keys are ignored.',
     schema: HookOutputSchema,
   },
   {
@@ -54,8 +52,7 @@ export const PUBLISHED_SCHEMAS: readonly PublishedSchema[] = [
     name: 'test-input',
     file: 'test-input.schema.json',
     title: 'hermes-hooks test stdin',
-    description:
-      'What `hermes-hooks test` reads on stdin: any subset of the payload keys; missing ones are filled from the event\'s synthetic payload.',
+    description: "What `hermes-hooks test` reads on stdin: any subset of the payload keys; missing ones are filled from the event's synthetic payload.",
     schema: PartialWirePayloadSchema,
   },
 ];

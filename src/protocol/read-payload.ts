@@ -16,7 +16,18 @@ const WIRE_ONLY_KEYS: readonly string[] = ['tool_input', 'hook_event_name', 'ext
 
 // The call-site kwargs Hermes passes (reference §2). A kwarg outside these still reaches hooks, under
 // `extra`; on the tool events that is almost always a tool argument sent at the wrong level.
-const COMMON_KWARGS = ['session_id', 'parent_session_id', 'task_id', 'turn_id', 'api_request_id', 'platform', 'session_key', 'model', 'telemetry_schema_version', 'middleware_trace'];
+const COMMON_KWARGS = [
+  'session_id',
+  'parent_session_id',
+  'task_id',
+  'turn_id',
+  'api_request_id',
+  'platform',
+  'session_key',
+  'model',
+  'telemetry_schema_version',
+  'middleware_trace',
+];
 const TOOL_KWARGS = ['tool_name', 'args', 'tool_call_id', ...COMMON_KWARGS];
 const KNOWN_KWARGS: Partial<Record<EventName, ReadonlySet<string>>> = {
   pre_tool_call: new Set(TOOL_KWARGS),
@@ -84,7 +95,13 @@ function fromWire(event: EventName, wire: Readonly<Record<string, unknown>>, not
   return out;
 }
 
-function fromKwargs(event: EventName, body: Readonly<Record<string, unknown>>, opts: ReadPayloadOptions, note: Note, diagnostics: Diagnostic[]): PayloadReading {
+function fromKwargs(
+  event: EventName,
+  body: Readonly<Record<string, unknown>>,
+  opts: ReadPayloadOptions,
+  note: Note,
+  diagnostics: Diagnostic[],
+): PayloadReading {
   const toolKnown = KNOWN_KWARGS[event];
   const known = toolKnown ?? new Set([...COMMON_KWARGS, ...(opts.knownKwargs ?? [])]);
   for (const k of Object.keys(body)) {

@@ -42,10 +42,7 @@ export const HookReportSchema = z
     matcher: z.string().nullable(),
     timeout: z.number().nullable().describe('Seconds; null for in-process hooks without a bound.'),
     fail_closed: z.boolean(),
-    consent: z
-      .enum(CONSENT_STATES)
-      .nullable()
-      .describe('Reported, not enforced, by `test`. null for hooks that need no consent (plugins).'),
+    consent: z.enum(CONSENT_STATES).nullable().describe('Reported, not enforced, by `test`. null for hooks that need no consent (plugins).'),
     status: HookReportStatusSchema,
     exit_code: z.number().int().nullable(),
     signal: z.string().nullable(),
@@ -60,7 +57,10 @@ export const HookReportSchema = z
       .describe('A problem with a run that otherwise ended normally, e.g. stdout that is not a JSON object (ignored, or failed closed).'),
     directive: DirectiveSchema.nullable(),
     kind: z.enum(['plugin', 'shell', 'builtin']).optional(),
-    dialect: z.enum(['hermes', ...AGENT_DIALECTS] as [Dialect, ...Dialect[]]).optional().describe('The protocol the hook speaks.'),
+    dialect: z
+      .enum(['hermes', ...AGENT_DIALECTS] as [Dialect, ...Dialect[]])
+      .optional()
+      .describe('The protocol the hook speaks.'),
     started_ms: z.number().optional().describe('Start time relative to the emit, in ms.'),
     left_processes: z
       .number()
@@ -108,10 +108,7 @@ export const ProductionReportSchema = z
   .strictObject({
     decision: ReportDecisionSchema.describe('The Decision `hermes-hooks run` would print for this payload.'),
     differs: z.boolean().describe("true when that decision differs from this dry run's `decision`."),
-    why: z
-      .string()
-      .nullable()
-      .describe('One line: which hooks `run` would not run and why (consent, HERMES_SAFE_MODE); null when it runs them all.'),
+    why: z.string().nullable().describe('One line: which hooks `run` would not run and why (consent, HERMES_SAFE_MODE); null when it runs them all.'),
     safe_mode: z.boolean().describe('HERMES_SAFE_MODE is set: `run` runs no user hook or plugin.'),
     not_run: z
       .array(
@@ -119,9 +116,7 @@ export const ProductionReportSchema = z
           index: z.number().int().min(0),
           command: z.string(),
           reason: z.enum(NOT_RUN_REASONS),
-          effect: z
-            .enum(['skipped', 'blocks'])
-            .describe('skipped: contributes nothing; blocks: an unapproved fail_closed guard blocks every call it matches.'),
+          effect: z.enum(['skipped', 'blocks']).describe('skipped: contributes nothing; blocks: an unapproved fail_closed guard blocks every call it matches.'),
         }),
       )
       .describe('Hooks listed in `hooks` that `run` would not run.'),
@@ -133,9 +128,7 @@ export const TestReportSchema = z
   .strictObject({
     event: EventNameSchema,
     payload: WirePayloadSchema.describe('The stdin each hook received.'),
-    hooks: z
-      .array(HookReportSchema)
-      .describe('Configured and registered hooks for the event; the built-in tool-loop guardrail only when it gave a verdict.'),
+    hooks: z.array(HookReportSchema).describe('Configured and registered hooks for the event; the built-in tool-loop guardrail only when it gave a verdict.'),
     decision: ReportDecisionSchema,
     production: ProductionReportSchema,
     diagnostics: z.array(DiagnosticReportSchema),

@@ -10,11 +10,7 @@ import { DEFAULT_BLOCK_MESSAGE } from '../directives/messages.js';
 
 type Entry = { index: number; d: Record<string, unknown> };
 
-export function resolve(
-  event: EventName,
-  directives: readonly (Directive | null)[],
-  originalArgs: JsonObject | null,
-): Decision {
+export function resolve(event: EventName, directives: readonly (Directive | null)[], originalArgs: JsonObject | null): Decision {
   const entries: Entry[] = [];
   // Typed as Directive, but plugin results reach here too: anything that is not an object is skipped.
   const list: readonly unknown[] = Array.isArray(directives) ? directives : [];
@@ -94,7 +90,10 @@ function resolvePreToolCall(entries: readonly Entry[], originalArgs: JsonObject 
     }
   }
 
-  const conflicts = [...valuesByKey].filter(([, values]) => values.size > 1).map(([key]) => key).sort();
+  const conflicts = [...valuesByKey]
+    .filter(([, values]) => values.size > 1)
+    .map(([key]) => key)
+    .sort();
   const base: Decision = { ...allowDecision('pre_tool_call'), args: merged, modified_by: modifiedBy, conflicts };
   if (firstApprove === null) return base;
   const { d } = firstApprove;
@@ -108,17 +107,13 @@ function resolvePreToolCall(entries: readonly Entry[], originalArgs: JsonObject 
 }
 
 function resolvePreLlmCall(entries: readonly Entry[]): Decision {
-  const contexts = entries
-    .filter(({ d }) => d.action === 'context' && typeof d.context === 'string' && d.context !== '')
-    .map(({ d }) => d.context as string);
+  const contexts = entries.filter(({ d }) => d.action === 'context' && typeof d.context === 'string' && d.context !== '').map(({ d }) => d.context as string);
   return { ...allowDecision('pre_llm_call'), context: contexts.length > 0 ? contexts.join('\n\n') : null };
 }
 
 /** The first continue wins (a plugin's `block` means the same here: Claude Code's Stop block). */
 function resolvePreVerify(entries: readonly Entry[]): Decision {
-  const first = entries.find(
-    ({ d }) => (d.action === 'continue' || d.action === 'block') && nonBlank(d.message) !== null,
-  );
+  const first = entries.find(({ d }) => (d.action === 'continue' || d.action === 'block') && nonBlank(d.message) !== null);
   if (!first) return allowDecision('pre_verify');
   return { ...allowDecision('pre_verify'), action: 'continue', message: nonBlank(first.d.message), decided_by: first.index };
 }
@@ -169,9 +164,7 @@ function firstClassification(entries: readonly Entry[]): Decision {
 /** The first recognised answer decides: skip (drop), rewrite (replace the text) or allow. */
 function resolveGatewayDispatch(entries: readonly Entry[]): Decision {
   const event = 'pre_gateway_dispatch';
-  const first = entries.find(
-    ({ d }) => d.action === 'skip' || d.action === 'allow' || (d.action === 'rewrite' && typeof d.text === 'string'),
-  );
+  const first = entries.find(({ d }) => d.action === 'skip' || d.action === 'allow' || (d.action === 'rewrite' && typeof d.text === 'string'));
   if (!first) return noResult(event);
   const { d, index } = first;
   if (d.action === 'skip') {

@@ -44,7 +44,8 @@ export interface ServeApi {
 /** `timeout_ms`: a positive number of ms, or absent for the engine's default. */
 function collectOptions(timeoutMs: unknown): { timeoutMs?: number } {
   if (timeoutMs === undefined || timeoutMs === null) return {};
-  if (typeof timeoutMs !== 'number' || !Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new RequestError('"timeout_ms" must be a positive number of milliseconds');
+  if (typeof timeoutMs !== 'number' || !Number.isFinite(timeoutMs) || timeoutMs <= 0)
+    throw new RequestError('"timeout_ms" must be a positive number of milliseconds');
   return { timeoutMs };
 }
 
@@ -96,7 +97,9 @@ export function createServeApi(engine: HookEngine, opts: { surface: 'cli' | 'gat
         ...(stats.safe_mode ? ['HERMES_SAFE_MODE is set: no user hook runs'] : []),
         ...(!stats.config_exists ? [`no config file at ${engine.configFile}: no hooks are configured`] : []),
         ...stats.untrusted,
-        ...engine.diagnostics.filter((d) => d.level === 'error').map((d) => `config error, the entry does not run as written: ${locatedMessage(d, engine.configFile)}`),
+        ...engine.diagnostics
+          .filter((d) => d.level === 'error')
+          .map((d) => `config error, the entry does not run as written: ${locatedMessage(d, engine.configFile)}`),
       ];
       return {
         status: degraded.length > 0 ? 'degraded' : 'ok',

@@ -24,13 +24,17 @@ export function loadToken(opts: { file: string; tokenEnv?: string; env: NodeJS.P
   if (opts.tokenEnv !== undefined) {
     const value = opts.env[opts.tokenEnv]?.trim() ?? '';
     if (value.length < 16) {
-      throw new Error(`--token-env ${opts.tokenEnv}: the variable is ${value ? 'shorter than 16 characters' : 'unset or empty'}; set it to a long random secret (e.g. openssl rand -hex 32)`);
+      throw new Error(
+        `--token-env ${opts.tokenEnv}: the variable is ${value ? 'shorter than 16 characters' : 'unset or empty'}; set it to a long random secret (e.g. openssl rand -hex 32)`,
+      );
     }
     return value;
   }
   const dir = checkTrust(dirname(opts.file), { kind: 'directory' });
   if (dir.findings.length > 0) {
-    throw new Error(`token file ${opts.file} is not used: the ${distrustMessage('directory', dir)} (another user could replace the token there); or give the token with --token-env VAR`);
+    throw new Error(
+      `token file ${opts.file} is not used: the ${distrustMessage('directory', dir)} (another user could replace the token there); or give the token with --token-env VAR`,
+    );
   }
   try {
     const fd = openSync(opts.file, 'wx', 0o600);
@@ -97,7 +101,10 @@ export function checkRequest(req: IncomingMessage, policy: AuthPolicy): { status
     const header = req.headers.authorization ?? '';
     const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (!m || !sameSecret(m[1]!, policy.token)) {
-      return { status: 401, message: header ? 'wrong bearer token' : 'missing Authorization: Bearer <token> (the token is in the profile home, hermes-hooks.token)' };
+      return {
+        status: 401,
+        message: header ? 'wrong bearer token' : 'missing Authorization: Bearer <token> (the token is in the profile home, hermes-hooks.token)',
+      };
     }
   }
   return null;

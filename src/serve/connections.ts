@@ -214,7 +214,12 @@ function makeRoom(g: Guard, c: Conn): void {
   while (g.waiting.size > g.maxWaiting || g.all.size - g.outside > g.max) {
     const oldest = g.waiting.values().next().value as Conn;
     if (oldest !== c) {
-      closeWaiting(g, oldest, 503, `serve is at its connection limit (${g.max}); the oldest connection still without a complete request was closed to make room`);
+      closeWaiting(
+        g,
+        oldest,
+        503,
+        `serve is at its connection limit (${g.max}); the oldest connection still without a complete request was closed to make room`,
+      );
       shed(g, 'closedWaiting');
       continue;
     }
@@ -250,7 +255,10 @@ function summary(g: Guard): string | null {
   if (window.cutBodies) shedParts.push(`cut ${window.cutBodies} request body(ies) short, oldest first, and answered them unchecked`);
   if (window.shedRequests) shedParts.push(`answered ${window.shedRequests} request(s) over the cap unchecked`);
   if (window.refused) shedParts.push(`refused ${window.refused} connection(s): every place was answering and the overflow of ${OVERFLOW} was full`);
-  for (const [code, n] of g.acceptErrors) shedParts.push(`could not accept ${n} connection(s): ${code}${code === 'EMFILE' ? ' (the open-file limit: lower --max-connections or raise ulimit -n)' : ''}`);
+  for (const [code, n] of g.acceptErrors)
+    shedParts.push(
+      `could not accept ${n} connection(s): ${code}${code === 'EMFILE' ? ' (the open-file limit: lower --max-connections or raise ulimit -n)' : ''}`,
+    );
   const timedOut = window.timedOut ? `closed ${window.timedOut} connection(s) that sent no complete request headers within ${headersS}s` : null;
   const answeredUnchecked = window.cutBodies + window.shedRequests > 0;
   window.closedWaiting = window.cutBodies = window.shedRequests = window.refused = window.timedOut = 0;

@@ -71,7 +71,14 @@ function createHttpHandler(ctx: HttpContext, policy: AuthPolicy): (req: Incoming
   };
 }
 
-async function handle(outer: HttpContext, policy: AuthPolicy, req: IncomingMessage, res: ServerResponse, client: AbortSignal, continueFirst: boolean): Promise<void> {
+async function handle(
+  outer: HttpContext,
+  policy: AuthPolicy,
+  req: IncomingMessage,
+  res: ServerResponse,
+  client: AbortSignal,
+  continueFirst: boolean,
+): Promise<void> {
   // The token (and the browser checks) before a single byte of the body is read.
   const denied = checkRequest(req, policy);
   if (denied) throw new ServeError(denied.status === 401 ? 'unauthorized' : 'forbidden', denied.message);

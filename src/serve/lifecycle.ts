@@ -181,7 +181,9 @@ async function forProfile(st: ServerState, name: unknown): Promise<{ api: ServeA
   if (st.profiles === null) {
     // One profile: a request for another must not be answered by this one's hooks.
     if (name === undefined || name === null || name === '' || name === st.engine.profile) return null;
-    throw new RequestError(`this server serves only profile '${st.engine.profile}', not ${JSON.stringify(name)}; start serve with --profiles to route requests by profile`);
+    throw new RequestError(
+      `this server serves only profile '${st.engine.profile}', not ${JSON.stringify(name)}; start serve with --profiles to route requests by profile`,
+    );
   }
   const routed = await st.profiles.route(name);
   return routed === null ? null : { api: routed.api, health: () => health(st, routed.api) };

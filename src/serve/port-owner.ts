@@ -30,7 +30,9 @@ function isLittleEndian(): boolean {
 function ipv6(hex: string): string {
   const words: string[] = [];
   for (let w = 0; w < 4; w++) {
-    const v4 = ipv4(hex.slice(w * 8, w * 8 + 8)).split('.').map(Number);
+    const v4 = ipv4(hex.slice(w * 8, w * 8 + 8))
+      .split('.')
+      .map(Number);
     words.push(((v4[0]! << 8) | v4[1]!).toString(16), ((v4[2]! << 8) | v4[3]!).toString(16));
   }
   const text = words.join(':');

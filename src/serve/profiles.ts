@@ -81,13 +81,18 @@ async function route(st: RouterState, name: unknown): Promise<HostedProfile | nu
   if (name === undefined || name === null || name === '') return null;
   if (typeof name !== 'string') throw new RequestError(`"profile" must be a profile name (a string), not ${JSON.stringify(name)}`);
   if (name.includes('/') || name.includes('\\') || name.includes('\0') || name === '.' || name === '..') {
-    throw new RequestError(`invalid profile name ${JSON.stringify(name)}: a profile name is one directory under ${join(st.opts.root, 'profiles')}, without '/', '\\', NUL, '.' or '..'`);
+    throw new RequestError(
+      `invalid profile name ${JSON.stringify(name)}: a profile name is one directory under ${join(st.opts.root, 'profiles')}, without '/', '\\', NUL, '.' or '..'`,
+    );
   }
   if (name === st.opts.defaultName) return null;
   if (st.closed) throw new RequestError('the server is shutting down');
   const known = knownProfiles(st);
   if (!known.includes(name)) {
-    throw new RequestError(`unknown profile '${name}' (profiles: ${known.join(', ')}; a profile is a directory under ${join(st.opts.root, 'profiles')})`, 'not_found');
+    throw new RequestError(
+      `unknown profile '${name}' (profiles: ${known.join(', ')}; a profile is a directory under ${join(st.opts.root, 'profiles')})`,
+      'not_found',
+    );
   }
   let pending = st.hosted.get(name);
   if (pending === undefined) {
@@ -103,7 +108,10 @@ async function route(st: RouterState, name: unknown): Promise<HostedProfile | nu
 async function host(st: RouterState, name: string): Promise<HostedProfile> {
   let engine: HookEngine;
   try {
-    engine = await st.opts.open(name, knownProfiles(st).filter((n) => n !== name));
+    engine = await st.opts.open(
+      name,
+      knownProfiles(st).filter((n) => n !== name),
+    );
   } catch (e) {
     throw new RequestError(`profile '${name}' cannot be served: ${errorText(e)}`);
   }

@@ -156,7 +156,11 @@ function readRequest(line: string): Request | Refusal {
     return { id: null, code: 'parse_error', message: `parse error: ${errorText(e)}; send one JSON-RPC 2.0 object per line` };
   }
   if (typeof msg !== 'object' || msg === null || Array.isArray(msg)) {
-    return { id: null, code: 'invalid_request', message: `invalid request: expected one JSON-RPC 2.0 object per line, got ${Array.isArray(msg) ? 'an array (batches are not supported)' : typeof msg}` };
+    return {
+      id: null,
+      code: 'invalid_request',
+      message: `invalid request: expected one JSON-RPC 2.0 object per line, got ${Array.isArray(msg) ? 'an array (batches are not supported)' : typeof msg}`,
+    };
   }
   const req = msg as Record<string, unknown>;
   const hasId = 'id' in req;
@@ -166,8 +170,10 @@ function readRequest(line: string): Request | Refusal {
   }
   const replyId = (hasId ? id : null) as Id;
   if (req.jsonrpc !== '2.0') return { id: replyId, code: 'invalid_request', message: 'invalid request: "jsonrpc" must be "2.0"' };
-  if (typeof req.method !== 'string' || req.method === '') return { id: replyId, code: 'invalid_request', message: 'invalid request: "method" must be a non-empty string' };
-  if (req.params !== undefined && (typeof req.params !== 'object' || req.params === null)) return { id: replyId, code: 'invalid_params', message: '"params" must be an object' };
+  if (typeof req.method !== 'string' || req.method === '')
+    return { id: replyId, code: 'invalid_request', message: 'invalid request: "method" must be a non-empty string' };
+  if (req.params !== undefined && (typeof req.params !== 'object' || req.params === null))
+    return { id: replyId, code: 'invalid_params', message: '"params" must be an object' };
   return { method: req.method, params: req.params ?? {}, hasId, id: replyId };
 }
 

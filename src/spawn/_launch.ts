@@ -59,13 +59,9 @@ export function launch(file: string, args: string[], { stdinFd, env, cwd }: Laun
       resolve(failed);
     });
     // The process is gone; its output may still be in flight, or held open by a descendant.
-    child.once('exit', (code: number | null, signal: NodeJS.Signals | null) =>
-      onExit({ exitCode: code ?? undefined, signal: signal ?? undefined }),
-    );
+    child.once('exit', (code: number | null, signal: NodeJS.Signals | null) => onExit({ exitCode: code ?? undefined, signal: signal ?? undefined }));
     // 'close', not 'exit': the output is complete only once both pipes ended.
-    child.once('close', (code: number | null, signal: NodeJS.Signals | null) =>
-      resolve({ exitCode: code ?? undefined, signal: signal ?? undefined }),
-    );
+    child.once('close', (code: number | null, signal: NodeJS.Signals | null) => resolve({ exitCode: code ?? undefined, signal: signal ?? undefined }));
   });
   return { pid: child.pid, stdout: child.stdout, stderr: child.stderr, exited, processExited };
 }

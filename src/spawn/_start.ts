@@ -105,7 +105,14 @@ export function launchNow(options: SpawnHookOptions, finish: Finish, argv: strin
 }
 
 /** A spawn that started no process: its error, said with what was looked up and where. */
-async function launchFailure(sub: Launched, cwd: string | undefined, argv: string[], env: NodeJS.ProcessEnv, finish: Finish, spawnedAt: number): Promise<HookRun> {
+async function launchFailure(
+  sub: Launched,
+  cwd: string | undefined,
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+  finish: Finish,
+  spawnedAt: number,
+): Promise<HookRun> {
   const failed = await sub.exited;
   // ENOENT also means a missing working directory; say which, rather than "command not found".
   const error =

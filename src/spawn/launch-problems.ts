@@ -195,7 +195,12 @@ function headProblem(file: string, opts: { direct: boolean; path: string | undef
   if (line.endsWith('\r')) {
     return {
       // The kernel (or env) looks for the last word of the line with the \r glued to it.
-      problem: `CRLF line endings: ${file} (its #! line asks for '${line.trim().split(/[ \t]+/).pop() ?? ''}\\r')`,
+      problem: `CRLF line endings: ${file} (its #! line asks for '${
+        line
+          .trim()
+          .split(/[ \t]+/)
+          .pop() ?? ''
+      }\\r')`,
       fix: crlfFix(file),
       missing: false,
     };

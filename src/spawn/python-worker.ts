@@ -125,12 +125,7 @@ function killWithHost(child: ChildProcessWithoutNullStreams): void {
 /** Settle `exited` from the child's own events: a launch error, or its close. */
 function watchChild(child: ChildProcessWithoutNullStreams, python: string, settle: (e: WorkerExit) => void): void {
   child.on('error', (e: NodeJS.ErrnoException) => {
-    const error =
-      e.code === 'ENOENT'
-        ? `${python} not found`
-        : e.code === 'EACCES'
-          ? `${python} is not executable`
-          : `${python}: ${e.message}`;
+    const error = e.code === 'ENOENT' ? `${python} not found` : e.code === 'EACCES' ? `${python} is not executable` : `${python}: ${e.message}`;
     settle({ code: null, signal: null, error });
   });
   child.on('close', (code, signal) => settle({ code, signal, error: null }));

@@ -39,4 +39,3 @@ export interface SpawnHookOptions {
 export const DEFAULT_MAX_OUTPUT_BYTES = 1_048_576;
 export { DEFAULT_KILL_GRACE_MS } from '../deadlines.js';
 export const DEFAULT_DRAIN_MS = 500;
-

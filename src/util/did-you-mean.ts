@@ -143,7 +143,7 @@ export function getCloseMatches(word: string, possibilities: Iterable<string>, n
       if (r >= cutoff) scored.push([r, x]);
     }
   }
-  scored.sort((p, q) => (q[0] - p[0]) || comparePy(q[1], p[1]));
+  scored.sort((p, q) => q[0] - p[0] || comparePy(q[1], p[1]));
   return scored.slice(0, n).map(([, x]) => x);
 }
 

@@ -201,4 +201,3 @@ export function firstCodePoints(s: string, n: number): string {
   }
   return out;
 }
-

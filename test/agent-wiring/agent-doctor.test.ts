@@ -27,7 +27,13 @@ describe('codexHookStates', () => {
   });
 
   it('inline tables under [hooks.state], with escaped quotes in the key', () => {
-    const toml = ['[hooks.state]', '"/a b/hooks.json:pre_tool_use:1:2" = { trusted_hash = "sha256:cc", enabled = true }', '"/x\\"y/hooks.json:stop:0:0" = {trusted_hash="sha256:dd"}', '[other]', '"/z/hooks.json:stop:0:0" = { trusted_hash = "no" }'].join('\n');
+    const toml = [
+      '[hooks.state]',
+      '"/a b/hooks.json:pre_tool_use:1:2" = { trusted_hash = "sha256:cc", enabled = true }',
+      '"/x\\"y/hooks.json:stop:0:0" = {trusted_hash="sha256:dd"}',
+      '[other]',
+      '"/z/hooks.json:stop:0:0" = { trusted_hash = "no" }',
+    ].join('\n');
     expect(codexHookStates(toml)).toEqual([
       { key: '/a b/hooks.json:pre_tool_use:1:2', trustedHash: 'sha256:cc', enabled: true },
       { key: '/x"y/hooks.json:stop:0:0', trustedHash: 'sha256:dd', enabled: null },

@@ -161,7 +161,10 @@ describe.each(AGENTS.map((a) => [a.name, a] as const))('every consumer knows %s'
 
     const served = await startServe(home, [], { env });
     try {
-      for (const [command, viaRun] of [['rm -rf /', rmRun], ['ls', lsRun]] as const) {
+      for (const [command, viaRun] of [
+        ['rm -rf /', rmRun],
+        ['ls', lsRun],
+      ] as const) {
         const res = await http({ socketPath: served.socket! }, 'POST', `/v1/agent/${name}/${gate}`, { body: gateStdin(name, gate, command, cwd) });
         const stderr = decodeURIComponent(String(res.headers['x-hermes-hooks-stderr'] ?? ''));
         const viaServe = { code: Number(res.headers['x-hermes-hooks-exit']), stdout: res.body, stderr };

@@ -13,7 +13,13 @@ const WARN = 'terminal failed 3 times with the same arguments; change the approa
 const STOP = 'Stopped: terminal failed 5 times with the same arguments. End this turn.';
 
 function agentReads(dialect: AgentDialect, event: EventName, answer: DialectAnswer): Directive | null {
-  return evaluateDialectRun(dialect, maps, { event, command: 'hermes-hooks', fail_closed: false, timeout: 310 }, 'terminal', record(answer.exitCode, answer.stdout, answer.stderr));
+  return evaluateDialectRun(
+    dialect,
+    maps,
+    { event, command: 'hermes-hooks', fail_closed: false, timeout: 310 },
+    'terminal',
+    record(answer.exitCode, answer.stdout, answer.stderr),
+  );
 }
 
 const warned = decision('pre_tool_call', 'allow', { context: WARN });
@@ -22,7 +28,11 @@ const stopped = decision('pre_tool_call', 'block', { message: STOP, stop_turn: t
 describe('a loop warning on the tool gate', () => {
   it('Claude: PreToolUse additionalContext, no permission decision', () => {
     const answer = renderDialectAnswer('claude', maps, 'PreToolUse', warned, 'terminal');
-    expect(answer).toEqual({ exitCode: 0, stdout: `${JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: WARN } })}\n`, stderr: '' });
+    expect(answer).toEqual({
+      exitCode: 0,
+      stdout: `${JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: WARN } })}\n`,
+      stderr: '',
+    });
     expect(agentReads('claude', 'pre_tool_call', answer)).toEqual({ action: 'context', context: WARN });
   });
 
@@ -30,21 +40,40 @@ describe('a loop warning on the tool gate', () => {
     const rewrite = renderDialectAnswer('claude', maps, 'PreToolUse', { ...warned, args: { command: 'ls' } }, 'terminal');
     expect(JSON.parse(rewrite.stdout).hookSpecificOutput).toEqual({ hookEventName: 'PreToolUse', updatedInput: { command: 'ls' }, additionalContext: WARN });
     const ask = renderDialectAnswer('claude', maps, 'PreToolUse', { ...warned, action: 'approve', message: 'sure?' }, 'terminal');
-    expect(JSON.parse(ask.stdout).hookSpecificOutput).toEqual({ hookEventName: 'PreToolUse', permissionDecision: 'ask', permissionDecisionReason: 'sure?', additionalContext: WARN });
+    expect(JSON.parse(ask.stdout).hookSpecificOutput).toEqual({
+      hookEventName: 'PreToolUse',
+      permissionDecision: 'ask',
+      permissionDecisionReason: 'sure?',
+      additionalContext: WARN,
+    });
   });
 
   it('Codex: PreToolUse additionalContext on exit 0 (with allow only when it rewrites)', () => {
     const answer = renderDialectAnswer('codex', maps, 'PreToolUse', warned, 'terminal');
-    expect(answer).toEqual({ exitCode: 0, stdout: `${JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: WARN } })}\n`, stderr: '' });
+    expect(answer).toEqual({
+      exitCode: 0,
+      stdout: `${JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: WARN } })}\n`,
+      stderr: '',
+    });
     expect(JSON.parse(answer.stdout)).not.toHaveProperty('continue');
     expect(agentReads('codex', 'pre_tool_call', answer)).toEqual({ action: 'context', context: WARN });
     const rewrite = renderDialectAnswer('codex', maps, 'PreToolUse', { ...warned, args: { command: 'ls' } }, 'terminal');
-    expect(JSON.parse(rewrite.stdout).hookSpecificOutput).toEqual({ hookEventName: 'PreToolUse', permissionDecision: 'allow', updatedInput: { command: 'ls' }, additionalContext: WARN });
+    expect(JSON.parse(rewrite.stdout).hookSpecificOutput).toEqual({
+      hookEventName: 'PreToolUse',
+      permissionDecision: 'allow',
+      updatedInput: { command: 'ls' },
+      additionalContext: WARN,
+    });
   });
 
   it('PostToolUse context is additionalContext for Claude and Codex, Gemini AfterTool too', () => {
     const post = decision('post_tool_call', 'allow', { context: WARN });
-    for (const [dialect, event] of [['claude', 'PostToolUse'], ['claude', 'PostToolUseFailure'], ['codex', 'PostToolUse'], ['gemini', 'AfterTool']] as const) {
+    for (const [dialect, event] of [
+      ['claude', 'PostToolUse'],
+      ['claude', 'PostToolUseFailure'],
+      ['codex', 'PostToolUse'],
+      ['gemini', 'AfterTool'],
+    ] as const) {
       const answer = renderDialectAnswer(dialect, maps, event, post, 'terminal');
       expect(JSON.parse(answer.stdout), `${dialect} ${event}`).toEqual({ hookSpecificOutput: { hookEventName: event, additionalContext: WARN } });
     }

@@ -53,14 +53,20 @@ describe('dialects.<agent>.platform in config.yaml', () => {
 function guardHome(extra = ''): string {
   const home = mkdtempSync(join(tmpdir(), 'hh-platform-'));
   homes.push(home);
-  writeFileSync(
-    join(home, 'config.yaml'),
-    `tool_loop_guardrails:\n  warn_after: {exact_failure: 1}\n  hard_stop_after: {exact_failure: 2}\n${extra}`,
-  );
+  writeFileSync(join(home, 'config.yaml'), `tool_loop_guardrails:\n  warn_after: {exact_failure: 1}\n  hard_stop_after: {exact_failure: 2}\n${extra}`);
   return home;
 }
 
-const pre = (session: string) => ({ session_id: session, transcript_path: null, cwd: '/tmp', permission_mode: 'default', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'false' }, tool_use_id: 't' });
+const pre = (session: string) => ({
+  session_id: session,
+  transcript_path: null,
+  cwd: '/tmp',
+  permission_mode: 'default',
+  hook_event_name: 'PreToolUse',
+  tool_name: 'Bash',
+  tool_input: { command: 'false' },
+  tool_use_id: 't',
+});
 const failed = (session: string) => ({ ...pre(session), hook_event_name: 'PostToolUseFailure', error: 'exit 1' });
 
 /** Three failing rounds of the same call in one session; the PreToolUse answers, parsed. */
@@ -109,7 +115,9 @@ describe('platformRule (doctor --agent says it)', () => {
     expect(platformRule('claude', undefined)).toBe(
       "guardrails count Claude Code sessions as platform 'headless' (hard stops on) when CLAUDE_CODE_SESSION_ATTENDED=0 in the hook's env, else 'cli' (interactive) — set dialects.claude.platform in config.yaml to choose (behind serve's http hooks the variable does not arrive)",
     );
-    expect(platformRule('codex', undefined)).toMatch(/^guardrails count Codex sessions as platform 'cli' \(interactive: .*set dialects\.codex\.platform in config\.yaml to choose$/);
+    expect(platformRule('codex', undefined)).toMatch(
+      /^guardrails count Codex sessions as platform 'cli' \(interactive: .*set dialects\.codex\.platform in config\.yaml to choose$/,
+    );
     expect(platformRule('gemini', 'cron')).toBe("guardrails count Gemini CLI sessions as platform 'cron' (dialects.gemini.platform in config.yaml)");
   });
 });

@@ -27,7 +27,17 @@ describe('printDialectConfig', () => {
   it('Gemini timeouts are milliseconds; Codex wires only its events', () => {
     const gemini = JSON.parse(printDialectConfig('gemini', { command: 'npx hermes-hooks --profile work' }));
     expect(gemini.hooks.BeforeTool).toEqual([
-      { matcher: '*', hooks: [{ name: 'hermes-hooks', type: 'command', command: 'npx hermes-hooks --profile work run BeforeTool --dialect gemini', timeout: AGENT_HOOK_TIMEOUT_S * 1000 }] },
+      {
+        matcher: '*',
+        hooks: [
+          {
+            name: 'hermes-hooks',
+            type: 'command',
+            command: 'npx hermes-hooks --profile work run BeforeTool --dialect gemini',
+            timeout: AGENT_HOOK_TIMEOUT_S * 1000,
+          },
+        ],
+      },
     ]);
     expect(Object.keys(gemini.hooks)).toEqual(['BeforeTool', 'AfterTool', 'BeforeAgent', 'AfterAgent', 'SessionStart', 'SessionEnd']);
     expect(Object.keys(JSON.parse(printDialectConfig('codex', { command: 'hermes-hooks' })).hooks)).toEqual([
@@ -69,7 +79,7 @@ describe('printDialectConfig', () => {
 });
 
 describe('setupNotes: where the snippet goes and what the agent needs first', () => {
-  it('names each agent\'s files (reference §a1) and ends with the doctor check', () => {
+  it("names each agent's files (reference §a1) and ends with the doctor check", () => {
     const where: Record<string, string> = {
       claude: 'Where: merge the "hooks" object into ~/.claude/settings.json (every project) or',
       codex: 'Where: ~/.codex/hooks.json (user) or <repo>/.codex/hooks.json (project), merged into its "hooks".',
@@ -87,6 +97,8 @@ describe('setupNotes: where the snippet goes and what the agent needs first', ()
     const codex = setupNotes('codex').join('\n');
     expect(codex).toContain('skips an untrusted one without\n  a word. Open the interactive codex, run /hooks and trust the hermes-hooks entries');
     expect(codex).toContain('--dangerously-bypass-hook-trust');
-    expect(setupNotes('claude').join('\n')).toContain("interactive Claude Code holds back settings-file hooks until the folder's\n  workspace-trust dialog is accepted");
+    expect(setupNotes('claude').join('\n')).toContain(
+      "interactive Claude Code holds back settings-file hooks until the folder's\n  workspace-trust dialog is accepted",
+    );
   });
 });

@@ -27,7 +27,10 @@ const hook = (command: string, extra = ''): string => `hooks:\n  pre_tool_call:\
 
 /** Each mistake: its config.yaml and what the person must read (the problem, and the fix). */
 const MISTAKES: Record<string, { config: string; says: RegExp[] }> = {
-  'wrong event name': { config: `hooks:\n  pre_tool_use:\n    - command: ${BLOCK}\n`, says: [/unknown hook event 'pre_tool_use'/, /did you mean 'pre_tool_call'/] },
+  'wrong event name': {
+    config: `hooks:\n  pre_tool_use:\n    - command: ${BLOCK}\n`,
+    says: [/unknown hook event 'pre_tool_use'/, /did you mean 'pre_tool_call'/],
+  },
   'event at the top level': { config: `pre_tool_call:\n  - command: ${BLOCK}\n`, says: [/at the top level is not read/, /indent it under hooks:/] },
   'list written as a map': { config: `hooks:\n  pre_tool_call:\n    command: ${BLOCK}\n`, says: [/must be a list/, /write each hook as a list item/] },
   "Claude's matcher-group shape": {
@@ -50,7 +53,13 @@ const AGENTS = {
 
 const SESSION_START = { hook_event_name: 'SessionStart', session_id: 's1', source: 'startup' };
 
-async function run(home: string, agent: string, event: string, stdin: object, accept = true): Promise<{ code: number; answer: Record<string, unknown> | null; stderr: string }> {
+async function run(
+  home: string,
+  agent: string,
+  event: string,
+  stdin: object,
+  accept = true,
+): Promise<{ code: number; answer: Record<string, unknown> | null; stderr: string }> {
   const env = baseEnv(accept ? { HERMES_ACCEPT_HOOKS: '1' } : {});
   const r = await runMain(['run', event, '--dialect', agent, '--home', home], { stdin: JSON.stringify(stdin), env, cwd: ELSEWHERE });
   return { code: r.code, answer: r.stdout.trim() === '' ? null : (JSON.parse(r.stdout) as Record<string, unknown>), stderr: r.stderr };
@@ -79,7 +88,10 @@ describe('the verdict, a healthy call, Cursor', () => {
   it('a block stays a block and carries what else went wrong; a healthy profile says nothing', async () => {
     const home = makeHome(`hooks:\n  pre_tool_call:\n    - command: ${BLOCK}\n    - command: ${NOEXEC}\n`);
     const claude = await run(home, 'claude', 'PreToolUse', AGENTS.claude.stdin);
-    expect(claude.answer).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: 'no rm' }, systemMessage: expect.stringMatching(/chmod \+x/) });
+    expect(claude.answer).toMatchObject({
+      hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: 'no rm' },
+      systemMessage: expect.stringMatching(/chmod \+x/),
+    });
     // Codex reads only stderr on exit 2: the problem follows the reason there.
     const codex = await run(home, 'codex', 'PreToolUse', AGENTS.codex.stdin);
     expect(codex.code).toBe(2);
@@ -96,7 +108,7 @@ describe('the verdict, a healthy call, Cursor', () => {
     expect(blocked.answer).toEqual({ decision: 'deny', reason: 'no rm' });
   });
 
-  it("Cursor: the problem is in user_message on its gate, after the block reason when there is one", async () => {
+  it('Cursor: the problem is in user_message on its gate, after the block reason when there is one', async () => {
     const stdin = { hook_event_name: 'beforeShellExecution', conversation_id: 'k1', command: 'ls', cwd: '/tmp', workspace_roots: ['/tmp'] };
     const allow = await run(makeHome(hook(NOEXEC)), 'cursor', 'beforeShellExecution', stdin);
     expect(allow.answer).toEqual({ permission: 'allow', user_message: expect.stringMatching(/^hermes-hooks: .*chmod \+x/) });

@@ -26,7 +26,10 @@ describe('print-config claude --http against a real serve', () => {
     const socket = join(home, 'hermes-hooks.sock');
     const served = await startServe(home, ['--socket', socket, '--http', '127.0.0.1:0']);
     try {
-      const start = await sh(hooks.SessionStart[0].hooks[0].command, JSON.stringify({ session_id: 'c1', transcript_path: null, cwd: '/tmp', hook_event_name: 'SessionStart', source: 'startup' }));
+      const start = await sh(
+        hooks.SessionStart[0].hooks[0].command,
+        JSON.stringify({ session_id: 'c1', transcript_path: null, cwd: '/tmp', hook_event_name: 'SessionStart', source: 'startup' }),
+      );
       expect([start.code, start.stderr]).toEqual([0, '']);
       expect(await waitFor(() => existsSync(seen), 10_000)).toBe(true);
       expect(JSON.parse(readFileSync(seen, 'utf8'))).toMatchObject({ hook_event_name: 'on_session_start', session_id: 'c1' });
@@ -53,13 +56,19 @@ describe('print-config claude --http with no serve running', () => {
     const printed = await runMain(['print-config', 'claude', '--http', '--url', `http://127.0.0.1:${port}`, '--home', home]);
     const hooks = JSON.parse(printed.stdout).hooks;
     try {
-      const prompt = await sh(hooks.UserPromptSubmit[0].hooks[0].command, JSON.stringify({ session_id: 'c2', hook_event_name: 'UserPromptSubmit', prompt: 'hi', cwd: '/tmp' }));
+      const prompt = await sh(
+        hooks.UserPromptSubmit[0].hooks[0].command,
+        JSON.stringify({ session_id: 'c2', hook_event_name: 'UserPromptSubmit', prompt: 'hi', cwd: '/tmp' }),
+      );
       expect([prompt.code, prompt.stderr]).toEqual([0, '']);
       expect(servesOf(home)).toHaveLength(1);
       // The turn's tool gate, over http, as Claude sends it: the serve the client started answers it.
       const token = readFileSync(join(home, 'hermes-hooks.token'), 'utf8').trim();
       const stdin = JSON.stringify({ session_id: 'c2', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, cwd: '/tmp' });
-      const res = await http({ port }, 'POST', new URL(hooks.PreToolUse[0].hooks[0].url).pathname, { body: stdin, headers: { authorization: `Bearer ${token}` } });
+      const res = await http({ port }, 'POST', new URL(hooks.PreToolUse[0].hooks[0].url).pathname, {
+        body: stdin,
+        headers: { authorization: `Bearer ${token}` },
+      });
       expect(JSON.parse(res.body).hookSpecificOutput.permissionDecision).toBe('deny');
     } finally {
       for (const pid of servesOf(home)) process.kill(pid, 'SIGKILL');

@@ -6,22 +6,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ANSI,
-  BIN,
-  HOOKS,
-  ROOT,
-  baseEnv,
-  cleanupTemps,
-  hooksYaml,
-  isAlive,
-  makeHome,
-  readJson,
-  runBin,
-  runUnderPty,
-  sh,
-  waitFor,
-} from './_helpers.js';
+import { ANSI, BIN, HOOKS, ROOT, baseEnv, cleanupTemps, hooksYaml, isAlive, makeHome, readJson, runBin, runUnderPty, sh, waitFor } from './_helpers.js';
 
 beforeAll(() => {
   if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run 'npm run build' before these tests`);
@@ -83,10 +68,7 @@ describe('hermes-hooks as a process', () => {
     expect(r.code).toBe(0);
     expect(r.stdout.length).toBeGreaterThan(600 * 1024);
     const report = JSON.parse(r.stdout);
-    expect(report.hooks.filter((h: { kind: string }) => h.kind === 'shell').map((h: { stdout: string }) => h.stdout.length)).toEqual([
-      300 * 1024,
-      300 * 1024,
-    ]);
+    expect(report.hooks.filter((h: { kind: string }) => h.kind === 'shell').map((h: { stdout: string }) => h.stdout.length)).toEqual([300 * 1024, 300 * 1024]);
   });
 });
 
@@ -132,23 +114,27 @@ describe('SIGINT, SIGTERM and SIGHUP while hooks run', () => {
     // The terminal closing: by default it killed the CLI and left the hooks running.
     ['run --accept-hooks', 'SIGHUP', ['run', 'pre_tool_call', '--accept-hooks']],
     ['test', 'SIGHUP', ['test', 'pre_tool_call']],
-  ] as const)('%s: the CLI dies of %s and leaves no hook or grandchild behind', async (_name, signal, argv) => {
-    const { home: h, env } = home({
-      pre_tool_call: [
-        { command: `${HOOKS}/spawn-tree.sh`, timeout: 120 },
-        { command: `${HOOKS}/spawn-tree.sh second`, timeout: 120 },
-      ],
-    });
-    const pidsFile = join(h, 'pids');
-    const pids = (): number[] => (existsSync(pidsFile) ? readFileSync(pidsFile, 'utf8').split('\n').filter(Boolean).map(Number) : []);
-    let cliPid = 0;
-    const done = runBin([...argv], { env, stdin: 'ignore', onSpawn: (pid) => (cliPid = pid), killAfterMs: 60_000 });
-    // Two hooks, each recording itself and its background child.
-    expect(await waitFor(() => pids().length === 4, 30_000)).toBe(true);
-    expect(pids().every(isAlive)).toBe(true);
-    process.kill(cliPid, signal);
-    const r = await done;
-    expect(r.signal).toBe(signal);
-    expect(await waitFor(() => !pids().some(isAlive), 10_000)).toBe(true);
-  }, 90_000);
+  ] as const)(
+    '%s: the CLI dies of %s and leaves no hook or grandchild behind',
+    async (_name, signal, argv) => {
+      const { home: h, env } = home({
+        pre_tool_call: [
+          { command: `${HOOKS}/spawn-tree.sh`, timeout: 120 },
+          { command: `${HOOKS}/spawn-tree.sh second`, timeout: 120 },
+        ],
+      });
+      const pidsFile = join(h, 'pids');
+      const pids = (): number[] => (existsSync(pidsFile) ? readFileSync(pidsFile, 'utf8').split('\n').filter(Boolean).map(Number) : []);
+      let cliPid = 0;
+      const done = runBin([...argv], { env, stdin: 'ignore', onSpawn: (pid) => (cliPid = pid), killAfterMs: 60_000 });
+      // Two hooks, each recording itself and its background child.
+      expect(await waitFor(() => pids().length === 4, 30_000)).toBe(true);
+      expect(pids().every(isAlive)).toBe(true);
+      process.kill(cliPid, signal);
+      const r = await done;
+      expect(r.signal).toBe(signal);
+      expect(await waitFor(() => !pids().some(isAlive), 10_000)).toBe(true);
+    },
+    90_000,
+  );
 });

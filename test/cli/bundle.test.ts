@@ -5,17 +5,7 @@
 // bundle inside the vitest worker.
 
 import { spawn } from 'node:child_process';
-import {
-  appendFileSync,
-  copyFileSync,
-  cpSync,
-  existsSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  utimesSync,
-  writeFileSync,
-} from 'node:fs';
+import { appendFileSync, copyFileSync, cpSync, existsSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -96,9 +86,7 @@ async function probe(cli: string, nodeFlags: string[] = []): Promise<{ result: P
 
 /** A home whose pre_tool_call hooks answer allow, block, and fail (exit 3). */
 function hooksHome(): string {
-  return makeHome(
-    hooksYaml({ pre_tool_call: [`${FIX}/hooks/allow.sh`, `${FIX}/hooks/block.sh`, `${FIX}/hooks/fail.sh`] }),
-  );
+  return makeHome(hooksYaml({ pre_tool_call: [`${FIX}/hooks/allow.sh`, `${FIX}/hooks/block.sh`, `${FIX}/hooks/fail.sh`] }));
 }
 
 interface ReportEssence {

@@ -55,9 +55,7 @@ describe('test', () => {
   it('shows the diagnostics in the report and in --json, and still runs the entries as Hermes would', async () => {
     const home = makeHome(CONFIG);
     const text = await runMain(['test', 'pre_tool_call', '--home', home], { env: baseEnv() });
-    expect(text.stdout).toContain(
-      `  ${join(home, 'config.yaml')}:5:7: warning: hooks.pre_tool_call[0].matchr: unknown key 'matchr' — did you mean 'matcher'?`,
-    );
+    expect(text.stdout).toContain(`  ${join(home, 'config.yaml')}:5:7: warning: hooks.pre_tool_call[0].matchr: unknown key 'matchr' — did you mean 'matcher'?`);
     const json = await runMain(['test', 'pre_tool_call', '--json', '--for-tool', 'read_file', '--home', home], { env: baseEnv() });
     const report = JSON.parse(json.stdout);
     expect(report.diagnostics.map((d: { path: string; level: string }) => `${d.level} ${d.path}`)).toEqual([
@@ -114,7 +112,12 @@ describe('run <event>', () => {
     const r = await runMain(['run', '--dialect', 'claude', '--accept-hooks', '--home', home], { env: baseEnv(), stdin: input });
     expect(r.code).toBe(0);
     const file = join(home, 'config.yaml');
-    expect(r.stderr.split('\n').filter((l) => l.startsWith(`hermes-hooks: ${file}`)).map((l) => l.split(': ').slice(0, 4).join(': '))).toEqual([
+    expect(
+      r.stderr
+        .split('\n')
+        .filter((l) => l.startsWith(`hermes-hooks: ${file}`))
+        .map((l) => l.split(': ').slice(0, 4).join(': ')),
+    ).toEqual([
       `hermes-hooks: ${file}:5:7: warning: hooks.pre_tool_call[0].matchr`,
       `hermes-hooks: ${file}:6:7: warning: hooks.pre_tool_call[0].timout`,
       `hermes-hooks: ${file}:7:7: warning: hooks.pre_tool_call[0].failclosed`,

@@ -17,8 +17,7 @@ afterEach(cleanupTemps);
 
 const PAYLOAD = JSON.stringify({ tool_name: 'terminal', tool_input: { command: 'rm -rf /important' }, session_id: 's-1' });
 /** A hook that logs each run to <log> and blocks. */
-const blocker = (log: string, tag: string): string =>
-  `#!/usr/bin/env bash\necho ${tag} >>'${log}'\necho '{"action":"block","message":"${tag} says no"}'\n`;
+const blocker = (log: string, tag: string): string => `#!/usr/bin/env bash\necho ${tag} >>'${log}'\necho '{"action":"block","message":"${tag} says no"}'\n`;
 const lines = (file: string): string[] => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : []);
 
 describe('the file hashed is the file spawn runs', () => {
@@ -35,7 +34,7 @@ describe('the file hashed is the file spawn runs', () => {
     expect((await runMain(['run', 'pre_tool_call'], { stdin: PAYLOAD, env })).code).toBe(2);
     expect(lines(log)).toEqual(['approved']);
 
-    writeFileSync(real, '#!/usr/bin/env bash\necho edited >>\'' + log + '\'\necho "{}"\n');
+    writeFileSync(real, "#!/usr/bin/env bash\necho edited >>'" + log + '\'\necho "{}"\n');
     const r = await runMain(['run', 'pre_tool_call'], { stdin: PAYLOAD, env });
     expect(r.code).toBe(0);
     expect(r.stderr).toContain(`hermes-hooks: warning: shell hook for pre_tool_call (${command}) was modified since approval — skipped: ${real} changed`);
@@ -54,7 +53,10 @@ describe('the file hashed is the file spawn runs', () => {
     const env = baseEnv({ HERMES_HOME: home });
     expect((await runMain(['approve', '--all'], { env, cwd })).code).toBe(0);
     const pins = readJson<{ approvals: { command: string; script_path: string }[] }>(join(home, 'shell-hooks-allowlist.json')).approvals;
-    expect(pins.map((p) => [p.command, p.script_path])).toEqual([["bash '~'/g.sh", g], ['~root/g2.sh', g2]]);
+    expect(pins.map((p) => [p.command, p.script_path])).toEqual([
+      ["bash '~'/g.sh", g],
+      ['~root/g2.sh', g2],
+    ]);
 
     appendFileSync(g, 'echo tampered >>/dev/null\n');
     const listed = JSON.parse((await runMain(['list', '--json'], { env, cwd })).stdout);
@@ -73,7 +75,9 @@ describe('the file hashed is the file spawn runs', () => {
     const command = `node -r ${join(home, 'setup.js')} ${hook}`;
     const env = baseEnv({ HERMES_HOME: home });
     const approved = await runMain(['approve', command], { env, cwd });
-    expect(approved.stdout).toMatch(new RegExp(`^Approved \\[pre_tool_call\\] ${command.replace(/[.]/g, '\\.')}  \\(pins ${hook.replace(/[.]/g, '\\.')}, sha256 [0-9a-f]{12}…\\)\\n$`));
+    expect(approved.stdout).toMatch(
+      new RegExp(`^Approved \\[pre_tool_call\\] ${command.replace(/[.]/g, '\\.')}  \\(pins ${hook.replace(/[.]/g, '\\.')}, sha256 [0-9a-f]{12}…\\)\\n$`),
+    );
 
     appendFileSync(join(cwd, 'setup.js'), '// edited preload\n');
     expect(JSON.parse((await runMain(['list', '--json'], { env, cwd })).stdout).hooks[0].consent.state).toBe('approved');
@@ -82,7 +86,9 @@ describe('the file hashed is the file spawn runs', () => {
     const r = await runMain(['run', 'pre_tool_call'], { stdin: PAYLOAD, env, cwd });
     // A modified fail_closed guard blocks without running.
     expect(r.code).toBe(2);
-    expect(JSON.parse(r.stdout).message).toMatch(new RegExp(`^hook ${command.replace(/[.]/g, '\\.')} awaits approval \\(modified since approval: ${hook.replace(/[.]/g, '\\.')} changed`));
+    expect(JSON.parse(r.stdout).message).toMatch(
+      new RegExp(`^hook ${command.replace(/[.]/g, '\\.')} awaits approval \\(modified since approval: ${hook.replace(/[.]/g, '\\.')} changed`),
+    );
     expect(lines(log)).toEqual([]);
   });
 });
@@ -116,7 +122,7 @@ describe('no pin, no approval', () => {
   });
 });
 
-describe('the allowlist must be the user\'s own regular file', () => {
+describe("the allowlist must be the user's own regular file", () => {
   function guarded(): { home: string; env: NodeJS.ProcessEnv; guard: string; allowlist: string; log: string } {
     const home = makeHome();
     const log = join(home, 'ran.log');
@@ -211,7 +217,7 @@ describe('displayed text is inert', () => {
   const EVIL = '/opt/x\u001b[1A\u001b[2K\r    Command: /bin/true\u202e.sh';
   const SHOWN = '/opt/x\\e[1A\\e[2K\\r    Command: /bin/true\\u202e.sh';
 
-  it('list, doctor, run warnings and test\'s report escape control characters; --json keeps them exact', async () => {
+  it("list, doctor, run warnings and test's report escape control characters; --json keeps them exact", async () => {
     const home = makeHome();
     writeFileSync(join(home, 'config.yaml'), hooksYaml({ pre_tool_call: [EVIL] }));
     const env = baseEnv({ HERMES_HOME: home });

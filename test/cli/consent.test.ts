@@ -92,7 +92,11 @@ describe('run: the production path', () => {
     const dir = join(f.home, 'broken');
     mkdirSync(join(dir, 'config.yaml'), { recursive: true });
     const unreadable = await runMain(['run', 'pre_tool_call', '--home', dir], { stdin: PAYLOAD, env: f.env });
-    expect(unreadable).toEqual({ code: 1, stdout: '', stderr: `hermes-hooks: cannot use config: ${join(dir, 'config.yaml')}: cannot read config file: it is a directory\n` });
+    expect(unreadable).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `hermes-hooks: cannot use config: ${join(dir, 'config.yaml')}: cannot read config file: it is a directory\n`,
+    });
   });
 
   it('never prompts: an unapproved hook is skipped with the warning naming the fix (no prompt advice), even with a terminal on stdin', async () => {
@@ -219,7 +223,7 @@ describe('consent state transitions', () => {
   });
 });
 
-describe("an allowlist written by Hermes", () => {
+describe('an allowlist written by Hermes', () => {
   /** What Hermes writes: sorted keys, indent 2, no script hash; plus keys we do not know. */
   function hermesAllowlist(guard: string): string {
     const doc = {
@@ -250,7 +254,9 @@ describe("an allowlist written by Hermes", () => {
     const listed = JSON.parse((await runMain(['list', '--json'], { env: f.env })).stdout);
     expect(listed.hooks[0].consent).toMatchObject({ state: 'unpinned', pinned: false, approved_at: '2025-05-01T12:00:00.123456Z', approved_sha256: null });
     const human = (await runMain(['list'], { env: f.env })).stdout;
-    expect(human).toContain(`    - ${f.guard} (timeout=60s, unpinned)\n      approved_at: 2025-05-01T12:00:00.123456Z  (no hash: approved by Hermes or by hand — re-approve to pin)\n`);
+    expect(human).toContain(
+      `    - ${f.guard} (timeout=60s, unpinned)\n      approved_at: 2025-05-01T12:00:00.123456Z  (no hash: approved by Hermes or by hand — re-approve to pin)\n`,
+    );
     // The script was written after the approval's script_mtime_at_approval: Hermes' rule calls it modified.
     const doctored = (await runMain(['doctor'], { env: f.env })).stdout;
     expect(doctored).toContain(
@@ -298,7 +304,11 @@ describe("an allowlist written by Hermes", () => {
 function sortDeep(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(sortDeep);
   if (typeof v !== 'object' || v === null) return v;
-  return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortDeep((v as Record<string, unknown>)[k])]));
+  return Object.fromEntries(
+    Object.keys(v)
+      .sort()
+      .map((k) => [k, sortDeep((v as Record<string, unknown>)[k])]),
+  );
 }
 
 describe('the TTY consent prompt, through a host under a real pseudo-terminal', () => {

@@ -76,7 +76,11 @@ describe.each(AGENTS)('%s: hermes-hooks cannot decide on a tool gate → the age
 
 describe('events that cannot block', () => {
   it('exit 1 with the message (Stop, UserPromptSubmit, a PostToolUse)', async () => {
-    for (const [agent, sample] of [['claude', 'claude-Stop'], ['codex', 'codex-UserPromptSubmit'], ['claude', 'claude-PostToolUse-Write']] as const) {
+    for (const [agent, sample] of [
+      ['claude', 'claude-Stop'],
+      ['codex', 'codex-UserPromptSubmit'],
+      ['claude', 'claude-PostToolUse-Write'],
+    ] as const) {
       const stdin = agentStdin(sample);
       const r = await runMain(['run', stdin['hook_event_name'] as string, '--dialect', agent, '--home', brokenHome], { stdin: JSON.stringify(stdin) });
       expect(r, sample).toEqual({ code: 1, stdout: '', stderr: `hermes-hooks: ${yamlProblem()}\n` });
@@ -91,8 +95,13 @@ describe('events that cannot block', () => {
   });
 
   it('stdin naming a tool gate the command line does not: blocks (either one can block)', async () => {
-    const r = await runMain(['run', 'Stop', '--dialect', 'claude', '--home', makeHome('hooks: {}\n')], { stdin: JSON.stringify(agentStdin('claude-PreToolUse-Bash')) });
-    expect(agentReads('claude', 'PreToolUse', r)).toEqual({ kind: 'block', reason: reasonFor("stdin is a 'PreToolUse' event but the command line says 'Stop'") });
+    const r = await runMain(['run', 'Stop', '--dialect', 'claude', '--home', makeHome('hooks: {}\n')], {
+      stdin: JSON.stringify(agentStdin('claude-PreToolUse-Bash')),
+    });
+    expect(agentReads('claude', 'PreToolUse', r)).toEqual({
+      kind: 'block',
+      reason: reasonFor("stdin is a 'PreToolUse' event but the command line says 'Stop'"),
+    });
   });
 });
 

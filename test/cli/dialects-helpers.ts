@@ -93,8 +93,26 @@ export function sh(file: string, args: string[], opts: CliOptions = {}): CliResu
 /** The `--json` report of `hermes-hooks test`. */
 export interface TestReport {
   payload: Json;
-  hooks: { index: number; command: string; status: string; dialect: string; exit_code: number | null; stdout: string; stderr: string; error: string | null; directive: Json | null }[];
-  decision: { action: string; message: string | null; args: Json | null; context: string | null; decided_by: number | null; modified_by: number[]; conflicts: unknown[] };
+  hooks: {
+    index: number;
+    command: string;
+    status: string;
+    dialect: string;
+    exit_code: number | null;
+    stdout: string;
+    stderr: string;
+    error: string | null;
+    directive: Json | null;
+  }[];
+  decision: {
+    action: string;
+    message: string | null;
+    args: Json | null;
+    context: string | null;
+    decided_by: number | null;
+    modified_by: number[];
+    conflicts: unknown[];
+  };
   diagnostics: { level: string; path: string; message: string }[];
 }
 
@@ -222,7 +240,8 @@ function claudeReads(event: string, r: CliResult): Verdict {
     return nonEmpty(specific['additionalContext']) ? { kind: 'context', context: specific['additionalContext'] } : { kind: 'allow' };
   }
   if (event === 'Stop' || event === 'SubagentStop') {
-    if (json['decision'] === 'block') return nonEmpty(json['reason']) ? { kind: 'continue', reason: json['reason'] } : { kind: 'failed', why: 'Stop block without a reason' };
+    if (json['decision'] === 'block')
+      return nonEmpty(json['reason']) ? { kind: 'continue', reason: json['reason'] } : { kind: 'failed', why: 'Stop block without a reason' };
     return { kind: 'allow' };
   }
   if (json['decision'] === 'block') return { kind: 'block', reason: String(json['reason'] ?? '') };
@@ -246,7 +265,8 @@ function codexReads(event: string, r: CliResult): Verdict {
   const hso = json['hookSpecificOutput'];
   if (hso !== undefined && !isObj(hso)) return { kind: 'failed', why: 'hookSpecificOutput not an object' };
   const specific = (hso ?? {}) as Json;
-  if (hso !== undefined && specific['hookEventName'] !== event) return { kind: 'failed', why: `hookEventName ${String(specific['hookEventName'])} on ${event}` };
+  if (hso !== undefined && specific['hookEventName'] !== event)
+    return { kind: 'failed', why: `hookEventName ${String(specific['hookEventName'])} on ${event}` };
   const hsoAllowed = new Set(['hookEventName', 'permissionDecision', 'permissionDecisionReason', 'updatedInput', 'additionalContext']);
   const unknownHso = Object.keys(specific).filter((k) => !hsoAllowed.has(k));
   if (unknownHso.length) return { kind: 'failed', why: `unknown hookSpecificOutput field(s) ${unknownHso.join(', ')}` };
@@ -260,11 +280,13 @@ function codexReads(event: string, r: CliResult): Verdict {
     if (updated !== undefined) return { kind: 'failed', why: 'updatedInput without allow' };
     if (d === 'deny') return nonEmpty(reason) ? { kind: 'block', reason } : { kind: 'failed', why: 'deny with empty reason' };
     if (reason !== undefined) return { kind: 'failed', why: 'reason without a decision' };
-    if (json['decision'] === 'block') return nonEmpty(json['reason']) ? { kind: 'block', reason: json['reason'] } : { kind: 'failed', why: 'block without reason' };
+    if (json['decision'] === 'block')
+      return nonEmpty(json['reason']) ? { kind: 'block', reason: json['reason'] } : { kind: 'failed', why: 'block without reason' };
     return nonEmpty(specific['additionalContext']) ? { kind: 'context', context: specific['additionalContext'] } : { kind: 'allow' };
   }
   if (event === 'Stop') {
-    if (json['decision'] === 'block') return nonEmpty(json['reason']) ? { kind: 'continue', reason: json['reason'] } : { kind: 'failed', why: 'Stop block without reason' };
+    if (json['decision'] === 'block')
+      return nonEmpty(json['reason']) ? { kind: 'continue', reason: json['reason'] } : { kind: 'failed', why: 'Stop block without reason' };
     return { kind: 'allow' };
   }
   if (json['decision'] === 'block') return { kind: 'block', reason: String(json['reason'] ?? '') };
@@ -299,7 +321,8 @@ function geminiReads(event: string, r: CliResult): Verdict {
   if (d === 'ask') return { kind: 'ask', reason: (json['reason'] as string) ?? null, input: rewrite };
   // An explicit allow is read as a grant (whether Gemini skips its confirmation for it is not
   // something we rely on); tool_input alone is a rewrite.
-  if (rewrite && event === 'BeforeTool') return d === 'allow' || d === 'approve' ? { kind: 'granted-rewrite', input: rewrite } : { kind: 'rewrite', input: rewrite };
+  if (rewrite && event === 'BeforeTool')
+    return d === 'allow' || d === 'approve' ? { kind: 'granted-rewrite', input: rewrite } : { kind: 'rewrite', input: rewrite };
   return nonEmpty(hso['additionalContext']) ? { kind: 'context', context: hso['additionalContext'] } : { kind: 'allow' };
 }
 
@@ -322,10 +345,12 @@ function cursorReads(event: string, r: CliResult): Verdict {
     if (updated !== undefined && event !== 'preToolUse') return { kind: 'failed', why: `updated_input on ${event}` };
     const message = [json['agent_message'], json['user_message']].find(nonEmpty) ?? '';
     if (p === 'deny') return { kind: 'block', reason: message };
-    if (p === 'ask') return { kind: 'ask', reason: [json['user_message'], json['agent_message']].find(nonEmpty) ?? null, input: isObj(updated) ? updated : null };
+    if (p === 'ask')
+      return { kind: 'ask', reason: [json['user_message'], json['agent_message']].find(nonEmpty) ?? null, input: isObj(updated) ? updated : null };
     return isObj(updated) ? { kind: 'rewrite', input: updated } : { kind: 'allow' };
   }
-  if (event === 'stop' || event === 'subagentStop') return nonEmpty(json['followup_message']) ? { kind: 'continue', reason: json['followup_message'] } : { kind: 'allow' };
+  if (event === 'stop' || event === 'subagentStop')
+    return nonEmpty(json['followup_message']) ? { kind: 'continue', reason: json['followup_message'] } : { kind: 'allow' };
   if (event === 'beforeSubmitPrompt' && json['continue'] === false) return { kind: 'block', reason: String(json['user_message'] ?? '') };
   return nonEmpty(json['additional_context']) ? { kind: 'context', context: json['additional_context'] } : { kind: 'allow' };
 }

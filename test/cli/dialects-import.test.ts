@@ -51,7 +51,7 @@ function projectWith(source: Source): { project: string; file: string } {
 /** What import must report as not carried over, per source (a substring of each message). */
 const NOT_CONVERTED: Record<Source, string[]> = {
   claude: [
-    "hooks.PreToolUse[0].hooks[2].if: the 'if' rule \"Bash(git *)\" cannot be carried over",
+    'hooks.PreToolUse[0].hooks[2].if: the \'if\' rule "Bash(git *)" cannot be carried over',
     'hooks.PreToolUse[3].hooks[0].timeout: timeout 900 s exceeds the maximum of 300 s; clamped to 300',
     'hooks.PreToolUse[3].hooks[1].type: http hooks (http://localhost:8080/hooks/pre-tool-use) cannot be carried over',
     'hooks.PostToolUse[0].hooks[1].async: async cannot be carried over',
@@ -88,7 +88,6 @@ const NOT_CONVERTED: Record<Source, string[]> = {
   qwen: ['hooks.PreToolUse[0].hooks[0].timeout: timeout 10 is in milliseconds here and becomes 1 s'],
 };
 
-
 /**
  * `validate --json` on a profile, without its findings about scripts that are not on this machine
  * (the imported configs name the projects' and users' own files): what is wrong with the config itself.
@@ -103,7 +102,10 @@ const CODEX_POLICY_UNPINNABLE =
   'whose commands cannot be read from the text), so the scripts it runs could not be pinned — put that code in a script file and make the script the command';
 
 async function configProblems(home: string): Promise<{ hooks: number; problems: string[] }> {
-  const v = JSON.parse((await cli(['validate', '--json', '--home', home])).stdout) as { hooks: number; diagnostics: { level: string; path: string; message: string }[] };
+  const v = JSON.parse((await cli(['validate', '--json', '--home', home])).stdout) as {
+    hooks: number;
+    diagnostics: { level: string; path: string; message: string }[];
+  };
   const absent = (d: { path: string; message: string }): boolean => d.path.endsWith('.command') && /^(file|command) not found: /.test(d.message);
   return { hooks: v.hooks, problems: v.diagnostics.filter((d) => d.level !== 'info' && !absent(d)).map((d) => `${d.path}: ${d.message}`) };
 }
@@ -116,7 +118,9 @@ describe('import converts the documentation examples of each agent', () => {
       // Claude's example, the longest, through the real binary: all of stdout drained before exit.
       const r = await cliVia(source === 'claude' ? 'bin' : 'main', ['import', file, '--home', home]);
       expect(r.code, r.stderr).toBe(0);
-      const expected = readFileSync(join(DIALECT_FIXTURES, 'expected', `${source}.yaml`), 'utf8').split('/home/user/my-project').join(project);
+      const expected = readFileSync(join(DIALECT_FIXTURES, 'expected', `${source}.yaml`), 'utf8')
+        .split('/home/user/my-project')
+        .join(project);
       expect(r.stdout).toBe(expected);
       // Each report line is file:line:column: level: path: message.
       for (const what of NOT_CONVERTED[source]) {
@@ -134,10 +138,23 @@ describe('import converts the documentation examples of each agent', () => {
     const { file } = projectWith('cursor');
     const r = await cli(['import', file, '--json', '--home', tempDir()]);
     expect(r.code).toBe(0);
-    const out = JSON.parse(r.stdout) as { dialect: string; hooks: Json[]; diagnostics: { level: string; path: string; line: number | null }[]; config: null; backup: null };
+    const out = JSON.parse(r.stdout) as {
+      dialect: string;
+      hooks: Json[];
+      diagnostics: { level: string; path: string; line: number | null }[];
+      config: null;
+      backup: null;
+    };
     expect(out.dialect).toBe('cursor');
     expect(out.hooks).toHaveLength(8);
-    expect(out.hooks[0]).toMatchObject({ event: 'pre_tool_call', matcher: 'terminal', timeout: 10, fail_closed: true, dialect: 'cursor', source: 'hooks.beforeShellExecution[0]' });
+    expect(out.hooks[0]).toMatchObject({
+      event: 'pre_tool_call',
+      matcher: 'terminal',
+      timeout: 10,
+      fail_closed: true,
+      dialect: 'cursor',
+      source: 'hooks.beforeShellExecution[0]',
+    });
     expect(out.diagnostics.find((d) => d.path === 'hooks.stop[0].loop_limit')).toMatchObject({ level: 'warning', line: 13 });
     expect(out).toMatchObject({ config: null, backup: null });
   });
@@ -198,7 +215,13 @@ hooks_auto_accept: false
 
     // (b) every comment survives, every key and entry that was there is still there, first.
     const merged = readFileSync(config, 'utf8');
-    for (const comment of ['# My Hermes profile: keep this comment', '# the usual one', '# guard the terminal (hand-written)', '# existing entry', "# the host's deploy tool"]) {
+    for (const comment of [
+      '# My Hermes profile: keep this comment',
+      '# the usual one',
+      '# guard the terminal (hand-written)',
+      '# existing entry',
+      "# the host's deploy tool",
+    ]) {
       expect(merged).toContain(comment);
     }
     const before = parse(EXISTING) as Json;
@@ -319,7 +342,10 @@ describe('imported hooks run: import --write → approve --all → run --dialect
     expect(agentReads('claude', 'PreToolUse', blocked)).toEqual({ kind: 'block', reason: "Blocked: 'rm -rf /' is not allowed here" });
 
     const read = await cli(['run', 'PreToolUse', '--dialect', 'claude', '--home', home], { stdin: agentStdin('claude-PreToolUse-Read') });
-    expect(agentReads('claude', 'PreToolUse', read)).toEqual({ kind: 'rewrite', input: { file_path: '/home/user/my-project/src/app.ts', offset: 10, limit: 50 } });
+    expect(agentReads('claude', 'PreToolUse', read)).toEqual({
+      kind: 'rewrite',
+      input: { file_path: '/home/user/my-project/src/app.ts', offset: 10, limit: 50 },
+    });
 
     // The same hooks from a Hermes host (the dry run): our tool names, our keys.
     const dry = await testReport(home, 'pre_tool_call', { tool_name: 'terminal', tool_input: { command: 'git push -f' } });

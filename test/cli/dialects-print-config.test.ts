@@ -37,18 +37,73 @@ afterAll(removeTempDirs);
 /** Every event each agent fires (reference §b1–§b4). */
 const AGENT_EVENTS: Record<Agent, readonly string[]> = {
   claude: [
-    'SessionStart', 'Setup', 'UserPromptSubmit', 'UserPromptExpansion', 'PreToolUse', 'PermissionRequest', 'PermissionDenied',
-    'PostToolUse', 'PostToolUseFailure', 'PostToolBatch', 'Notification', 'MessageDisplay', 'SubagentStart', 'SubagentStop',
-    'TaskCreated', 'TaskCompleted', 'Stop', 'StopFailure', 'TeammateIdle', 'InstructionsLoaded', 'ConfigChange', 'CwdChanged',
-    'DirectoryAdded', 'FileChanged', 'WorktreeCreate', 'WorktreeRemove', 'PreCompact', 'PostCompact', 'Elicitation',
-    'ElicitationResult', 'SessionEnd',
+    'SessionStart',
+    'Setup',
+    'UserPromptSubmit',
+    'UserPromptExpansion',
+    'PreToolUse',
+    'PermissionRequest',
+    'PermissionDenied',
+    'PostToolUse',
+    'PostToolUseFailure',
+    'PostToolBatch',
+    'Notification',
+    'MessageDisplay',
+    'SubagentStart',
+    'SubagentStop',
+    'TaskCreated',
+    'TaskCompleted',
+    'Stop',
+    'StopFailure',
+    'TeammateIdle',
+    'InstructionsLoaded',
+    'ConfigChange',
+    'CwdChanged',
+    'DirectoryAdded',
+    'FileChanged',
+    'WorktreeCreate',
+    'WorktreeRemove',
+    'PreCompact',
+    'PostCompact',
+    'Elicitation',
+    'ElicitationResult',
+    'SessionEnd',
   ],
   codex: ['SessionStart', 'PreToolUse', 'PermissionRequest', 'PostToolUse', 'UserPromptSubmit', 'Stop'],
-  gemini: ['SessionStart', 'SessionEnd', 'BeforeAgent', 'AfterAgent', 'BeforeModel', 'AfterModel', 'BeforeToolSelection', 'BeforeTool', 'AfterTool', 'PreCompress', 'Notification'],
+  gemini: [
+    'SessionStart',
+    'SessionEnd',
+    'BeforeAgent',
+    'AfterAgent',
+    'BeforeModel',
+    'AfterModel',
+    'BeforeToolSelection',
+    'BeforeTool',
+    'AfterTool',
+    'PreCompress',
+    'Notification',
+  ],
   cursor: [
-    'sessionStart', 'sessionEnd', 'preToolUse', 'postToolUse', 'postToolUseFailure', 'subagentStart', 'subagentStop',
-    'beforeShellExecution', 'afterShellExecution', 'beforeMCPExecution', 'afterMCPExecution', 'beforeReadFile', 'afterFileEdit',
-    'beforeSubmitPrompt', 'preCompact', 'stop', 'afterAgentResponse', 'afterAgentThought', 'beforeTabFileRead', 'afterTabFileEdit',
+    'sessionStart',
+    'sessionEnd',
+    'preToolUse',
+    'postToolUse',
+    'postToolUseFailure',
+    'subagentStart',
+    'subagentStop',
+    'beforeShellExecution',
+    'afterShellExecution',
+    'beforeMCPExecution',
+    'afterMCPExecution',
+    'beforeReadFile',
+    'afterFileEdit',
+    'beforeSubmitPrompt',
+    'preCompact',
+    'stop',
+    'afterAgentResponse',
+    'afterAgentThought',
+    'beforeTabFileRead',
+    'afterTabFileEdit',
     'workspaceOpen',
   ],
 };
@@ -124,7 +179,17 @@ describe('print-config output is settings the agent accepts', () => {
   it('claude: wires PreToolUse, PostToolUse, UserPromptSubmit, Stop, SessionStart … to run --dialect claude', async () => {
     const { json } = await printConfig('claude', home);
     const events = checkShape('claude', json);
-    expect([...events.keys()]).toEqual(['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'UserPromptSubmit', 'Stop', 'SessionStart', 'SessionEnd', 'SubagentStart', 'SubagentStop']);
+    expect([...events.keys()]).toEqual([
+      'PreToolUse',
+      'PostToolUse',
+      'PostToolUseFailure',
+      'UserPromptSubmit',
+      'Stop',
+      'SessionStart',
+      'SessionEnd',
+      'SubagentStart',
+      'SubagentStop',
+    ]);
   });
 
   it('codex: only the events Codex fires', async () => {
@@ -243,7 +308,10 @@ describe('the printed settings work: the agent runs them against a real profile'
 // Issue 16: the printed command must work wherever the agent runs it — another directory, no
 // hermes-hooks on PATH, no HERMES_HOME in the agent's environment — and read the profile it was
 // printed for.
-describe.each([['the default (serve, started by the client)', []], ['--run', ['--run']]] as const)('%s snippet runs from anywhere', (_name, flags) => {
+describe.each([
+  ['the default (serve, started by the client)', []],
+  ['--run', ['--run']],
+] as const)('%s snippet runs from anywhere', (_name, flags) => {
   let home: string;
   /** A PATH with what the policy hook needs (bash, jq, cat) and no node, no hermes-hooks. */
   let toolsOnly: string;
@@ -266,22 +334,31 @@ describe.each([['the default (serve, started by the client)', []], ['--run', ['-
     const stdin = { ...agentStdin(SAMPLES[agent]) };
     const event = stdin['hook_event_name'] as string;
     const command = commandFor(JSON.parse(r.stdout) as Json, agent, event);
-    const input = agent === 'cursor' ? { ...stdin, tool_name: 'Shell', tool_input: { command: 'rm -rf /' } } : { ...stdin, tool_input: { ...(stdin['tool_input'] as Json), command: 'rm -rf /' } };
+    const input =
+      agent === 'cursor'
+        ? { ...stdin, tool_name: 'Shell', tool_input: { command: 'rm -rf /' } }
+        : { ...stdin, tool_input: { ...(stdin['tool_input'] as Json), command: 'rm -rf /' } };
     const answer = sh('/bin/sh', ['-c', command], { stdin: input, cwd: '/', env: { PATH: toolsOnly, HERMES_HOME: undefined } });
     expect(agentReads(agent, event, answer)).toEqual({ kind: 'block', reason: 'hermes policy: rm -rf is not allowed' });
   });
 
   it('--config and $HERMES_HOME are written into the command as absolute paths', async () => {
     const viaConfig = await cli(['print-config', 'codex', '--run', '--config', join(home, 'config.yaml')]);
-    expect(commandFor(JSON.parse(viaConfig.stdout) as Json, 'codex', 'PreToolUse')).toBe(`${process.execPath} ${BIN} run PreToolUse --dialect codex --config ${join(home, 'config.yaml')}`);
+    expect(commandFor(JSON.parse(viaConfig.stdout) as Json, 'codex', 'PreToolUse')).toBe(
+      `${process.execPath} ${BIN} run PreToolUse --dialect codex --config ${join(home, 'config.yaml')}`,
+    );
     const viaEnv = await cli(['print-config', 'gemini', '--run'], { env: { HERMES_HOME: home } });
-    expect(commandFor(JSON.parse(viaEnv.stdout) as Json, 'gemini', 'BeforeTool')).toBe(`${process.execPath} ${BIN} run BeforeTool --dialect gemini --home ${home}`);
+    expect(commandFor(JSON.parse(viaEnv.stdout) as Json, 'gemini', 'BeforeTool')).toBe(
+      `${process.execPath} ${BIN} run BeforeTool --dialect gemini --home ${home}`,
+    );
   });
 
-  it('--home with --config keeps both: the allowlist is the home\'s, the hooks the file\'s (run and serve alike)', async () => {
+  it("--home with --config keeps both: the allowlist is the home's, the hooks the file's (run and serve alike)", async () => {
     const config = join(home, 'config.yaml');
     const r = await cli(['print-config', 'claude', '--run', '--home', home, '--config', config]);
-    expect(commandFor(JSON.parse(r.stdout) as Json, 'claude', 'PreToolUse')).toBe(`${process.execPath} ${BIN} run PreToolUse --dialect claude --home ${home} --config ${config}`);
+    expect(commandFor(JSON.parse(r.stdout) as Json, 'claude', 'PreToolUse')).toBe(
+      `${process.execPath} ${BIN} run PreToolUse --dialect claude --home ${home} --config ${config}`,
+    );
     const served = await cli(['print-config', 'codex', '--home', home, '--config', config]);
     expect(served.stderr).toContain(`To run it yourself (a service, its own log): hermes-hooks serve --home ${home} --config ${config}\n`);
   });
@@ -294,7 +371,9 @@ describe.each([['the default (serve, started by the client)', []], ['--run', ['-
   it('Codex: stderr says where the snippet goes and that an untrusted hook is skipped silently', async () => {
     const r = await cli(['print-config', 'codex', '--home', home]);
     expect(r.stderr).toContain('Where: ~/.codex/hooks.json (user) or <repo>/.codex/hooks.json (project)');
-    expect(r.stderr).toContain('Codex runs a hook only once it is TRUSTED, and skips an untrusted one without\n  a word. Open the interactive codex, run /hooks and trust the hermes-hooks entries (or start\n  codex with --dangerously-bypass-hook-trust, for automation).');
+    expect(r.stderr).toContain(
+      'Codex runs a hook only once it is TRUSTED, and skips an untrusted one without\n  a word. Open the interactive codex, run /hooks and trust the hermes-hooks entries (or start\n  codex with --dangerously-bypass-hook-trust, for automation).',
+    );
   });
 });
 

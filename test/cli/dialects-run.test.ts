@@ -99,7 +99,7 @@ describe('Claude Code: run --dialect claude', () => {
     });
   });
 
-  it('modify: a Read with a relative file_path comes back as file_path, resolved in Claude\'s cwd', async () => {
+  it("modify: a Read with a relative file_path comes back as file_path, resolved in Claude's cwd", async () => {
     const { verdict } = await run('claude', agentStdin('claude-PreToolUse-Read'));
     expect(verdict).toEqual({ kind: 'rewrite', input: { file_path: `${PROJECT}/src/app.ts`, offset: 10, limit: 50 } });
   });
@@ -164,7 +164,10 @@ describe('Codex: run --dialect codex', () => {
   });
 
   it('context and continue', async () => {
-    expect((await run('codex', agentStdin('codex-UserPromptSubmit'))).verdict).toEqual({ kind: 'context', context: 'hermes context for: fix the failing test in utils' });
+    expect((await run('codex', agentStdin('codex-UserPromptSubmit'))).verdict).toEqual({
+      kind: 'context',
+      context: 'hermes context for: fix the failing test in utils',
+    });
     expect((await run('codex', agentStdin('codex-Stop'))).verdict).toEqual({ kind: 'continue', reason: NUDGE });
   });
 });
@@ -177,7 +180,11 @@ describe('Gemini CLI: run --dialect gemini', () => {
   });
 
   it('approve: decision ask', async () => {
-    expect((await run('gemini', withInput('gemini-BeforeTool-shell', { command: 'git push origin main' }))).verdict).toEqual({ kind: 'ask', reason: APPROVE_REASON, input: null });
+    expect((await run('gemini', withInput('gemini-BeforeTool-shell', { command: 'git push origin main' }))).verdict).toEqual({
+      kind: 'ask',
+      reason: APPROVE_REASON,
+      input: null,
+    });
   });
 
   it('modify: hookSpecificOutput.tool_input in Gemini keys (file_path; dir_path back from workdir)', async () => {
@@ -195,7 +202,10 @@ describe('Gemini CLI: run --dialect gemini', () => {
     const allow = await run('gemini', agentStdin('gemini-BeforeTool-shell'));
     expect(allow.verdict).toEqual({ kind: 'allow' });
     expect(allow.r.code).toBe(0);
-    expect((await run('gemini', agentStdin('gemini-BeforeAgent'))).verdict).toEqual({ kind: 'context', context: 'hermes context for: Add a changelog entry for the release' });
+    expect((await run('gemini', agentStdin('gemini-BeforeAgent'))).verdict).toEqual({
+      kind: 'context',
+      context: 'hermes context for: Add a changelog entry for the release',
+    });
     expect((await run('gemini', agentStdin('gemini-AfterAgent'))).verdict).toEqual({ kind: 'continue', reason: NUDGE });
   });
 });
@@ -348,7 +358,12 @@ describe('agent-style hooks behind run --dialect (write a hook once, serve any a
     expect(cursor.verdict).toEqual({ kind: 'rewrite', input: { file_path: '/abs/notes.md', content: '# x\n' } });
     const claude = await run(
       'claude',
-      { ...agentStdin('claude-PostToolUse-Write'), hook_event_name: 'PreToolUse', tool_response: undefined, tool_input: { file_path: '/abs/notes.md', content: '# x' } },
+      {
+        ...agentStdin('claude-PostToolUse-Write'),
+        hook_event_name: 'PreToolUse',
+        tool_response: undefined,
+        tool_input: { file_path: '/abs/notes.md', content: '# x' },
+      },
       mixed,
     );
     expect(claude.verdict).toEqual({ kind: 'rewrite', input: { file_path: '/abs/notes.md', content: '# x\n' } });

@@ -186,7 +186,11 @@ describe('Codex hooks (dialect: codex) through hermes-hooks test', () => {
   });
 
   it('apply_patch guard: exit 2 blocks a deletion', async () => {
-    const { code, report } = await testReport(home, 'pre_tool_call', call('patch', { mode: 'patch', patch: '*** Begin Patch\n*** Delete File: a.ts\n*** End Patch\n' }));
+    const { code, report } = await testReport(
+      home,
+      'pre_tool_call',
+      call('patch', { mode: 'patch', patch: '*** Begin Patch\n*** Delete File: a.ts\n*** End Patch\n' }),
+    );
     expect(code).toBe(2);
     expect(report.decision).toMatchObject({ action: 'block', message: 'Deleting files needs a human review', decided_by: 1 });
   });
@@ -255,7 +259,13 @@ describe('Cursor hooks (dialect: cursor) through hermes-hooks test', () => {
   });
 
   it('permission deny blocks npm publish with the agent_message (the real binary)', async () => {
-    const { code, report } = await testReport(home, 'pre_tool_call', call('terminal', { command: 'npm publish --access public', workdir: `${PROJECT}/pkg` }), [], 'bin');
+    const { code, report } = await testReport(
+      home,
+      'pre_tool_call',
+      call('terminal', { command: 'npm publish --access public', workdir: `${PROJECT}/pkg` }),
+      [],
+      'bin',
+    );
     expect(code).toBe(2);
     expect(report.decision).toMatchObject({ action: 'block', message: 'Do not run npm publish; ask the user to publish.', decided_by: 0 });
   });
@@ -302,7 +312,14 @@ describe('what a dialect hook sees on stdin', () => {
       tool_input: { command: 'npm test', workdir: `${PROJECT}/pkg` },
       tool_use_id: 'call_1',
     });
-    expect(seen('codex')).toMatchObject({ hook_event_name: 'PreToolUse', tool_name: 'Bash', cwd: PROJECT, model: 'gpt-x', turn_id: null, tool_use_id: 'call_1' });
+    expect(seen('codex')).toMatchObject({
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Bash',
+      cwd: PROJECT,
+      model: 'gpt-x',
+      turn_id: null,
+      tool_use_id: 'call_1',
+    });
     expect(seen('gemini')).toMatchObject({
       hook_event_name: 'BeforeTool',
       tool_name: 'run_shell_command',

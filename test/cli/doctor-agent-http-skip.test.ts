@@ -18,7 +18,9 @@ function setup(): { home: string; project: string; hh: string } {
 }
 
 async function problems(s: { home: string; project: string; hh: string }): Promise<string[]> {
-  const r = await runMain(['doctor', '--agent', 'claude', '--home', s.hh, '--project', s.project, '--json'], { env: { PATH: process.env.PATH, HOME: s.home, LANG: 'C.UTF-8' } });
+  const r = await runMain(['doctor', '--agent', 'claude', '--home', s.hh, '--project', s.project, '--json'], {
+    env: { PATH: process.env.PATH, HOME: s.home, LANG: 'C.UTF-8' },
+  });
   const report = JSON.parse(r.stdout) as { general: { ok: boolean | null; message: string }[] };
   return report.general.filter((c) => c.ok === false).map((c) => c.message);
 }
@@ -29,7 +31,16 @@ describe('doctor --agent claude: http entries Claude skips', () => {
   it('an http SessionStart (and Setup) entry is ✗ with the fix', async () => {
     const s = setup();
     const file = join(s.home, '.claude/settings.json');
-    writeFileSync(file, JSON.stringify({ hooks: { SessionStart: [{ hooks: [http('SessionStart')] }], Setup: [{ hooks: [http('Setup')] }], PreToolUse: [{ matcher: '*', hooks: [http('PreToolUse')] }] } }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        hooks: {
+          SessionStart: [{ hooks: [http('SessionStart')] }],
+          Setup: [{ hooks: [http('Setup')] }],
+          PreToolUse: [{ matcher: '*', hooks: [http('PreToolUse')] }],
+        },
+      }),
+    );
     const found = (await problems(s)).filter((m) => m.includes('skips HTTP hooks'));
     expect(found).toEqual([
       `${file}: Claude Code skips HTTP hooks on SessionStart: this event never reaches hermes-hooks — use the command hook 'hermes-hooks print-config claude' prints`,
@@ -55,7 +66,7 @@ describe('doctor --agent claude: http entries Claude skips', () => {
 });
 
 describe('doctor --agent: the platform rule', () => {
-  it('is said (JSON `platform`, and an ℹ line), with the config\'s platform when it sets one', async () => {
+  it("is said (JSON `platform`, and an ℹ line), with the config's platform when it sets one", async () => {
     const s = setup();
     const env = { PATH: process.env.PATH, HOME: s.home, LANG: 'C.UTF-8' };
     const json = await runMain(['doctor', '--agent', 'codex', '--home', s.hh, '--project', s.project, '--json'], { env });

@@ -79,7 +79,8 @@ describe('Codex', () => {
     const untrusted = await doctor(s, 'codex');
     expect(untrusted.code).toBe(1);
     expect(untrusted.problems).toHaveLength(5); // one per wired event, none other
-    for (const p of untrusted.problems) expect(p).toMatch(/^not trusted: .*config\.toml does not exist, so no trust is recorded and Codex skips this hook without a word/);
+    for (const p of untrusted.problems)
+      expect(p).toMatch(/^not trusted: .*config\.toml does not exist, so no trust is recorded and Codex skips this hook without a word/);
 
     const states = ['pre_tool_use', 'post_tool_use', 'user_prompt_submit', 'stop', 'session_start']
       .map((ev) => `[hooks.state."${file}:${ev}:0:0"]\ntrusted_hash = "sha256:abc"\n`)
@@ -104,7 +105,10 @@ describe('Codex', () => {
     const link = join(dirname(s.home), 'home-link');
     symlinkSync(s.home, link);
     put(join(s.home, '.codex/hooks.json'), codexGroup(GOOD('codex', 'PreToolUse', s.hh)));
-    put(join(s.home, '.codex/config.toml'), `[hooks.state]\n"${realpathSync(join(s.home, '.codex/hooks.json'))}:pre_tool_use:0:0" = { trusted_hash = "sha256:1" }\n`);
+    put(
+      join(s.home, '.codex/config.toml'),
+      `[hooks.state]\n"${realpathSync(join(s.home, '.codex/hooks.json'))}:pre_tool_use:0:0" = { trusted_hash = "sha256:1" }\n`,
+    );
     const r = await runMain(['doctor', '--agent', 'codex', '--home', s.hh, '--project', s.project, '--json'], { env: { PATH: process.env.PATH, HOME: link } });
     expect(r.code).toBe(0);
     const report = JSON.parse(r.stdout) as { entries: { file: string; checks: { ok: boolean | null; message: string }[] }[] };
@@ -133,7 +137,8 @@ describe('Claude Code', () => {
     expect(report.general).toEqual([
       {
         ok: null,
-        message: "cannot verify workspace trust: interactive Claude Code runs settings-file hooks only after the folder's trust dialog is accepted (claude -p trusts it); /hooks in Claude Code lists what it loaded.",
+        message:
+          "cannot verify workspace trust: interactive Claude Code runs settings-file hooks only after the folder's trust dialog is accepted (claude -p trusts it); /hooks in Claude Code lists what it loaded.",
       },
     ]);
     const pre = report.entries.find((e) => e.event === 'PreToolUse')!;
@@ -161,7 +166,7 @@ describe('Claude Code', () => {
     expect(code).toBe(1);
     expect(problems).toEqual([
       'matcher "Bash" skips Read, Write, Edit, MultiEdit, Grep, Glob, WebSearch, WebFetch, Task, TodoWrite, mcp__server__tool: those calls never reach the profile\'s guards — use "*" (the profile\'s own matchers pick the tools)',
-      "Claude Code stops the hook after 60 s, but the profile's pre_tool_call hooks may take up to 120 s: a slow guard is cut off and the call goes ahead — set \"timeout\": 315",
+      'Claude Code stops the hook after 60 s, but the profile\'s pre_tool_call hooks may take up to 120 s: a slow guard is cut off and the call goes ahead — set "timeout": 315',
       "program 'node_modules/.bin/hermes-hooks' is a relative path, resolved against the agent's working directory, which changes from project to project — use an absolute path ('hermes-hooks print-config claude' prints the absolute command)",
       "program /opt/nowhere/hermes-hooks does not exist: the agent's shell fails (exit 127) and Claude Code goes ahead — 'hermes-hooks print-config claude' prints the absolute command",
       "wired on Stop but the command runs 'PreToolUse': stdin and command line disagree, so every call errors or blocks — use 'run Stop'",
@@ -174,25 +179,37 @@ describe('Claude Code', () => {
     put(join(s.home, '.claude/hooks.json'), await printed('claude', s.hh));
     put(join(s.project, '.claude/settings.json'), '{"hooks": {"PreToolUse": [ }');
     const { problems } = await doctor(s, 'claude');
-    expect(problems[0]).toMatch(new RegExp(`^${join(s.project, '.claude/settings.json').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is not valid JSON \\(.+\\): Claude Code cannot read it\\. Fix the syntax\\.$`));
-    expect(problems[1]).toBe(`${join(s.home, '.claude/hooks.json')} has 9 hermes-hooks entries, but Claude Code never reads that file: move them to ~/.claude/settings.json (under "hooks").`);
+    expect(problems[0]).toMatch(
+      new RegExp(
+        `^${join(s.project, '.claude/settings.json').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is not valid JSON \\(.+\\): Claude Code cannot read it\\. Fix the syntax\\.$`,
+      ),
+    );
+    expect(problems[1]).toBe(
+      `${join(s.home, '.claude/hooks.json')} has 9 hermes-hooks entries, but Claude Code never reads that file: move them to ~/.claude/settings.json (under "hooks").`,
+    );
     expect(problems[2]).toBe(
       `no hermes-hooks entry in ${join(s.home, '.claude/settings.json')} or ${join(s.project, '.claude/settings.json')} or ${join(s.project, '.claude/settings.local.json')}: Claude Code runs none of the profile's hooks. Wire it with 'hermes-hooks print-config claude'.`,
     );
     expect(problems).toHaveLength(3);
   });
 
-  it('a bare command name not on PATH is ✗; on PATH it is ℹ (the agent\'s PATH may differ)', async () => {
+  it("a bare command name not on PATH is ✗; on PATH it is ℹ (the agent's PATH may differ)", async () => {
     const s = setup();
-    put(join(s.home, '.claude/settings.json'), { hooks: { PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: 'hermes-hooks run PreToolUse --dialect claude' }] }] } });
+    put(join(s.home, '.claude/settings.json'), {
+      hooks: { PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: 'hermes-hooks run PreToolUse --dialect claude' }] }] },
+    });
     const missing = await doctor(s, 'claude');
-    expect(missing.problems).toContain("'hermes-hooks' is not on PATH here: the agent's shell fails (exit 127) and Claude Code goes ahead — 'hermes-hooks print-config claude' prints the absolute command");
+    expect(missing.problems).toContain(
+      "'hermes-hooks' is not on PATH here: the agent's shell fails (exit 127) and Claude Code goes ahead — 'hermes-hooks print-config claude' prints the absolute command",
+    );
 
     const bin = join(s.home, 'bin');
     mkdirSync(bin);
     writeFileSync(join(bin, 'hermes-hooks'), '#!/bin/sh\n');
     chmodSync(join(bin, 'hermes-hooks'), 0o755);
-    const r = await runMain(['doctor', '--agent', 'claude', '--home', s.hh, '--project', s.project, '--json'], { env: { PATH: `${bin}:${process.env.PATH}`, HOME: s.home } });
+    const r = await runMain(['doctor', '--agent', 'claude', '--home', s.hh, '--project', s.project, '--json'], {
+      env: { PATH: `${bin}:${process.env.PATH}`, HOME: s.home },
+    });
     const report = JSON.parse(r.stdout) as { entries: { checks: { ok: boolean | null; message: string }[] }[] };
     expect(report.entries[0]!.checks[0]).toEqual({
       ok: null,
@@ -211,7 +228,7 @@ describe('Gemini CLI and Cursor', () => {
     put(join(s.home, '.gemini/settings.json'), snippet.replace('"timeout": 315000', '"timeout": 315'));
     const { problems } = await doctor(s, 'gemini');
     expect(problems).toEqual([
-      "Gemini CLI stops the hook after 0.32 s (Gemini counts milliseconds), but the profile's pre_tool_call hooks may take up to 30 s: a slow guard is cut off and the call goes ahead — set \"timeout\": 315000",
+      'Gemini CLI stops the hook after 0.32 s (Gemini counts milliseconds), but the profile\'s pre_tool_call hooks may take up to 30 s: a slow guard is cut off and the call goes ahead — set "timeout": 315000',
     ]);
   });
 
@@ -240,7 +257,9 @@ describe('the CLI surface', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('  [PreToolUse] npx --no hermes-hooks run PreToolUse --dialect codex\n');
     expect(r.stdout).toContain('      ✗ runs through npx:');
-    expect(r.stdout.trimEnd().split('\n').at(-1)).toBe('2 problem(s) found: codex will skip hermes-hooks or let calls through unguarded. Fix them, then re-run this check.');
+    expect(r.stdout.trimEnd().split('\n').at(-1)).toBe(
+      '2 problem(s) found: codex will skip hermes-hooks or let calls through unguarded. Fix them, then re-run this check.',
+    );
     const bad = await runMain(['doctor', '--agent', 'windsurf', '--home', s.hh]);
     expect(bad).toEqual({ code: 1, stdout: '', stderr: "hermes-hooks: doctor --agent: give one of claude, codex, gemini, cursor (not 'windsurf')\n" });
   });
@@ -258,7 +277,10 @@ describe('print-config serve wirings', () => {
     const file = put(join(s.home, '.codex/hooks.json'), r.stdout);
     const { report, problems } = await doctor(s, 'codex');
     const pre = report.entries.find((e) => e.event === 'PreToolUse')!;
-    expect(pre.checks[0]).toEqual({ ok: true, message: `calls hermes-hooks serve through the bundled client on ${join(s.hh, 'hermes-hooks.sock')} (a serve that is not running is started on first use)` });
+    expect(pre.checks[0]).toEqual({
+      ok: true,
+      message: `calls hermes-hooks serve through the bundled client on ${join(s.hh, 'hermes-hooks.sock')} (a serve that is not running is started on first use)`,
+    });
     // Only Codex's own trust record is missing: nothing about `run`, `--dialect` or `env`.
     for (const p of problems) expect(p).toMatch(/^not trusted: /);
     put(file, r.stdout.replace(/"timeout": 315/g, '"timeout": 300'));
@@ -304,7 +326,11 @@ describe('print-config serve wirings', () => {
     expect(ok.problems).toEqual([]);
     expect(ok.report.entries.find((e) => e.event === 'PreToolUse')).toMatchObject({
       command: 'http://127.0.0.1:8765/v1/agent/claude/PreToolUse',
-      checks: [{ ok: true, message: 'calls hermes-hooks serve over http (http://127.0.0.1:8765/v1/agent/claude/PreToolUse), failing closed' }, expect.anything(), expect.anything()],
+      checks: [
+        { ok: true, message: 'calls hermes-hooks serve over http (http://127.0.0.1:8765/v1/agent/claude/PreToolUse), failing closed' },
+        expect.anything(),
+        expect.anything(),
+      ],
     });
     put(file, r.stdout.replace('"onFailure": "block"', '"onFailure": "continue"'));
     expect((await doctor(s, 'claude')).problems).toEqual([

@@ -25,7 +25,12 @@ with open(${JSON.stringify(log)}, "a") as f:
 }
 
 function lines(file: string): Record<string, unknown>[] {
-  return existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>) : [];
+  return existsSync(file)
+    ? readFileSync(file, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+    : [];
 }
 
 async function profile(): Promise<{ home: string; audit: string; guardLog: string; env: NodeJS.ProcessEnv }> {

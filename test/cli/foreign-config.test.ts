@@ -51,7 +51,9 @@ describe("another agent's block under hooks:", () => {
     const r = await runMain(['import', config, '--dialect', 'claude', '--write', '--home', home], { env });
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(
-      new RegExp(`Converted hooks\\.PreToolUse in ${config.replace(/[.]/g, '\\.')} into 1 Hermes hook entry \\(backup: [^)]+\\); removed hooks\\.Notification, which could not be carried over \\(see above; the backup keeps it\\)\\. Approve them with 'hermes-hooks approve --all'\\.`),
+      new RegExp(
+        `Converted hooks\\.PreToolUse in ${config.replace(/[.]/g, '\\.')} into 1 Hermes hook entry \\(backup: [^)]+\\); removed hooks\\.Notification, which could not be carried over \\(see above; the backup keeps it\\)\\. Approve them with 'hermes-hooks approve --all'\\.`,
+      ),
     );
     expect(r.stderr).toContain("Claude Code event 'Notification' has no Hermes counterpart; not imported: /nonexistent/notify.sh");
     expect(readFileSync(config, 'utf8')).toBe('hooks:\n  pre_tool_call:\n    - command: /nonexistent/guard.sh\n      matcher: Bash\n      dialect: claude\n');

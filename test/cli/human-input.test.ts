@@ -15,7 +15,11 @@ function loggingHome(): { home: string; log: string } {
   const hook = writeScript(join(dir, 'log.sh'), `#!/bin/bash\ncat >> ${log}; echo >> ${log}\n`);
   return { home: makeHome(hooksYaml({ on_human_input_request: [hook], on_human_input_resolved: [hook] })), log };
 }
-const logged = (log: string): Record<string, unknown>[] => readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+const logged = (log: string): Record<string, unknown>[] =>
+  readFileSync(log, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
 
 describe('human input across the CLI', () => {
   it('run on_human_input_resolved is refused with where it pairs; nothing runs', async () => {
@@ -52,7 +56,13 @@ describe('human input across the CLI', () => {
     try {
       const unknown = await engine.emit('on_human_input_resolved', { request_id: 'nope', outcome: 'answered' });
       expect(unknown.hooks).toEqual([]);
-      expect(unknown.diagnostics).toEqual([expect.objectContaining({ level: 'warning', path: 'request_id', message: expect.stringContaining("no on_human_input_request with request_id 'nope' is pending in this engine") })]);
+      expect(unknown.diagnostics).toEqual([
+        expect.objectContaining({
+          level: 'warning',
+          path: 'request_id',
+          message: expect.stringContaining("no on_human_input_request with request_id 'nope' is pending in this engine"),
+        }),
+      ]);
       await engine.emit('on_human_input_request', { request_id: 'r1', kind: 'clarify', prompt: 'Which?' });
       expect((await engine.emit('on_human_input_resolved', { request_id: 'r1' })).hooks).toHaveLength(1);
       const again = await engine.emit('on_human_input_resolved', { request_id: 'r1' });

@@ -127,7 +127,10 @@ describe('a location that was given but does not exist is an error for every com
     expect(ran).toMatchObject({ code: 0, stderr: `hermes-hooks: warning: ${note} The call is allowed unchecked.\n` });
     expect(JSON.parse(ran.stdout)).toMatchObject({ action: 'allow' });
     // The same through an agent's dialect: the agent gets its allow, the person reading stderr the reason.
-    const claude = await runMain(['run', 'PreToolUse', '--dialect', 'claude', '--home', home], { stdin: JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' } }), env });
+    const claude = await runMain(['run', 'PreToolUse', '--dialect', 'claude', '--home', home], {
+      stdin: JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' } }),
+      env,
+    });
     expect(claude.code).toBe(0);
     expect(claude.stderr).toContain(`${note} The call is allowed unchecked.`);
     expect(await runMain(['list', '--home', home], { env })).toEqual({ code: 0, stdout: `${note}\n`, stderr: '' });
@@ -239,7 +242,11 @@ describe('no command creates a profile directory as a side effect', () => {
   it('approve and revoke with a missing --profile fail before writing anything', async () => {
     const root = makeHome();
     const env = baseEnv({ HERMES_HOME: root });
-    for (const argv of [['approve', '/x.sh', '--event', 'pre_tool_call'], ['revoke', '/x.sh'], ['approve', '--all']]) {
+    for (const argv of [
+      ['approve', '/x.sh', '--event', 'pre_tool_call'],
+      ['revoke', '/x.sh'],
+      ['approve', '--all'],
+    ]) {
       const r = await runMain([...argv, '--profile', 'ghost'], { env });
       expect(r.code).toBe(1);
       expect(r.stderr).toContain(`profile 'ghost' not found: ${join(root, 'profiles', 'ghost')} does not exist`);
@@ -252,9 +259,9 @@ describe('no command creates a profile directory as a side effect', () => {
     const repo = guardHome();
     const r = await runMain(['approve', '--all', '--config', join(repo.home, 'config.yaml')], { env });
     expect(r.code, r.stderr).toBe(0);
-    expect(readJson<{ approvals: { command: string }[] }>(join(env.HOME as string, '.hermes', 'shell-hooks-allowlist.json')).approvals.map((a) => a.command)).toEqual([
-      repo.guard,
-    ]);
+    expect(
+      readJson<{ approvals: { command: string }[] }>(join(env.HOME as string, '.hermes', 'shell-hooks-allowlist.json')).approvals.map((a) => a.command),
+    ).toEqual([repo.guard]);
     expect(existsSync(join(repo.home, 'shell-hooks-allowlist.json'))).toBe(false);
   });
 });
@@ -305,7 +312,11 @@ describe('global options before the command, and --json errors', () => {
 
   it('an option that needs a value says so', async () => {
     const r = await runMain(['--config'], { env: baseEnv() });
-    expect(r).toEqual({ code: 1, stdout: '', stderr: "hermes-hooks: option '--config' needs a value, as in '--config <value> <command>'. Run 'hermes-hooks --help'.\n" });
+    expect(r).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: "hermes-hooks: option '--config' needs a value, as in '--config <value> <command>'. Run 'hermes-hooks --help'.\n",
+    });
   });
 
   it.each(['test', 'run', 'list', 'doctor', 'validate', 'approve', 'revoke', 'import', 'print-config'])('%s --help has an Examples section', async (cmd) => {
@@ -326,7 +337,11 @@ describe('serve: the same location and config errors, before anything listens', 
       [['--home', join(dir, 'nope')], baseEnv(), `profile home not found: ${join(dir, 'nope')} does not exist (given by --home)`],
       [[], baseEnv({ HERMES_HOME: join(dir, 'nope') }), `profile home not found: ${join(dir, 'nope')} does not exist (given by $HERMES_HOME)`],
       [['--config', ''], baseEnv(), '--config is empty: give the path of a config file, or leave the option out to use the profile home'],
-      [['--profile', 'ghost'], baseEnv({ HERMES_HOME: dir }), `profile 'ghost' not found: ${join(dir, 'profiles', 'ghost')} does not exist (there are no profiles in ${join(dir, 'profiles')})`],
+      [
+        ['--profile', 'ghost'],
+        baseEnv({ HERMES_HOME: dir }),
+        `profile 'ghost' not found: ${join(dir, 'profiles', 'ghost')} does not exist (there are no profiles in ${join(dir, 'profiles')})`,
+      ],
     ];
     for (const [extra, env, message] of cases) {
       const r = await runMain(['serve', '--stdio', ...extra], { env, stdin: '' });
@@ -352,7 +367,7 @@ describe('serve: the same location and config errors, before anything listens', 
 
 describe('createHookEngine with a location that does not exist rejects', () => {
   it.each([
-    [{ config: '/nonexistent/hh/config.yaml' }, {}, "config file not found: /nonexistent/hh/config.yaml (given by the `config` option)"],
+    [{ config: '/nonexistent/hh/config.yaml' }, {}, 'config file not found: /nonexistent/hh/config.yaml (given by the `config` option)'],
     [{ home: '/nonexistent/hh' }, {}, 'profile home not found: /nonexistent/hh does not exist (given by the `home` option)'],
     [{}, { HERMES_HOME: '/nonexistent/hh' }, 'profile home not found: /nonexistent/hh does not exist (given by $HERMES_HOME)'],
     [{ config: '' }, {}, 'the `config` option is empty: give the path of a config file, or leave the option out to use the profile home'],

@@ -4,7 +4,7 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { HOOKS, baseEnv, cleanupTemps, hooksYaml, makeHome, readJson, runMain, tempDir, writeScript } from './_helpers.js';
+import { baseEnv, cleanupTemps, hooksYaml, makeHome, readJson, runMain, tempDir, writeScript } from './_helpers.js';
 
 afterEach(cleanupTemps);
 
@@ -68,7 +68,11 @@ describe('list', () => {
     // The implicit default without a config is a fresh install: no hooks yet.
     const env = baseEnv();
     const fresh = await runMain(['list'], { env });
-    expect(fresh).toEqual({ code: 0, stdout: `No config file at ${join(env.HOME as string, '.hermes', 'config.yaml')}: no hooks are configured.\n`, stderr: '' });
+    expect(fresh).toEqual({
+      code: 0,
+      stdout: `No config file at ${join(env.HOME as string, '.hermes', 'config.yaml')}: no hooks are configured.\n`,
+      stderr: '',
+    });
   });
 
   it('shows hooks per event in config order with matcher, timeout, fail_closed and consent', async () => {
@@ -95,12 +99,16 @@ describe('list', () => {
       expect(lines.filter((l) => /^ {2}\[/.test(l))).toEqual(['  [pre_tool_call]', '  [on_session_start]']);
       expect(r.stdout).toContain(`    - ${c} (timeout=60s, ✗ modified since approval)\n`);
       expect(r.stdout).toMatch(/ {6}⚠ modified since approval: .* — review it, then 'hermes-hooks approve' it again\n/);
-      expect(r.stdout).toContain(`  [pre_tool_call]\n    - ${b} matcher='terminal' (timeout=5s, fail_closed, ✗ not approved)\n    - ${a} (timeout=60s, ✓ approved)\n      approved_at: `);
+      expect(r.stdout).toContain(
+        `  [pre_tool_call]\n    - ${b} matcher='terminal' (timeout=5s, fail_closed, ✗ not approved)\n    - ${a} (timeout=60s, ✓ approved)\n      approved_at: `,
+      );
       expect(r.stdout).not.toMatch(/\u001b\[/);
     }
 
     const json = JSON.parse((await runMain(['list', '--json'], { env: h.env })).stdout);
-    expect(json.hooks.map((x: { event: string; index: number; command: string; consent: { state: string } }) => [x.event, x.index, x.command, x.consent.state])).toEqual([
+    expect(
+      json.hooks.map((x: { event: string; index: number; command: string; consent: { state: string } }) => [x.event, x.index, x.command, x.consent.state]),
+    ).toEqual([
       ['pre_tool_call', 0, b, 'not_approved'],
       ['pre_tool_call', 1, a, 'approved'],
       ['on_session_start', 0, c, 'modified'],
@@ -114,7 +122,9 @@ describe('list', () => {
     writeFileSync(h.config, 'hooks:\n  pre_tool_call:\n    - command: /x.sh\n      timeout: 0\n');
     const r = await runMain(['list', '--json'], { env: h.env });
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout).diagnostics).toEqual([expect.objectContaining({ level: 'warning', path: 'hooks.pre_tool_call[0].timeout', line: 4, column: 16 })]);
+    expect(JSON.parse(r.stdout).diagnostics).toEqual([
+      expect.objectContaining({ level: 'warning', path: 'hooks.pre_tool_call[0].timeout', line: 4, column: 16 }),
+    ]);
   });
 });
 
@@ -169,16 +179,28 @@ describe('doctor', () => {
     );
     expect(checks('pre_tool_call', exits)[2]).toMatchObject({ ok: false, message: expect.stringMatching(/^exited 3 on the synthetic payload: broken /) });
     // Answers the event does not honour.
-    expect(checks('post_tool_call', block)[2]).toMatchObject({ ok: false, message: expect.stringMatching(/^answered 'block', which post_tool_call does not honour \(it honours: nothing — observer only\)/) });
-    expect(checks('post_tool_call', ctx)[2]).toMatchObject({ ok: false, message: expect.stringMatching(/^answered 'context', which post_tool_call does not honour/) });
-    expect(checks('post_tool_call', nonjson)[2]).toMatchObject({ ok: false, message: expect.stringMatching(/^stdout was not valid JSON \(exit=0, .*\): not json$/) });
+    expect(checks('post_tool_call', block)[2]).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/^answered 'block', which post_tool_call does not honour \(it honours: nothing — observer only\)/),
+    });
+    expect(checks('post_tool_call', ctx)[2]).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/^answered 'context', which post_tool_call does not honour/),
+    });
+    expect(checks('post_tool_call', nonjson)[2]).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/^stdout was not valid JSON \(exit=0, .*\): not json$/),
+    });
     // A #! interpreter that does not exist is seen in the file: no smoke run is needed to say so.
     expect(checks('post_tool_call', badInterp)[0]).toEqual({
       ok: false,
       message: `the #! interpreter /nonexistent/interpreter of ${badInterp} does not exist — install it, or correct the #! line`,
     });
     expect(checks('post_tool_call', badInterp)[2]).toEqual({ ok: null, message: 'skipped smoke run — fix the problem above first, then re-run doctor' });
-    expect(checks('post_tool_call', obj)[2]).toMatchObject({ ok: null, message: expect.stringContaining('produced a JSON object with no directive post_tool_call reads') });
+    expect(checks('post_tool_call', obj)[2]).toMatchObject({
+      ok: null,
+      message: expect.stringContaining('produced a JSON object with no directive post_tool_call reads'),
+    });
     expect(checks('pre_llm_call', ctx)[2]).toMatchObject({ ok: true, message: expect.stringContaining('answered {"action":"context","context":"hi"}') });
     expect(checks('pre_llm_call', quiet)[2]).toMatchObject({ ok: true, message: expect.stringContaining('ran clean with empty stdout') });
     // Not approved: reported, and never run.
@@ -194,11 +216,11 @@ describe('doctor', () => {
 
     const text = await runMain(['doctor', '--smoke-all'], { env: h.env });
     expect(text.code).toBe(1);
-    expect(text.stdout).toMatch(new RegExp(`^Checking 13 configured shell hook\\(s\\) in ${h.config.replace(/[.]/g, '\\.')}\\.\\.\\.\n\n {2}\\[pre_tool_call\\] `));
-    // An approved hook that cannot run is never told to get approved: it is told the fix.
-    expect(text.stdout).toContain(
-      `  [pre_tool_call] ${noexec}\n      ✗ not executable: ${noexec} — run: chmod +x ${noexec}\n      ✓ approved (`,
+    expect(text.stdout).toMatch(
+      new RegExp(`^Checking 13 configured shell hook\\(s\\) in ${h.config.replace(/[.]/g, '\\.')}\\.\\.\\.\n\n {2}\\[pre_tool_call\\] `),
     );
+    // An approved hook that cannot run is never told to get approved: it is told the fix.
+    expect(text.stdout).toContain(`  [pre_tool_call] ${noexec}\n      ✗ not executable: ${noexec} — run: chmod +x ${noexec}\n      ✓ approved (`);
     expect(text.stdout).toContain(`)\n      ℹ skipped smoke run — fix the problem above first, then re-run doctor\n\n  [pre_tool_call] bash ${noexec}\n`);
     expect(text.stdout.trimEnd().split('\n').at(-1)).toBe('8 issue(s) found.  Fix before relying on these hooks.');
   });
@@ -212,7 +234,10 @@ describe('doctor', () => {
     const r = await runMain(['doctor', '--json'], { env: h.env });
     expect(r.code).toBe(1);
     const [hook] = JSON.parse(r.stdout).hooks;
-    expect(hook.checks[1]).toMatchObject({ ok: false, message: expect.stringMatching(/^modified since approval: .* changed \(sha256 .* — review the script, then 'hermes-hooks approve' it again$/) });
+    expect(hook.checks[1]).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/^modified since approval: .* changed \(sha256 .* — review the script, then 'hermes-hooks approve' it again$/),
+    });
     expect(hook.smoke).toBeNull();
     expect(existsSync(join(h.home, 'ran.log'))).toBe(false);
   });
@@ -354,7 +379,9 @@ describe('approve', () => {
     const h = twoEvents();
     const r = await runMain(['approve', h.a], { env: h.env });
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(new RegExp(`^Approved \\[pre_tool_call\\] ${h.a} {2}\\(sha256 [0-9a-f]{12}…\\)\nApproved \\[post_tool_call\\] ${h.a} {2}\\(sha256 [0-9a-f]{12}…\\)\n$`));
+    expect(r.stdout).toMatch(
+      new RegExp(`^Approved \\[pre_tool_call\\] ${h.a} {2}\\(sha256 [0-9a-f]{12}…\\)\nApproved \\[post_tool_call\\] ${h.a} {2}\\(sha256 [0-9a-f]{12}…\\)\n$`),
+    );
     expect(h.allowlist().approvals.map((e) => [e.event, e.command])).toEqual([
       ['pre_tool_call', h.a],
       ['post_tool_call', h.a],
@@ -368,13 +395,20 @@ describe('approve', () => {
     // The second changes nothing, and says so instead of "Approved" again (issue 20 item 7).
     expect(second.code).toBe(0);
     expect(second.stdout).toBe(
-      first.stdout.replace(/^Approved (\[\w+\] \S+) {2}\(sha256 ([0-9a-f]{12})…\)$/gm, (_m, what: string, sha: string) => `Already approved ${what}  (${h.allowlist().approvals[0]!.approved_at}, sha256 ${sha}… unchanged)`) +
-        'Nothing to do: all 2 are already approved and unchanged.\n',
+      first.stdout.replace(
+        /^Approved (\[\w+\] \S+) {2}\(sha256 ([0-9a-f]{12})…\)$/gm,
+        (_m, what: string, sha: string) => `Already approved ${what}  (${h.allowlist().approvals[0]!.approved_at}, sha256 ${sha}… unchanged)`,
+      ) + 'Nothing to do: all 2 are already approved and unchanged.\n',
     );
     const all = (await runMain(['approve', '--all'], { env: h.env })).stdout.split('\n').filter(Boolean);
     expect(all.filter((l) => l.startsWith('Approved '))).toHaveLength(1);
     expect(all.filter((l) => l.startsWith('Already approved '))).toHaveLength(2);
-    expect(h.allowlist().approvals.map((e) => `${e.event} ${e.command}`).sort()).toEqual([`post_tool_call ${h.a}`, `pre_tool_call ${h.a}`, `pre_tool_call ${h.b}`]);
+    expect(
+      h
+        .allowlist()
+        .approvals.map((e) => `${e.event} ${e.command}`)
+        .sort(),
+    ).toEqual([`post_tool_call ${h.a}`, `pre_tool_call ${h.a}`, `pre_tool_call ${h.b}`]);
   });
 
   it('--event only narrows: a command not configured for that event is an error, never an approval of nothing', async () => {

@@ -17,7 +17,11 @@ const BLOCKER = '#!/bin/sh\ncat >/dev/null\necho \'{"action":"block","message":"
 /** `run pre_tool_call` on `tool`, consent accepted, from `cwd`. */
 async function runGate(home: string, tool = 'terminal', cwd?: string) {
   const env = baseEnv({ HERMES_ACCEPT_HOOKS: '1' });
-  const r = await runBin(['run', 'pre_tool_call', '--home', home], { env, stdin: JSON.stringify({ tool_name: tool, tool_input: { command: 'ls' } }), ...(cwd ? { cwd } : {}) });
+  const r = await runBin(['run', 'pre_tool_call', '--home', home], {
+    env,
+    stdin: JSON.stringify({ tool_name: tool, tool_input: { command: 'ls' } }),
+    ...(cwd ? { cwd } : {}),
+  });
   const decision = JSON.parse(r.stdout) as { action: string; message?: string };
   return { ...r, decision };
 }
@@ -55,7 +59,7 @@ describe('strict mode: a mistake that leaves the tool gate unguarded blocks it, 
     expect(r.stderr).toContain(`${join(home, 'config.yaml')}${at} error:`);
   });
 
-  it("a refused entry whose matcher could be read blocks only the calls it would have checked", async () => {
+  it('a refused entry whose matcher could be read blocks only the calls it would have checked', async () => {
     const home = makeHome(`${STRICT}hooks:\n  pre_tool_call:\n    - matcher: terminal\n      dialect: klingon\n`);
     expect((await runGate(home, 'terminal')).decision.action).toBe('block');
     expect((await runGate(home, 'read_file')).decision.action).toBe('allow');
@@ -66,7 +70,10 @@ describe('strict mode: a mistake that leaves the tool gate unguarded blocks it, 
     const notExec = writeScript(join(dir, 'guard.sh'), BLOCKER);
     chmodSync(notExec, 0o644);
     // The missing one cannot be approved (nothing to pin), the other cannot start: both say the fix.
-    for (const [command, fix] of [[join(dir, 'missing.sh'), 'does not exist'], [notExec, `chmod +x ${notExec}`]] as const) {
+    for (const [command, fix] of [
+      [join(dir, 'missing.sh'), 'does not exist'],
+      [notExec, `chmod +x ${notExec}`],
+    ] as const) {
       const strict = await runGate(makeHome(`${STRICT}hooks:\n  pre_tool_call:\n    - command: ${command}\n`));
       expect(strict.code).toBe(2);
       expect(strict.decision.message).toMatch(`hook ${command} `);
@@ -110,7 +117,7 @@ describe('values read as Hermes reads them, said where it surprises', () => {
     const home = makeHome(QUOTED(STRICT));
     const r = await runGate(home);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain("Hermes would read it as false (fail open), but hooks_fail_closed is on, so this hook is fail_closed");
+    expect(r.stderr).toContain('Hermes would read it as false (fail open), but hooks_fail_closed is on, so this hook is fail_closed');
   });
 });
 

@@ -148,11 +148,7 @@ describe('stdin: the payload', () => {
 
 describe('matchers', () => {
   const hooks = {
-    pre_tool_call: [
-      { command: rec('term'), matcher: 'terminal' },
-      { command: rec('files'), matcher: 'write_file|patch' },
-      rec('all'),
-    ],
+    pre_tool_call: [{ command: rec('term'), matcher: 'terminal' }, { command: rec('files'), matcher: 'write_file|patch' }, rec('all')],
   };
 
   it("apply to the payload's tool_name", async () => {
@@ -164,7 +160,7 @@ describe('matchers', () => {
     expect(readFileSync(join(home, 'ran.log'), 'utf8').split('\n').sort()).toEqual(['', 'all', 'files']);
   });
 
-  it('--for-tool overrides the payload\'s tool: matchers test it and the hooks are told it (as Hermes does)', async () => {
+  it("--for-tool overrides the payload's tool: matchers test it and the hooks are told it (as Hermes does)", async () => {
     const { home, env } = setup(hooks);
     const r = await runMain(['test', 'pre_tool_call', '--json', '--for-tool', 'terminal'], {
       stdin: '{"tool_name":"patch","tool_input":{}}',
@@ -186,7 +182,10 @@ describe('matchers', () => {
 describe('--json', () => {
   it('prints exactly one object with the documented shape', async () => {
     const { home, env } = setup({
-      pre_tool_call: [{ command: `${HOOKS}/modify.py`, matcher: 'terminal', timeout: 9 }, { command: rec('b', BLOCK), fail_closed: true }],
+      pre_tool_call: [
+        { command: `${HOOKS}/modify.py`, matcher: 'terminal', timeout: 9 },
+        { command: rec('b', BLOCK), fail_closed: true },
+      ],
     });
     const r = await runMain(['test', 'pre_tool_call', '--json'], { stdin: '{"tool_name":"terminal","tool_input":{"command":"make"}}', env });
     expect(r.code).toBe(2);
@@ -201,7 +200,23 @@ describe('--json', () => {
     expect(report.hooks.map((h: ReportHook) => h.kind)).toEqual(['shell', 'shell']);
     const [modify, block] = report.hooks;
     for (const h of report.hooks) {
-      for (const key of ['index', 'command', 'matcher', 'timeout', 'fail_closed', 'consent', 'status', 'exit_code', 'signal', 'duration_ms', 'stdout', 'stderr', 'error', 'warning', 'directive']) {
+      for (const key of [
+        'index',
+        'command',
+        'matcher',
+        'timeout',
+        'fail_closed',
+        'consent',
+        'status',
+        'exit_code',
+        'signal',
+        'duration_ms',
+        'stdout',
+        'stderr',
+        'error',
+        'warning',
+        'directive',
+      ]) {
         expect(h, key).toHaveProperty(key);
       }
     }
@@ -235,7 +250,13 @@ describe('--json', () => {
     // Neither hook is approved: `run` would skip the modify and let the fail_closed guard block
     // without running it — the same action, another message, and the report says so.
     expect(report.production).toMatchObject({
-      decision: { action: 'block', decided_by: 1, message: expect.stringMatching(/^hook \S+record\.sh b '.*' awaits approval \(not approved yet\): tool calls it guards are blocked until it is approved/) },
+      decision: {
+        action: 'block',
+        decided_by: 1,
+        message: expect.stringMatching(
+          /^hook \S+record\.sh b '.*' awaits approval \(not approved yet\): tool calls it guards are blocked until it is approved/,
+        ),
+      },
       differs: true,
       safe_mode: false,
       not_run: [
@@ -259,7 +280,13 @@ describe('--json', () => {
     expect(report.hooks[0].timeout).toBe(300);
     expect(report.diagnostics).toEqual([
       expect.objectContaining({ level: 'warning', path: 'hooks.pre_tool_call[0].timeout', line: 4, column: 16 }),
-      expect.objectContaining({ level: 'error', path: 'hooks.pre_tool_cal', line: 5, column: 3, message: expect.stringContaining("did you mean 'pre_tool_call'") }),
+      expect.objectContaining({
+        level: 'error',
+        path: 'hooks.pre_tool_cal',
+        line: 5,
+        column: 3,
+        message: expect.stringContaining("did you mean 'pre_tool_call'"),
+      }),
     ]);
     expectValidReport(report);
   });

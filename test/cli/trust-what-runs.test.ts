@@ -70,12 +70,16 @@ describe.runIf(ROOT)('issue 29 a: a guard in a directory another user can write'
 
     const doctor = await runBinAs(VICTIM, ['doctor', '--home', v.home], { env: v.env });
     expect(doctor.code).toBe(1);
-    expect(doctor.stdout).toContain(`✗ not trusted — hook will NOT run (being fail_closed, it blocks every call it matches): its hook script ${guard} is not trusted: ${why}`);
+    expect(doctor.stdout).toContain(
+      `✗ not trusted — hook will NOT run (being fail_closed, it blocks every call it matches): its hook script ${guard} is not trusted: ${why}`,
+    );
     expect(lines(log)).toEqual([]);
 
     const validate = await runBinAs(VICTIM, ['validate', '--home', v.home], { env: v.env });
     expect(validate.code).toBe(1);
-    expect(validate.stdout).toContain(`warning: hooks.pre_tool_call[0].command: not trusted, so it will not run: its hook script ${guard} is not trusted: ${why}`);
+    expect(validate.stdout).toContain(
+      `warning: hooks.pre_tool_call[0].command: not trusted, so it will not run: its hook script ${guard} is not trusted: ${why}`,
+    );
 
     // The fix the messages name restores it.
     chmodSync(hooks, 0o755);
@@ -134,7 +138,9 @@ describe.runIf(ROOT)('issue 29 b: an earlier python3 on PATH that another user o
     const env = { ...v.env, PATH: `${open}:/usr/bin:/bin` };
     const approve = await runBinAs(VICTIM, ['approve', '--all', '--home', v.home], { env });
     expect(approve.code).not.toBe(0);
-    expect(approve.stderr).toContain(`its interpreter ${open}/python3 is not trusted: the directory ${open} on its path is writable by group and others (mode 0777)`);
+    expect(approve.stderr).toContain(
+      `its interpreter ${open}/python3 is not trusted: the directory ${open} on its path is writable by group and others (mode 0777)`,
+    );
     const run = await runBinAs(VICTIM, ['run', 'pre_tool_call', '--home', v.home, '--accept-hooks'], { stdin: PAYLOAD, env });
     expect(run.code).toBe(0);
     expect(lines(log)).toEqual([]);
@@ -143,7 +149,7 @@ describe.runIf(ROOT)('issue 29 b: an earlier python3 on PATH that another user o
 });
 
 describe('issue 29 c: the approval of `bash -c` pins the scripts its code names', () => {
-  it('approving `bash -c \'guard.sh | tee -a log\'` pins guard.sh: edited, it is modified and does not run (a fail_closed guard blocks), doctor ✗', async () => {
+  it("approving `bash -c 'guard.sh | tee -a log'` pins guard.sh: edited, it is modified and does not run (a fail_closed guard blocks), doctor ✗", async () => {
     const dir = tempDir();
     const log = join(dir, 'ran.log');
     const guard = writeScript(join(dir, 'guard.sh'), logging(log, 'v1'));
@@ -173,7 +179,9 @@ describe('issue 29 c: the approval of `bash -c` pins the scripts its code names'
     const home = makeHome(hooksYaml({ pre_tool_call: [command] }));
     const r = await runMain(['approve', '--all', '--home', home]);
     expect(r.code).not.toBe(0);
-    expect(r.stderr).toContain(`its -c code cannot be followed (a variable or a glob names what it runs ($G)), so the scripts it runs could not be pinned — put that code in a script file and make the script the command`);
+    expect(r.stderr).toContain(
+      `its -c code cannot be followed (a variable or a glob names what it runs ($G)), so the scripts it runs could not be pinned — put that code in a script file and make the script the command`,
+    );
     expect(existsSync(join(home, 'shell-hooks-allowlist.json'))).toBe(false);
     const validate = await runMain(['validate', '--home', home]);
     expect(validate.code).toBe(1);

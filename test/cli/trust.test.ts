@@ -80,7 +80,12 @@ describe('issue 24 item 1: a config.yaml someone else can write approves nothing
       stdout: `${JSON.stringify(ALLOW)}\n`,
       stderr:
         skippedLine(evil) +
-        configLine(join(a, 'config.yaml'), 'it is writable by group and others (mode 0666)', `run chmod go-w '${join(a, 'config.yaml')}'`, 'hooks_auto_accept: true'),
+        configLine(
+          join(a, 'config.yaml'),
+          'it is writable by group and others (mode 0666)',
+          `run chmod go-w '${join(a, 'config.yaml')}'`,
+          'hooks_auto_accept: true',
+        ),
     });
     const rb = await runBinAs(VICTIM, ['run', 'pre_tool_call', '--home', b], { stdin: PAYLOAD });
     expect(rb.code).toBe(0);
@@ -90,7 +95,12 @@ describe('issue 24 item 1: a config.yaml someone else can write approves nothing
       `hermes-hooks: ${b}: warning: the profile home ${b} is not trusted: it is writable by group and others (mode 0777) — check what is there, then run chmod go-w '${b}'. Nothing under it is trusted either`,
     );
     expect(rb.stderr).toContain(
-      configLine(join(b, 'config.yaml'), `it is owned by uid ${ATTACKER}, not by you (uid ${VICTIM})`, `run sudo chown ${VICTIM} '${join(b, 'config.yaml')}'`, 'hooks_auto_accept: true'),
+      configLine(
+        join(b, 'config.yaml'),
+        `it is owned by uid ${ATTACKER}, not by you (uid ${VICTIM})`,
+        `run sudo chown ${VICTIM} '${join(b, 'config.yaml')}'`,
+        'hooks_auto_accept: true',
+      ),
     );
     expect(lines(log)).toEqual([]);
     expect(existsSync(join(a, 'shell-hooks-allowlist.json'))).toBe(false);
@@ -156,8 +166,14 @@ describe('issue 24 item 1: a config.yaml someone else can write approves nothing
     const message = `the config file ${join(home, 'config.yaml')} is not trusted: ${why}`;
     expect(r.stderr).toContain(`hermes-hooks: warning: ${message}`);
     const report = JSON.parse(r.stdout);
-    expect(report.diagnostics).toContainEqual(expect.objectContaining({ level: 'warning', file: join(home, 'config.yaml'), message: expect.stringContaining(message) }));
-    expect(report.production).toMatchObject({ differs: true, decision: { action: 'allow' }, not_run: [{ command: hook, reason: 'not_approved', effect: 'skipped' }] });
+    expect(report.diagnostics).toContainEqual(
+      expect.objectContaining({ level: 'warning', file: join(home, 'config.yaml'), message: expect.stringContaining(message) }),
+    );
+    expect(report.production).toMatchObject({
+      differs: true,
+      decision: { action: 'allow' },
+      not_run: [{ command: hook, reason: 'not_approved', effect: 'skipped' }],
+    });
     const text = await runMain(['test', 'pre_tool_call', '--home', home], { stdin: PAYLOAD });
     expect(text.stdout).toContain(message);
   });

@@ -4,7 +4,7 @@
 // the event it ran. Real scripts, real processes, a real HTTP server on 127.0.0.1.
 
 import { createServer, type Server } from 'node:http';
-import { type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -34,7 +34,13 @@ interface DoctorHook {
   script: string | null;
 }
 
-async function doctorJson(env: NodeJS.ProcessEnv, ...args: string[]): Promise<{ code: number; report: { healthy: boolean; issues: number; safe_mode: boolean; hooks: DoctorHook[]; pings: unknown[]; ping_skipped: string | null } }> {
+async function doctorJson(
+  env: NodeJS.ProcessEnv,
+  ...args: string[]
+): Promise<{
+  code: number;
+  report: { healthy: boolean; issues: number; safe_mode: boolean; hooks: DoctorHook[]; pings: unknown[]; ping_skipped: string | null };
+}> {
   const r = await runMain(['doctor', '--json', ...args], { env });
   return { code: r.code, report: JSON.parse(r.stdout) };
 }
@@ -44,7 +50,15 @@ describe('doctor judges a smoke run by what production does with it', () => {
     const h = home();
     const garbage = h.script('garbage.sh', 'echo "Traceback: oops"');
     const exits = h.script('exits.sh', 'echo crashed >&2; exit 3');
-    writeFileSync(h.config, hooksYaml({ pre_tool_call: [{ command: garbage, fail_closed: true }, { command: exits, fail_closed: true }] }));
+    writeFileSync(
+      h.config,
+      hooksYaml({
+        pre_tool_call: [
+          { command: garbage, fail_closed: true },
+          { command: exits, fail_closed: true },
+        ],
+      }),
+    );
     expect((await runMain(['approve', '--all'], { env: h.env })).code).toBe(0);
 
     const { code, report } = await doctorJson(h.env);
@@ -93,9 +107,7 @@ describe('doctor judges a smoke run by what production does with it', () => {
     await runMain(['approve', '--all'], { env: h.env });
     const r = await runMain(['doctor'], { env: h.env });
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain(
-      `  [pre_tool_call] ${noexec}\n      ✗ not executable: ${noexec} — run: chmod +x ${noexec}\n      ✓ approved (`,
-    );
+    expect(r.stdout).toContain(`  [pre_tool_call] ${noexec}\n      ✗ not executable: ${noexec} — run: chmod +x ${noexec}\n      ✓ approved (`);
     expect(r.stdout).toContain('      ℹ skipped smoke run — fix the problem above first, then re-run doctor\n');
     expect(r.stdout).not.toContain('approve the hook first');
     expect(existsSync(join(h.home, 'ran'))).toBe(false);
@@ -258,7 +270,11 @@ describe('test tells the truth about production', () => {
     writeFileSync(h.config, hooksYaml({ pre_tool_call: [blocker] }));
     const report = JSON.parse((await runMain(['test', 'pre_tool_call', '--json'], { env: h.env })).stdout);
     expect(report.decision.action).toBe('block');
-    expect(report.production).toMatchObject({ decision: { action: 'allow', decided_by: null }, differs: true, not_run: [{ index: 0, reason: 'not_approved', effect: 'skipped' }] });
+    expect(report.production).toMatchObject({
+      decision: { action: 'allow', decided_by: null },
+      differs: true,
+      not_run: [{ index: 0, reason: 'not_approved', effect: 'skipped' }],
+    });
     // HERMES_ACCEPT_HOOKS makes `run` approve and run it: no difference.
     const accepted = JSON.parse((await runMain(['test', 'pre_tool_call', '--json'], { env: { ...h.env, HERMES_ACCEPT_HOOKS: '1' } })).stdout);
     expect(accepted.production).toEqual({ decision: accepted.decision, differs: false, why: null, safe_mode: false, not_run: [] });
@@ -329,7 +345,9 @@ describe('run stays quiet and right', () => {
     const claude = '{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"rm -r x"}}';
     const r = await runMain(['run', 'PreToolUse', '--dialect', 'claude'], { env: h.env, stdin: claude });
     expect(r).toMatchObject({ code: 0, stderr: '' });
-    expect(JSON.parse(r.stdout)).toEqual({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'no rm' } });
+    expect(JSON.parse(r.stdout)).toEqual({
+      hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'no rm' },
+    });
     // Input that cannot be answered is a block naming that problem alone, not other events' consent.
     const mismatch = await runMain(['run', 'BeforeTool', '--dialect', 'gemini'], { env: h.env, stdin: claude });
     expect(mismatch.stderr).toBe("hermes-hooks: stdin is a 'PreToolUse' event but the command line says 'BeforeTool'\n");

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfigText } from '../../src/config/source.js';
 import { parseDialectsConfig } from '../../src/config/dialects.js';
-import { DEFAULT_DIALECT_MAPS as maps, theirToolNames, toOurEvent, toOurTool, toTheirEvent, toTheirTool, argsToOurs, argsToTheirs } from '../../src/dialects/names.js';
+import { DEFAULT_DIALECT_MAPS as maps, toOurEvent, toOurTool, toTheirTool, argsToOurs } from '../../src/dialects/names.js';
 
 describe('parseDialectsConfig', () => {
   const text = [

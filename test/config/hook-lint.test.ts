@@ -28,8 +28,20 @@ describe('unknown keys in a hook entry', () => {
     // The engine still runs the entry, as Hermes would: for every tool, 60 s, failing open.
     expect(r.specs).toMatchObject([{ command: '/g.sh', matcher: null, timeout: 60, fail_closed: false }]);
     expect(rows(r.diagnostics)).toEqual([
-      ['warning', 'hooks.pre_tool_call[0].matchr', 4, 7, "unknown key 'matchr' — did you mean 'matcher'? As written it is ignored, so this hook will run for every tool"],
-      ['warning', 'hooks.pre_tool_call[0].timout', 5, 7, "unknown key 'timout' — did you mean 'timeout'? As written it is ignored, so this hook gets the default timeout of 60s"],
+      [
+        'warning',
+        'hooks.pre_tool_call[0].matchr',
+        4,
+        7,
+        "unknown key 'matchr' — did you mean 'matcher'? As written it is ignored, so this hook will run for every tool",
+      ],
+      [
+        'warning',
+        'hooks.pre_tool_call[0].timout',
+        5,
+        7,
+        "unknown key 'timout' — did you mean 'timeout'? As written it is ignored, so this hook gets the default timeout of 60s",
+      ],
       [
         'warning',
         'hooks.pre_tool_call[0].failclosed',
@@ -57,7 +69,13 @@ describe('unknown keys in a hook entry', () => {
   it('says what a misspelled matcher costs on a non-tool event, and a misspelled dialect anywhere', () => {
     const r = parse('hooks:', '  pre_llm_call:', '    - command: /c.sh', '      matchr: terminal', '      dialekt: claude');
     expect(rows(r.diagnostics)).toEqual([
-      ['warning', 'hooks.pre_llm_call[0].matchr', 4, 7, "unknown key 'matchr' — did you mean 'matcher'? As written it is ignored, so this hook will run on every pre_llm_call event"],
+      [
+        'warning',
+        'hooks.pre_llm_call[0].matchr',
+        4,
+        7,
+        "unknown key 'matchr' — did you mean 'matcher'? As written it is ignored, so this hook will run on every pre_llm_call event",
+      ],
       [
         'warning',
         'hooks.pre_llm_call[0].dialekt',
@@ -80,7 +98,13 @@ describe('unknown keys in a hook entry', () => {
     const r = entry('comand: /g.sh');
     expect(r.specs).toEqual([]);
     expect(rows(r.diagnostics)).toEqual([
-      ['warning', 'hooks.pre_tool_call[0].comand', 3, 7, "unknown key 'comand' — did you mean 'command'? As written it is ignored, so this entry has no command and is skipped"],
+      [
+        'warning',
+        'hooks.pre_tool_call[0].comand',
+        3,
+        7,
+        "unknown key 'comand' — did you mean 'command'? As written it is ignored, so this entry has no command and is skipped",
+      ],
       ['error', 'hooks.pre_tool_call[0].command', 3, 7, "hooks.pre_tool_call[0] is missing a non-empty 'command' field"],
     ]);
   });
@@ -139,9 +163,21 @@ describe('top-level keys', () => {
 
 describe('commands that cannot be split', () => {
   it.each([
-    ["/g.sh 'oops", false, "command '/g.sh 'oops' cannot be parsed: No closing quotation — this hook can never start (each failure is only a warning and the call goes ahead); fix the quoting"],
-    ['/g.sh "oops', true, `command '/g.sh "oops' cannot be parsed: No closing quotation — this hook can never start (as fail_closed it blocks every call it matches); fix the quoting`],
-    ['/g.sh \\', false, "command '/g.sh \\' cannot be parsed: No escaped character — this hook can never start (each failure is only a warning and the call goes ahead); fix the quoting"],
+    [
+      "/g.sh 'oops",
+      false,
+      "command '/g.sh 'oops' cannot be parsed: No closing quotation — this hook can never start (each failure is only a warning and the call goes ahead); fix the quoting",
+    ],
+    [
+      '/g.sh "oops',
+      true,
+      `command '/g.sh "oops' cannot be parsed: No closing quotation — this hook can never start (as fail_closed it blocks every call it matches); fix the quoting`,
+    ],
+    [
+      '/g.sh \\',
+      false,
+      "command '/g.sh \\' cannot be parsed: No escaped character — this hook can never start (each failure is only a warning and the call goes ahead); fix the quoting",
+    ],
   ])('%s (fail_closed %s) is an error with the splitter’s own words', (command, failClosed, message) => {
     const r = parse('hooks:', '  pre_tool_call:', `    - command: ${JSON.stringify(command)}`, `      fail_closed: ${failClosed}`);
     expect(rows(r.diagnostics)).toEqual([['error', 'hooks.pre_tool_call[0].command', 3, 16, message]]);
@@ -252,7 +288,7 @@ describe('shell syntax in a command that runs without a shell', () => {
   });
 
   it('the suggested rewrite splits back to bash -c and the exact command, quotes included', () => {
-    for (const command of ["echo 'it''s' | cat", "grep -q \"x'y\" /tmp/f && echo ok", "a'b | c"]) {
+    for (const command of ["echo 'it''s' | cat", 'grep -q "x\'y" /tmp/f && echo ok', "a'b | c"]) {
       expect(splitCommand(`bash -c ${shellQuote(command)}`)).toEqual({ ok: true, argv: ['bash', '-c', command] });
     }
   });
@@ -274,7 +310,13 @@ describe('matchers that name no tool the host calls', () => {
     ['Read', 'read_file', " (Read is Claude Code's name for it; Hermes calls it read_file)"],
   ])('%s → did you mean %s', (matcher, meant, why) => {
     expect(matcherDiag(matcher)).toEqual([
-      ['warning', 'hooks.pre_tool_call[0].matcher', 4, 16, `matcher '${matcher}' matches no Hermes tool name ${WHOLE} — did you mean '${meant}'?${why} As written, this hook never runs for it`],
+      [
+        'warning',
+        'hooks.pre_tool_call[0].matcher',
+        4,
+        16,
+        `matcher '${matcher}' matches no Hermes tool name ${WHOLE} — did you mean '${meant}'?${why} As written, this hook never runs for it`,
+      ],
     ]);
   });
 
@@ -292,7 +334,13 @@ describe('matchers that name no tool the host calls', () => {
 
   it('a regex that only misses by case', () => {
     expect(matcherDiag('TERM.*')).toEqual([
-      ['warning', 'hooks.pre_tool_call[0].matcher', 4, 16, "matcher 'TERM.*' matches no Hermes tool name (a matcher is case-sensitive) — did you mean 'terminal'? As written, this hook never runs for it"],
+      [
+        'warning',
+        'hooks.pre_tool_call[0].matcher',
+        4,
+        16,
+        "matcher 'TERM.*' matches no Hermes tool name (a matcher is case-sensitive) — did you mean 'terminal'? As written, this hook never runs for it",
+      ],
     ]);
   });
 
@@ -319,7 +367,13 @@ describe('matchers that name no tool the host calls', () => {
     expect(matcherDiag('Bash|Edit', 'dialect: claude')).toEqual([]);
     expect(matcherDiag('terminal', 'dialect: claude')).toEqual([]);
     expect(matcherDiag('bash', 'dialect: claude')).toEqual([
-      ['warning', 'hooks.pre_tool_call[0].matcher', 4, 16, `matcher 'bash' matches no Claude Code or Hermes tool name ${WHOLE} — did you mean 'Bash'? As written, this hook never runs for it`],
+      [
+        'warning',
+        'hooks.pre_tool_call[0].matcher',
+        4,
+        16,
+        `matcher 'bash' matches no Claude Code or Hermes tool name ${WHOLE} — did you mean 'Bash'? As written, this hook never runs for it`,
+      ],
     ]);
     expect(matcherDiag('Shell', 'dialect: claude')).toEqual([
       [

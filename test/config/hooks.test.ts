@@ -56,7 +56,14 @@ describe('parseHooksConfig — the shape around hooks:', () => {
     const r = parseHooksConfig(parseConfigText(text, FILE));
     expect(r.specs).toEqual([]);
     expect(r.diagnostics).toEqual([
-      { level: 'error', path: '', line: 1, column: 1, message: `the config must be a mapping of sections (hooks:, model: …); got ${pytype} — no hook is read from it`, file: FILE },
+      {
+        level: 'error',
+        path: '',
+        line: 1,
+        column: 1,
+        message: `the config must be a mapping of sections (hooks:, model: …); got ${pytype} — no hook is read from it`,
+        file: FILE,
+      },
     ]);
   });
 
@@ -118,23 +125,11 @@ describe('parseHooksConfig — the shape around hooks:', () => {
       '    - command: a1',
       '  pre_llm_call: [{command: c}]',
     );
-    expect(r.specs.map((s) => `${s.event}:${s.command}`)).toEqual([
-      'post_tool_call:b',
-      'pre_tool_call:a2',
-      'pre_tool_call:a1',
-      'pre_llm_call:c',
-    ]);
+    expect(r.specs.map((s) => `${s.event}:${s.command}`)).toEqual(['post_tool_call:b', 'pre_tool_call:a2', 'pre_tool_call:a1', 'pre_llm_call:c']);
   });
 
   it('reads hooks from flow style, anchors and merge keys like PyYAML', () => {
-    const r = parse(
-      'defaults: &guard {command: /g.sh, timeout: 5}',
-      'hooks:',
-      '  pre_tool_call:',
-      '    - *guard',
-      '    - <<: *guard',
-      '      matcher: patch',
-    );
+    const r = parse('defaults: &guard {command: /g.sh, timeout: 5}', 'hooks:', '  pre_tool_call:', '    - *guard', '    - <<: *guard', '      matcher: patch');
     expect(r.diagnostics).toEqual([]);
     expect(r.specs.map((s) => [s.command, s.matcher, s.timeout])).toEqual([
       ['/g.sh', null, 5],
@@ -209,7 +204,7 @@ describe('parseHooksConfig — event keys', () => {
   });
 
   it.each([
-    ['a mapping', '{command: x}', "dict — write each hook as a list item: `- command: …`"],
+    ['a mapping', '{command: x}', 'dict — write each hook as a list item: `- command: …`'],
     ['a string', '/x.sh', 'str'],
     ['an int', '3', 'int'],
     ['a float', '2.5', 'float'],
@@ -303,7 +298,9 @@ describe('parseHooksConfig — matcher', () => {
     expect(r.specs.map((s) => s.matcher)).toEqual([null]);
     const d = diagAt(r.diagnostics, 'hooks.pre_tool_call[0].matcher');
     expect(d).toMatchObject({ level: 'warning', line: 4, column: 16 });
-    expect(d.message).toBe('hooks.pre_tool_call[0].matcher must be a string regex; ignoring — this hook runs for every tool; write it as a string: matcher: "42"');
+    expect(d.message).toBe(
+      'hooks.pre_tool_call[0].matcher must be a string regex; ignoring — this hook runs for every tool; write it as a string: matcher: "42"',
+    );
   });
 
   it('a matcher on a non-tool event is dropped with the Hermes warning (even whitespace-only)', () => {
@@ -314,7 +311,7 @@ describe('parseHooksConfig — matcher', () => {
     expect(d.message).toBe(
       "hooks.pre_llm_call[0].matcher='terminal' will be ignored at runtime — the matcher field is only honored for pre_tool_call / post_tool_call.  The hook will fire on every pre_llm_call event.",
     );
-    expect(diagAt(r.diagnostics, 'hooks.pre_llm_call[1].matcher').message).toMatch(/^hooks\.pre_llm_call\[1\]\.matcher='  ' will be ignored/);
+    expect(diagAt(r.diagnostics, 'hooks.pre_llm_call[1].matcher').message).toMatch(/^hooks\.pre_llm_call\[1\]\.matcher=' {2}' will be ignored/);
   });
 
   it('trims the matcher; blank means none (edge case 5)', () => {
@@ -533,15 +530,7 @@ describe('parseHooksConfig — duplicates', () => {
   });
 
   it('warns about a duplicate YAML key, naming it; the last one wins like PyYAML', () => {
-    const r = parse(
-      'hooks:',
-      '  pre_tool_call:',
-      '    - command: a',
-      '  pre_tool_call:',
-      '    - command: b',
-      '      timeout: 5',
-      '      timeout: 7',
-    );
+    const r = parse('hooks:', '  pre_tool_call:', '    - command: a', '  pre_tool_call:', '    - command: b', '      timeout: 5', '      timeout: 7');
     expect(r.specs.map((s) => [s.command, s.timeout, s.line])).toEqual([['b', 7, 5]]);
     expect(r.diagnostics.map((d) => [d.level, d.path, d.line, d.column])).toEqual([
       ['warning', 'hooks.pre_tool_call', 4, 3],

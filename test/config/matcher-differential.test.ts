@@ -7,9 +7,48 @@ import { runPython } from '../_python.js';
 
 const QUANTIFIERS = ['*', '+', '?', '{2}', '{,2}', '{1,}', '{0,1}'];
 const TOKENS = [
-  'a', 'b', 'x', '_', 'é', '1', '-', ' ', '.', '|', '(', ')', '(?:', '[', '[^', ']', '^', '$', '{', '}',
-  '\\d', '\\w', '\\s', '\\D', '\\W', '\\S', '\\b', '\\B', '\\A', '\\Z', '\\-', '\\.', '\\n', '\\x61', '\\141',
-  '(?P<g>', '(?P=g)', '\\1', '(?i)', '(?#c)', '\\q', ...QUANTIFIERS,
+  'a',
+  'b',
+  'x',
+  '_',
+  'é',
+  '1',
+  '-',
+  ' ',
+  '.',
+  '|',
+  '(',
+  ')',
+  '(?:',
+  '[',
+  '[^',
+  ']',
+  '^',
+  '$',
+  '{',
+  '}',
+  '\\d',
+  '\\w',
+  '\\s',
+  '\\D',
+  '\\W',
+  '\\S',
+  '\\b',
+  '\\B',
+  '\\A',
+  '\\Z',
+  '\\-',
+  '\\.',
+  '\\n',
+  '\\x61',
+  '\\141',
+  '(?P<g>',
+  '(?P=g)',
+  '\\1',
+  '(?i)',
+  '(?#c)',
+  '\\q',
+  ...QUANTIFIERS,
 ];
 // Differences we accept knowingly: Python forbids these, JS has no reason to.
 const KNOWN_PYTHON_ONLY_ERRORS = ['cannot refer to an open group', 'look-behind requires fixed-width pattern'];
@@ -36,7 +75,10 @@ function grammar(seed: number, runs: number): string[] {
       .map((parts) => parts.map(([a, q]) => a + q).join('')),
   }));
   const flags = fc.constantFrom('', '', '(?i)', '(?s)', '(?m)', '(?a)', '(?x)');
-  return fc.sample(fc.tuple(flags, seq).map(([f, s]) => f + s), { numRuns: runs, seed });
+  return fc.sample(
+    fc.tuple(flags, seq).map(([f, s]) => f + s),
+    { numRuns: runs, seed },
+  );
 }
 
 describe('compileMatcher vs Python re (differential)', () => {

@@ -26,7 +26,7 @@ describe('syntheticKwargs', () => {
     });
   });
 
-  it('copies Hermes\' own `hooks test` table exactly, key order included', () => {
+  it("copies Hermes' own `hooks test` table exactly, key order included", () => {
     expect(Object.entries(syntheticKwargs('post_tool_call'))).toEqual([
       ['tool_name', 'terminal'],
       ['args', { command: 'echo hello' }],

@@ -1,14 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  matchingEntries,
-  parseAllowlist,
-  serializeAllowlist,
-  withApprovals,
-  withoutCommand,
-  type NewApproval,
-} from '../../src/consent/allowlist.js';
+import { matchingEntries, parseAllowlist, serializeAllowlist, withApprovals, withoutCommand, type NewApproval } from '../../src/consent/allowlist.js';
 
 const FIXTURE = path.join(import.meta.dirname, '../fixtures/consent/hermes-allowlist.json');
 

@@ -15,7 +15,6 @@ let script: string;
 const A = '#!/bin/bash\necho aaaa\n';
 const B = '#!/bin/bash\necho bbbb\n'; // same size as A
 const spec = () => ({ event: 'pre_tool_call', command: `bash ${script}` });
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function gate(opts: { accept?: boolean } = {}) {
   const warnings: string[] = [];
@@ -54,9 +53,7 @@ describe('LaunchGate.check', () => {
     const code =
       `const fs=require('fs');const [f,t,a]=process.argv.slice(1);const b=new Int32Array(new SharedArrayBuffer(4));` +
       `process.stdout.write('go');for(;;){fs.writeFileSync(t,a);fs.renameSync(t,f);Atomics.wait(b,0,0,5)}`;
-    const writers = [0, 1].map((i) =>
-      spawn(process.execPath, ['-e', code, script, `${script}.tmp${i}`, A], { stdio: ['ignore', 'pipe', 'ignore'] }),
-    );
+    const writers = [0, 1].map((i) => spawn(process.execPath, ['-e', code, script, `${script}.tmp${i}`, A], { stdio: ['ignore', 'pipe', 'ignore'] }));
     try {
       await Promise.all(writers.map((w) => new Promise((r) => w.stdout!.once('data', r))));
       // A machine busy enough to stall both writers for SETTLE_MS lets the script be quiet for

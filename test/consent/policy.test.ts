@@ -33,10 +33,12 @@ const opts = (over: Partial<ConsentPolicyOptions> = {}): ConsentPolicyOptions =>
   warn: (m) => warnings.push(m),
   ...over,
 });
-const answering = (...answers: boolean[]) => async (q: PromptInfo): Promise<boolean> => {
-  asked.push(q);
-  return answers.shift() ?? false;
-};
+const answering =
+  (...answers: boolean[]) =>
+  async (q: PromptInfo): Promise<boolean> => {
+    asked.push(q);
+    return answers.shift() ?? false;
+  };
 const fileCommands = (): string[] =>
   JSON.parse(readFileSync(path.join(home, 'shell-hooks-allowlist.json'), 'utf8')).approvals.map((e: any) => `${e.event} ${e.command}`);
 
@@ -107,7 +109,9 @@ describe('applyConsentPolicy', () => {
     expect(out[0]).toMatchObject({ action: 'skip', consent: { state: 'modified' } });
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(
-      new RegExp(`^shell hook for post_tool_call \\(${a}\\) was modified since approval — skipped: ${a} changed \\(sha256 [0-9a-f]{12}… at approval .*, now [0-9a-f]{12}…\\)\\. Review the script, then approve it again with \`hermes-hooks approve --event post_tool_call ${a}\``),
+      new RegExp(
+        `^shell hook for post_tool_call \\(${a}\\) was modified since approval — skipped: ${a} changed \\(sha256 [0-9a-f]{12}… at approval .*, now [0-9a-f]{12}…\\)\\. Review the script, then approve it again with \`hermes-hooks approve --event post_tool_call ${a}\``,
+      ),
     );
   });
 
@@ -155,7 +159,7 @@ describe('applyConsentPolicy', () => {
     expect(q.text.endsWith('Allow this hook to run? [y/N]: ')).toBe(true);
   });
 
-  it('a modified hook\'s prompt says what changed', async () => {
+  it("a modified hook's prompt says what changed", async () => {
     const a = hook('a.sh', 'v1');
     await store.approve({ event: 'pre_tool_call', command: a });
     writeFileSync(a, 'v2');
@@ -196,7 +200,12 @@ describe('applyConsentPolicy', () => {
     const a = hook('a.sh');
     const out = await applyConsentPolicy(
       [spec('pre_tool_call', a)],
-      opts({ interactive: true, prompt: async () => { throw new Error('tty gone'); } }),
+      opts({
+        interactive: true,
+        prompt: async () => {
+          throw new Error('tty gone');
+        },
+      }),
     );
     expect(out[0]?.action).toBe('skip');
     expect(warnings[0]).toBe('consent prompt failed (tty gone); treating it as "no"');
@@ -229,11 +238,8 @@ describe('applyConsentPolicy', () => {
   });
 
   it('uses a custom approve hint when the host gives one', async () => {
-    const out = await applyConsentPolicy(
-      [spec('pre_tool_call', '/x.sh')],
-      opts({ approveHint: (e, c) => `myhost approve ${e} ${c}` }),
-    );
-    expect(out[0]?.message).toContain("Approve it with `myhost approve pre_tool_call /x.sh`");
+    const out = await applyConsentPolicy([spec('pre_tool_call', '/x.sh')], opts({ approveHint: (e, c) => `myhost approve ${e} ${c}` }));
+    expect(out[0]?.message).toContain('Approve it with `myhost approve pre_tool_call /x.sh`');
   });
 });
 

@@ -20,7 +20,7 @@ describe('whatRunDoes: what `run` does with one hook', () => {
     expect(whatRunDoes(shell('modified', true), { safeMode: false, accept: true })).toEqual({ runs: true, via: 'accept' });
   });
 
-  it('safe mode runs no user hook — shell hooks and plugins — but the host\'s own callbacks and the built-in', () => {
+  it("safe mode runs no user hook — shell hooks and plugins — but the host's own callbacks and the built-in", () => {
     const safe = { safeMode: true, accept: true };
     expect(whatRunDoes(shell('approved'), safe)).toEqual({ runs: false, why: 'safe_mode', effect: 'skipped' });
     expect(whatRunDoes(shell('not_approved', true), safe)).toEqual({ runs: false, why: 'safe_mode', effect: 'skipped' });
@@ -47,7 +47,7 @@ describe('blanket acceptance', () => {
     expect(blanketAcceptSources(none)).toEqual([]);
   });
 
-  it('hooks_auto_accept counts only in the profile\'s own config.yaml', () => {
+  it("hooks_auto_accept counts only in the profile's own config.yaml", () => {
     expect(blanketAcceptSources({ ...none, autoAccept: true, ownConfig: false })).toEqual([]);
     expect(acceptsUnapproved({ ...none, autoAccept: true, ownConfig: false, configTrusted: true })).toBe(false);
     expect(acceptsUnapproved({ ...none, autoAccept: true, configTrusted: true })).toBe(true);

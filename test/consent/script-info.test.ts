@@ -105,7 +105,7 @@ describe('findOnPath', () => {
 });
 
 describe('inspectScript: the file hashed is the file spawn runs (issue 15 §3, §4)', () => {
-  it('`node -r ./setup.js ./hook.js` pins hook.js, relative to the hook\'s working directory', async () => {
+  it("`node -r ./setup.js ./hook.js` pins hook.js, relative to the hook's working directory", async () => {
     const cwd = mkdtempSync(path.join(os.tmpdir(), 'pin-node-'));
     writeFileSync(path.join(cwd, 'setup.js'), '// setup\n');
     writeFileSync(path.join(cwd, 'hook.js'), '// hook\n');
@@ -114,7 +114,7 @@ describe('inspectScript: the file hashed is the file spawn runs (issue 15 §3, �
     rmSync(cwd, { recursive: true, force: true });
   });
 
-  it("`\"h\\$.sh\"` pins h$.sh; `'~'/g.sh` and `~root/g2.sh` pin <cwd>/~/g.sh and <cwd>/~root/g2.sh, never $HOME", async () => {
+  it('`"h\\$.sh"` pins h$.sh; `\'~\'/g.sh` and `~root/g2.sh` pin <cwd>/~/g.sh and <cwd>/~root/g2.sh, never $HOME', async () => {
     const cwd = mkdtempSync(path.join(os.tmpdir(), 'pin-quote-'));
     const home = mkdtempSync(path.join(os.tmpdir(), 'pin-home-'));
     expect((await inspectScript(`bash "${cwd}/h\\$.sh"`, { cwd, homedir: home })).path).toBe(`${cwd}/h$.sh`);

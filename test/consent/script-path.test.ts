@@ -72,7 +72,11 @@ describe('choosePinTarget: per interpreter, the script skips options that take a
 
   it.each([
     ["python3 -c 'print(1)'", 'python3', 'python3 -c runs code from the command line: the python3 binary is pinned, not the code it runs'],
-    ['python3 -m mypkg.hook', 'python3', 'python3 -m runs a module found on its import path, not a file given here: the python3 binary is pinned, not the code it runs'],
+    [
+      'python3 -m mypkg.hook',
+      'python3',
+      'python3 -m runs a module found on its import path, not a file given here: the python3 binary is pinned, not the code it runs',
+    ],
     ['python3 -uc "import x"', 'python3', 'python3 -c runs code from the command line: the python3 binary is pinned, not the code it runs'],
     ["node -e 'x()' ./ignored.js", 'node', 'node -e runs code from the command line: the node binary is pinned, not the code it runs'],
     ['node --print 1', 'node', 'node --print runs code from the command line: the node binary is pinned, not the code it runs'],
@@ -83,7 +87,11 @@ describe('choosePinTarget: per interpreter, the script skips options that take a
     ["perl -E 'say 1'", 'perl', 'perl -E runs code from the command line: the perl binary is pinned, not the code it runs'],
     ["deno eval 'x'", 'deno', 'deno eval runs code from the command line: the deno binary is pinned, not the code it runs'],
     ['deno run https://example.com/h.ts', 'deno', 'deno runs https://example.com/h.ts, which is not a local file: the deno binary is pinned'],
-    ['npx my-guard --strict', 'npx', "npx runs a package's binary or script, which can change without a file here changing: the npx binary is pinned, not the code it runs"],
+    [
+      'npx my-guard --strict',
+      'npx',
+      "npx runs a package's binary or script, which can change without a file here changing: the npx binary is pinned, not the code it runs",
+    ],
     ['bun run lint', 'bun', "bun runs the package script or binary 'lint', not a file given here: the bun binary is pinned, not the code it runs"],
     ['env python3 -c x', 'python3', 'python3 -c runs code from the command line: the python3 binary is pinned, not the code it runs'],
   ])('%j pins the interpreter %j and says why', (command, token, note) => {

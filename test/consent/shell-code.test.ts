@@ -12,7 +12,13 @@ describe('readShellCode', () => {
     ['/g.sh && echo ok; /h.sh || true', [['/g.sh'], ['echo', 'ok'], ['/h.sh'], ['true']]],
     ['DEBUG=1 /g.sh --x 2>&1 >/tmp/out', [['/g.sh', '--x']]],
     ['if /check.sh; then python3 "/a b.py"; fi', [['/check.sh'], ['python3', '/a b.py']]],
-    ['source ~/lib.sh; . ./env.sh', [['source', '/home/me/lib.sh'], ['.', './env.sh']]],
+    [
+      'source ~/lib.sh; . ./env.sh',
+      [
+        ['source', '/home/me/lib.sh'],
+        ['.', './env.sh'],
+      ],
+    ],
     ['jq . </dev/stdin | (cat)', [['jq', '.'], ['cat']]],
   ])('%j → its simple commands', (code, commands) => {
     expect(read(code)).toMatchObject({ commands, unfollowable: null });

@@ -67,9 +67,7 @@ describe('consentOf', () => {
   it('a different hash → modified, naming both hashes', () => {
     const info = consentOf(spec, [entry()], script({ sha256: B, mtime: '2025-06-01T00:00:00.5Z' }));
     expect(info).toMatchObject({ state: 'modified', pinned: true, approved_sha256: A, script_sha256: B, mtime_drift: true });
-    expect(info.reason).toBe(
-      'modified since approval: /p/h.sh changed (sha256 aaaaaaaaaaaa… at approval 2025-05-02T00:00:00Z, now bbbbbbbbbbbb…)',
-    );
+    expect(info.reason).toBe('modified since approval: /p/h.sh changed (sha256 aaaaaaaaaaaa… at approval 2025-05-02T00:00:00Z, now bbbbbbbbbbbb…)');
   });
 
   it('a pinned script that is now missing → modified', () => {
@@ -106,7 +104,11 @@ describe('consentOf', () => {
 
   it('a refused allowlist approves nothing, and says why', () => {
     const info = consentOf(spec, [entry()], script(), { allowlistError: 'shell hook allowlist /h/a.json is refused: it is a FIFO' });
-    expect(info).toMatchObject({ state: 'not_approved', allowlist_error: 'shell hook allowlist /h/a.json is refused: it is a FIFO', reason: 'not approved: shell hook allowlist /h/a.json is refused: it is a FIFO' });
+    expect(info).toMatchObject({
+      state: 'not_approved',
+      allowlist_error: 'shell hook allowlist /h/a.json is refused: it is a FIFO',
+      reason: 'not approved: shell hook allowlist /h/a.json is refused: it is a FIFO',
+    });
   });
 
   it('hash comparison ignores hex case', () => {
@@ -127,7 +129,16 @@ describe('consentOf', () => {
   });
 
   it('a bare command not on PATH reports its name as the script path', () => {
-    const info = consentOf({ event: 'e', command: 'jq .' }, [], { ...script(), command: 'jq .', token: 'jq', path: null, found: false, sha256: null, mtime: null, error: 'not found on PATH' });
+    const info = consentOf({ event: 'e', command: 'jq .' }, [], {
+      ...script(),
+      command: 'jq .',
+      token: 'jq',
+      path: null,
+      found: false,
+      sha256: null,
+      mtime: null,
+      error: 'not found on PATH',
+    });
     expect(info.script_path).toBe('jq');
   });
 });

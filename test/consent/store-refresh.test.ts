@@ -35,7 +35,10 @@ describe('ConsentStore.matchesDisk, refresh and reload', () => {
 
   it('sees another store revoke, and an in-place edit of the same size', async () => {
     const other = await ConsentStore.open(home);
-    await other.approve([{ event: 'pre_tool_call', command: cmd('a.sh') }, { event: 'pre_tool_call', command: cmd('b.sh') }]);
+    await other.approve([
+      { event: 'pre_tool_call', command: cmd('a.sh') },
+      { event: 'pre_tool_call', command: cmd('b.sh') },
+    ]);
     const mine = await ConsentStore.open(home);
     expect(commands(mine)).toEqual(['a.sh', 'b.sh']);
     await other.revoke(cmd('b.sh'));

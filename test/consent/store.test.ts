@@ -1,6 +1,21 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, chownSync, copyFileSync, existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  copyFileSync,
+  existsSync,
+  lstatSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  unlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -196,24 +211,43 @@ describe('ConsentStore: approve / state / revoke', () => {
     const store = await open();
     const dir = path.join(scripts, 'adir.sh');
     execFileSync('mkdir', [dir]);
-    await expect(store.approve([
-      { event: 'pre_tool_call', command: S('ok.sh') },
-      { event: 'pre_tool_call', command: path.join(scripts, 'later.sh') },
-      { event: 'post_tool_call', command: `bash ${dir}` },
-    ])).rejects.toThrow(
+    await expect(
+      store.approve([
+        { event: 'pre_tool_call', command: S('ok.sh') },
+        { event: 'pre_tool_call', command: path.join(scripts, 'later.sh') },
+        { event: 'post_tool_call', command: `bash ${dir}` },
+      ]),
+    ).rejects.toThrow(
       `cannot approve [pre_tool_call] ${scripts}/later.sh: ${scripts}/later.sh does not exist; [post_tool_call] bash ${dir}: ${dir} is not a regular file — ` +
-        'an approval pins the file\'s sha256, and there is no file to pin. Create the script (or fix the command), then approve again. Nothing was approved.',
+        "an approval pins the file's sha256, and there is no file to pin. Create the script (or fix the command), then approve again. Nothing was approved.",
     );
     expect(existsSync(allowlistPath())).toBe(false);
     expect((await store.state({ event: 'pre_tool_call', command: S('ok.sh') })).state).toBe('not_approved');
   });
 
   it('a null-hash entry written by this tool (it has our keys) is modified, never approved', async () => {
-    writeFileSync(allowlistPath(), JSON.stringify({ approvals: [{ event: 'pre_tool_call', command: S('late.sh'), approved_at: '2026-01-01T00:00:00Z', script_mtime_at_approval: null, script_sha256: null, script_path: S('late.sh') }] }), { mode: 0o600 });
+    writeFileSync(
+      allowlistPath(),
+      JSON.stringify({
+        approvals: [
+          {
+            event: 'pre_tool_call',
+            command: S('late.sh'),
+            approved_at: '2026-01-01T00:00:00Z',
+            script_mtime_at_approval: null,
+            script_sha256: null,
+            script_path: S('late.sh'),
+          },
+        ],
+      }),
+      { mode: 0o600 },
+    );
     const store = await open();
     const info = await store.state({ event: 'pre_tool_call', command: S('late.sh') });
     expect(info.state).toBe('modified');
-    expect(info.reason).toBe(`modified since approval: the approval of 2026-01-01T00:00:00Z pinned no file (the script was missing or unreadable then); ${S('late.sh')} is sha256 ${sha('#!/bin/sh\n# late.sh\n').slice(0, 12)}… now`);
+    expect(info.reason).toBe(
+      `modified since approval: the approval of 2026-01-01T00:00:00Z pinned no file (the script was missing or unreadable then); ${S('late.sh')} is sha256 ${sha('#!/bin/sh\n# late.sh\n').slice(0, 12)}… now`,
+    );
   });
 
   it('approves several pairs in one write, the same pair once', async () => {
@@ -258,7 +292,9 @@ describe('ConsentStore: approve / state / revoke', () => {
 
   it('many approvals at once in one process all land', async () => {
     const stores = await Promise.all(Array.from({ length: 8 }, () => open()));
-    await Promise.all(stores.flatMap((s, i) => [s.approve({ event: 'pre_tool_call', command: S(`h${i}.sh`) }), s.approve({ event: 'post_tool_call', command: S(`h${i}.sh`) })]));
+    await Promise.all(
+      stores.flatMap((s, i) => [s.approve({ event: 'pre_tool_call', command: S(`h${i}.sh`) }), s.approve({ event: 'post_tool_call', command: S(`h${i}.sh`) })]),
+    );
     expect(readJson().approvals).toHaveLength(16);
     expect(readdirSync(home)).toEqual(['shell-hooks-allowlist.json']);
   });
@@ -276,7 +312,7 @@ describe('ConsentStore: approve / state / revoke', () => {
 });
 
 describe('ConsentStore: locking', () => {
-  it('uses its own lock file, never Hermes\' flock file, and removes it after', async () => {
+  it("uses its own lock file, never Hermes' flock file, and removes it after", async () => {
     // Hermes leaves `<allowlist>.lock` in place forever; its presence must not block us.
     writeFileSync(`${allowlistPath()}.lock`, '');
     const store = await open();
@@ -327,7 +363,9 @@ describe('ConsentStore: when the allowlist cannot be written', () => {
     const r = await store.approve(spec);
     expect(r.persisted).toBe(false);
     expect(r.warning).toMatch(
-      new RegExp(`^Failed to persist shell hook allowlist to ${allowlistPath().replace(/[.]/g, '\\.')}: .*(EACCES|EPERM).*\\. The approval holds for this run, but the next start will ask again`),
+      new RegExp(
+        `^Failed to persist shell hook allowlist to ${allowlistPath().replace(/[.]/g, '\\.')}: .*(EACCES|EPERM).*\\. The approval holds for this run, but the next start will ask again`,
+      ),
     );
     expect(r.warning).toContain('--accept-hooks / HERMES_ACCEPT_HOOKS=1 / hooks_auto_accept: true');
     expect(await store.state(spec)).toMatchObject({ state: 'approved', pinned: true });
@@ -375,9 +413,11 @@ describe('ConsentStore: when the allowlist cannot be written', () => {
   });
 });
 
-describe('ConsentStore: the allowlist must be the user\'s own file (as ssh treats authorized_keys)', () => {
+describe("ConsentStore: the allowlist must be the user's own file (as ssh treats authorized_keys)", () => {
   const approvedBy = (command: string): string =>
-    JSON.stringify({ approvals: [{ event: 'pre_tool_call', command, approved_at: '2026-01-01T00:00:00Z', script_sha256: sha('#!/bin/sh\n# g.sh\n'), script_path: command }] });
+    JSON.stringify({
+      approvals: [{ event: 'pre_tool_call', command, approved_at: '2026-01-01T00:00:00Z', script_sha256: sha('#!/bin/sh\n# g.sh\n'), script_path: command }],
+    });
 
   it('a symlink to a world-writable file is refused (the target is checked), and approve/revoke refuse to write through it', async () => {
     const elsewhere = path.join(scripts, 'planted.json');
@@ -397,10 +437,12 @@ describe('ConsentStore: the allowlist must be the user\'s own file (as ssh treat
     expect((await store.state({ event: 'pre_tool_call', command: S('g.sh') })).state).toBe('approved');
   });
 
-  it('a group-writable file is refused; a symlink to the user\'s own 0600 file is followed and used', async () => {
+  it("a group-writable file is refused; a symlink to the user's own 0600 file is followed and used", async () => {
     writeFileSync(allowlistPath(), approvedBy(S('g.sh')));
     chmodSync(allowlistPath(), 0o620);
-    expect((await (await open()).state({ event: 'pre_tool_call', command: S('g.sh') })).allowlist_error).toContain('is refused: it is writable by group (mode 0620)');
+    expect((await (await open()).state({ event: 'pre_tool_call', command: S('g.sh') })).allowlist_error).toContain(
+      'is refused: it is writable by group (mode 0620)',
+    );
     rmSync(allowlistPath());
     const mine = path.join(scripts, 'mine.json');
     writeFileSync(mine, approvedBy(S('g.sh')), { mode: 0o600 });
@@ -473,14 +515,18 @@ describe('ConsentStore: the allowlist must be the user\'s own file (as ssh treat
       writeFileSync(allowlistPath(), '{}', { mode: 0o600 });
       const other = (process.geteuid?.() ?? 1000) + 1;
       const r = readTrustedFile(allowlistPath(), { euid: other });
-      expect(r.refused?.findings).toContainEqual(expect.objectContaining({ path: allowlistPath(), self: true, problem: `is owned by uid ${process.geteuid?.()}, not by you (uid ${other})` }));
+      expect(r.refused?.findings).toContainEqual(
+        expect.objectContaining({ path: allowlistPath(), self: true, problem: `is owned by uid ${process.geteuid?.()}, not by you (uid ${other})` }),
+      );
       return;
     }
     writeFileSync(allowlistPath(), approvedBy(S('g.sh')), { mode: 0o600 });
     chownSync(allowlistPath(), 65534, 65534);
     const info = await (await open()).state({ event: 'pre_tool_call', command: S('g.sh') });
     expect(info.state).toBe('not_approved');
-    expect(info.allowlist_error).toBe(`shell hook allowlist ${allowlistPath()} is refused: it is owned by uid 65534, not by you (uid 0), so no approval in it counts — check what is there, then run chown root '${allowlistPath()}'`);
+    expect(info.allowlist_error).toBe(
+      `shell hook allowlist ${allowlistPath()} is refused: it is owned by uid 65534, not by you (uid 0), so no approval in it counts — check what is there, then run chown root '${allowlistPath()}'`,
+    );
   });
 
   it('a FIFO at the path does not hang: it is refused at once', async () => {

@@ -40,7 +40,9 @@ describe('timestamps in Hermes (Python isoformat) form', () => {
         ...files,
       ],
       { encoding: 'utf8' },
-    ).trim().split('\n');
+    )
+      .trim()
+      .split('\n');
     const ours = files.map((f) => isoFromMtimeNs(statSync(f, { bigint: true }).mtimeNs));
     rmSync(dir, { recursive: true, force: true });
     expect(ours).toEqual(py);

@@ -57,7 +57,9 @@ describe('checkTrust: the file itself', () => {
     const f = file(path.join(base, 'c.yaml'), 0o666);
     const v = checkTrust(f);
     expect(v.findings).toEqual([{ path: f, self: true, problem: 'is writable by group and others (mode 0666)', fix: `run chmod go-w '${f}'` }]);
-    expect(distrustMessage('config file', v)).toBe(`config file ${f} is not trusted: it is writable by group and others (mode 0666) — check what is there, then run chmod go-w '${f}'`);
+    expect(distrustMessage('config file', v)).toBe(
+      `config file ${f} is not trusted: it is writable by group and others (mode 0666) — check what is there, then run chmod go-w '${f}'`,
+    );
     chmodSync(f, 0o620);
     expect(checkTrust(f).findings[0]?.problem).toBe('is writable by group (mode 0620)');
   });
@@ -80,7 +82,9 @@ describe('checkTrust: the file itself', () => {
 
   it('a secret (serve’s token) must not be readable by group or others either', () => {
     const f = file(path.join(base, 'token'), 0o640);
-    expect(checkTrust(f, { secret: true }).findings).toEqual([{ path: f, self: true, problem: 'is readable by group (mode 0640)', fix: `run chmod 600 '${f}'` }]);
+    expect(checkTrust(f, { secret: true }).findings).toEqual([
+      { path: f, self: true, problem: 'is readable by group (mode 0640)', fix: `run chmod 600 '${f}'` },
+    ]);
     expect(checkTrust(f).findings).toEqual([]);
   });
 });
@@ -123,7 +127,9 @@ describe('checkTrust: the directories on the way (as sshd StrictModes)', () => {
       ]);
     } else {
       // Ours and sticky: not the root-owned exception, so refused for being writable by others.
-      expect(checkTrust(f).findings).toEqual([{ path: sticky, self: false, problem: 'is writable by group and others (mode 1777)', fix: `run chmod go-w '${sticky}'` }]);
+      expect(checkTrust(f).findings).toEqual([
+        { path: sticky, self: false, problem: 'is writable by group and others (mode 1777)', fix: `run chmod go-w '${sticky}'` },
+      ]);
     }
     expect(checkTrust('/tmp', { kind: 'directory' }).findings).toEqual([]);
   });
@@ -208,7 +214,11 @@ describe('judgeSubjects: a profile judged once, each problem said once', () => {
     const config = file(path.join(home, 'config.yaml'), 0o644);
     dir(path.join(home, 'plugins'), 0o755);
     const judged = judgeSubjects(profileSubjects(home, config, { layout: true }));
-    expect(judged.map((j) => [j.subject.what, j.news.length])).toEqual([['profile home', 1], ['config file', 0], ['plugins directory', 0]]);
+    expect(judged.map((j) => [j.subject.what, j.news.length])).toEqual([
+      ['profile home', 1],
+      ['config file', 0],
+      ['plugins directory', 0],
+    ]);
     expect(judged[0]?.message).toBe(
       `the profile home ${home} is not trusted: it is writable by group and others (mode 0777) — check what is there, then run chmod go-w '${home}'. ` +
         'Nothing under it is trusted either: its allowlist approves nothing (a fail_closed guard blocks), its plugins/, gateway hooks/ and BOOT.md are not loaded, and a config.yaml in it grants nothing.',

@@ -83,16 +83,23 @@ describe('Codex hooks', () => {
 
 describe('Gemini CLI hooks', () => {
   it('a BeforeTool hook: deny, ask, and hookSpecificOutput.tool_input merged back with our keys', () => {
-    expect(runAs('gemini', 'gemini-before-tool.sh', 'pre_tool_call', { tool_name: 'write_file', tool_input: { path: 'config/.env', content: 'K=v' } }).directive).toEqual({
+    expect(
+      runAs('gemini', 'gemini-before-tool.sh', 'pre_tool_call', { tool_name: 'write_file', tool_input: { path: 'config/.env', content: 'K=v' } }).directive,
+    ).toEqual({
       action: 'block',
       message: 'Writing .env files is not allowed',
     });
     // The same guard fires for `replace`, our patch, because the key comes through as file_path.
-    expect(runAs('gemini', 'gemini-before-tool.sh', 'pre_tool_call', { tool_name: 'patch', tool_input: { path: 'prod.env', old_string: 'a', new_string: 'b' } }).directive).toEqual({
+    expect(
+      runAs('gemini', 'gemini-before-tool.sh', 'pre_tool_call', { tool_name: 'patch', tool_input: { path: 'prod.env', old_string: 'a', new_string: 'b' } })
+        .directive,
+    ).toEqual({
       action: 'block',
       message: 'Writing .env files is not allowed',
     });
-    expect(runAs('gemini', 'gemini-before-tool.sh', 'pre_tool_call', { tool_name: 'write_file', tool_input: { path: 'docs/a.md', content: '# A' } }).directive).toEqual({
+    expect(
+      runAs('gemini', 'gemini-before-tool.sh', 'pre_tool_call', { tool_name: 'write_file', tool_input: { path: 'docs/a.md', content: '# A' } }).directive,
+    ).toEqual({
       action: 'modify',
       args: { content: '# A\n' },
     });
@@ -121,7 +128,9 @@ describe('Cursor hooks', () => {
       action: 'block',
       message: 'Do not run npm publish; ask the user to publish.',
     });
-    expect(runAs('cursor', 'cursor-before-shell.sh', 'pre_tool_call', { tool_name: 'terminal', tool_input: { command: 'git push origin main' } }).directive).toEqual({
+    expect(
+      runAs('cursor', 'cursor-before-shell.sh', 'pre_tool_call', { tool_name: 'terminal', tool_input: { command: 'git push origin main' } }).directive,
+    ).toEqual({
       action: 'approve',
       message: 'Push to the remote?',
     });
@@ -129,7 +138,9 @@ describe('Cursor hooks', () => {
   });
 
   it('a preToolUse hook: updated_input comes back with our keys', () => {
-    expect(runAs('cursor', 'cursor-pre-tool-use.sh', 'pre_tool_call', { tool_name: 'write_file', tool_input: { path: 'notes.md', content: 'x' } }).directive).toEqual({
+    expect(
+      runAs('cursor', 'cursor-pre-tool-use.sh', 'pre_tool_call', { tool_name: 'write_file', tool_input: { path: 'notes.md', content: 'x' } }).directive,
+    ).toEqual({
       action: 'modify',
       args: { path: 'sandbox/notes.md', content: 'x' },
     });
@@ -138,7 +149,13 @@ describe('Cursor hooks', () => {
 
 describe('fail_closed (pre_tool_call only), as on our wire', () => {
   it('timeout, garbled stdout, non-zero exit without a directive, launch failure → failed closed', () => {
-    const slow = runAs('claude', 'sleepy.sh', 'pre_tool_call', { tool_name: 'terminal', tool_input: { command: 'ls' } }, { fail_closed: true, timeoutMs: 1000 });
+    const slow = runAs(
+      'claude',
+      'sleepy.sh',
+      'pre_tool_call',
+      { tool_name: 'terminal', tool_input: { command: 'ls' } },
+      { fail_closed: true, timeoutMs: 1000 },
+    );
     expect(slow.run.status).toBe('timeout');
     expect(slow.directive).toEqual({ action: 'block', message: `hook ${hookPath('sleepy.sh')} failed closed: timed out after 1s` });
 
@@ -167,8 +184,14 @@ describe('fail_closed (pre_tool_call only), as on our wire', () => {
     const deny = '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}';
     expect(evaluateDialectRun('claude', maps, s, 'terminal', record(1, deny))).toEqual({ action: 'block', message: 'no' });
     expect(evaluateDialectRun('cursor', maps, s, 'terminal', record(0, '{"permission":"allow"}'))).toBeNull();
-    expect(evaluateDialectRun('claude', maps, s, 'terminal', record(137, '', '', null))).toEqual({ action: 'block', message: 'hook h failed closed: exited with status 137 without a directive' });
-    expect(evaluateDialectRun('claude', maps, s, 'terminal', record(null, '', '', 'SIGKILL'))).toEqual({ action: 'block', message: 'hook h failed closed: killed by SIGKILL without a directive' });
+    expect(evaluateDialectRun('claude', maps, s, 'terminal', record(137, '', '', null))).toEqual({
+      action: 'block',
+      message: 'hook h failed closed: exited with status 137 without a directive',
+    });
+    expect(evaluateDialectRun('claude', maps, s, 'terminal', record(null, '', '', 'SIGKILL'))).toEqual({
+      action: 'block',
+      message: 'hook h failed closed: killed by SIGKILL without a directive',
+    });
     expect(evaluateDialectRun('claude', maps, s, 'terminal', { ...record(null), status: 'output_limit' })).toEqual({
       action: 'block',
       message: 'hook h failed closed: kept writing far past the output cap and was killed before it exited',
@@ -208,7 +231,8 @@ describe('fail_closed (pre_tool_call only), as on our wire', () => {
 
 describe('exit-code and output rules per agent (hand-made runs)', () => {
   const pre = spec('pre_tool_call', 'h');
-  const claudeDeny = (reason: string) => JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason } });
+  const claudeDeny = (reason: string) =>
+    JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason } });
   const claudeAllow = JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow' } });
   const claude = (run: RunRecord, event: EventName = 'pre_tool_call', tool: string | null = 'terminal') =>
     evaluateDialectRun('claude', maps, spec(event, 'h'), tool, run);
@@ -230,7 +254,10 @@ describe('exit-code and output rules per agent (hand-made runs)', () => {
   });
 
   it('Claude: continue:false, defer, legacy decision, allow without updatedInput, context', () => {
-    expect(claude(record(0, '{"continue": false, "stopReason": "Session halted by policy"}'))).toEqual({ action: 'block', message: 'Session halted by policy' });
+    expect(claude(record(0, '{"continue": false, "stopReason": "Session halted by policy"}'))).toEqual({
+      action: 'block',
+      message: 'Session halted by policy',
+    });
     expect(claude(record(0, '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"defer"}}'))).toBeNull();
     expect(claude(record(0, '{"decision":"block","reason":"legacy"}'))).toEqual({ action: 'block', message: 'legacy' });
     expect(claude(record(0, '{"decision":"approve"}'))).toBeNull();
@@ -266,7 +293,10 @@ describe('exit-code and output rules per agent (hand-made runs)', () => {
     expect(codex(record(0, '{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"command":"x"}}}'))).toBeNull();
     // Plain text is ignored, even on UserPromptSubmit.
     expect(codex(record(0, 'some context'), 'pre_llm_call')).toBeNull();
-    expect(codex(record(0, '{"decision":"block","reason":"Run the tests first."}'), 'pre_verify')).toEqual({ action: 'continue', message: 'Run the tests first.' });
+    expect(codex(record(0, '{"decision":"block","reason":"Run the tests first."}'), 'pre_verify')).toEqual({
+      action: 'continue',
+      message: 'Run the tests first.',
+    });
   });
 
   it('Gemini: stderr is parsed when stdout is empty; JSON-encoded JSON; exit codes', () => {
@@ -289,7 +319,10 @@ describe('exit-code and output rules per agent (hand-made runs)', () => {
     expect(cursor(record(2, '', 'no shell today'))).toEqual({ action: 'block', message: 'no shell today' });
     expect(cursor(record(0, '{"permission":"deny","userMessage":"old style"}'))).toEqual({ action: 'block', message: 'old style' });
     expect(cursor(record(0, '{"permission":"deny"}'))).toEqual({ action: 'block', message: 'Blocked by shell hook.' });
-    expect(cursor(record(0, '{"followup_message":"Now update the changelog."}'), 'pre_verify')).toEqual({ action: 'continue', message: 'Now update the changelog.' });
+    expect(cursor(record(0, '{"followup_message":"Now update the changelog."}'), 'pre_verify')).toEqual({
+      action: 'continue',
+      message: 'Now update the changelog.',
+    });
     expect(cursor(record(0, '{"continue":true,"additional_context":"Use pnpm."}'), 'pre_llm_call')).toEqual({ action: 'context', context: 'Use pnpm.' });
     expect(cursor(record(1, ''))).toBeNull();
   });

@@ -35,7 +35,12 @@ describe('convertClaudeMatcher', () => {
     const regexes = ['mcp__.*', '^Bash$', 'Edit$', 'Web.+', '^mcp__(memory|fs)__', 'a\\.b', '.*', 'e'];
     fc.assert(
       fc.property(fc.constantFrom(...regexes), fc.constantFrom(...names), (m, name) => {
-        const claude = /^[A-Za-z0-9_ ,|-]+$/.test(m) ? m.split(/[|,]/).map((s) => s.trim()).includes(name) : new RegExp(m).test(name);
+        const claude = /^[A-Za-z0-9_ ,|-]+$/.test(m)
+          ? m
+              .split(/[|,]/)
+              .map((s) => s.trim())
+              .includes(name)
+          : new RegExp(m).test(name);
         expect(fullMatch(convertClaudeMatcher(m)!)(name)).toBe(claude);
       }),
     );

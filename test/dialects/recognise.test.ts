@@ -14,14 +14,22 @@ function keys(yaml: string) {
 
 describe('recogniseAgentHooks', () => {
   it("Claude Code's block: matcher groups with nested hooks lists", () => {
-    expect(keys('hooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n        - type: command\n          command: /g.sh\n  Stop:\n    - hooks: [{type: command, command: /s.sh}]\n  pre_tool_call:\n    - command: /ok.sh\n')).toEqual([
+    expect(
+      keys(
+        'hooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n        - type: command\n          command: /g.sh\n  Stop:\n    - hooks: [{type: command, command: /s.sh}]\n  pre_tool_call:\n    - command: /ok.sh\n',
+      ),
+    ).toEqual([
       { key: 'PreToolUse', agent: 'claude', event: 'pre_tool_call', shape: 'groups', maybeCodex: true },
       { key: 'Stop', agent: 'claude', event: 'pre_verify', shape: 'groups', maybeCodex: true },
     ]);
   });
 
   it("Gemini CLI's names, Cursor's versioned flat file, and an event with no Hermes counterpart", () => {
-    expect(keys('hooks:\n  BeforeTool:\n    - matcher: run_shell_command\n      hooks: [{type: command, command: /g.sh}]\n  SessionStart:\n    - hooks: [{type: command, command: /s.sh}]\n')).toEqual([
+    expect(
+      keys(
+        'hooks:\n  BeforeTool:\n    - matcher: run_shell_command\n      hooks: [{type: command, command: /g.sh}]\n  SessionStart:\n    - hooks: [{type: command, command: /s.sh}]\n',
+      ),
+    ).toEqual([
       { key: 'BeforeTool', agent: 'gemini', event: 'pre_tool_call', shape: 'groups', maybeCodex: false },
       { key: 'SessionStart', agent: 'gemini', event: 'on_session_start', shape: 'groups', maybeCodex: false },
     ]);
@@ -29,10 +37,12 @@ describe('recogniseAgentHooks', () => {
       { key: 'beforeShellExecution', agent: 'cursor', event: 'pre_tool_call', shape: 'flat', maybeCodex: false },
       { key: 'stop', agent: 'cursor', event: 'pre_verify', shape: 'flat', maybeCodex: false },
     ]);
-    expect(keys('hooks:\n  Notification:\n    - matcher: ""\n      hooks: [{type: command, command: /n.sh}]\n')).toEqual([{ key: 'Notification', agent: 'claude', event: null, shape: 'groups', maybeCodex: false }]);
+    expect(keys('hooks:\n  Notification:\n    - matcher: ""\n      hooks: [{type: command, command: /n.sh}]\n')).toEqual([
+      { key: 'Notification', agent: 'claude', event: null, shape: 'groups', maybeCodex: false },
+    ]);
   });
 
-  it('a typo of a Hermes event is not another agent\'s (it keeps its did-you-mean)', () => {
+  it("a typo of a Hermes event is not another agent's (it keeps its did-you-mean)", () => {
     expect(keys('hooks:\n  pretoolcall:\n    - command: /g.sh\n  outbound: []\n')).toEqual([]);
   });
 
@@ -44,7 +54,7 @@ describe('recogniseAgentHooks', () => {
         'Convert it with: hermes-hooks import /home/me/.hermes/config.yaml --dialect claude --write (a backup is kept; without --write it only prints the result; a Codex block: --dialect codex)',
     );
     const [flat] = keys('hooks:\n  PreToolUse:\n    - command: /g.sh\n');
-    expect(foreignHooksMessage(flat!, "/my home/config.yaml")).toMatch(
+    expect(foreignHooksMessage(flat!, '/my home/config.yaml')).toMatch(
       /^unknown hook event 'PreToolUse': it is Claude Code's name — did you mean 'pre_tool_call' with 'dialect: claude'\? As written none of its hooks run; rename the key and add dialect: claude to each entry, or convert it with: hermes-hooks import '\/my home\/config.yaml' --dialect claude --write/,
     );
   });
@@ -60,14 +70,51 @@ describe('recogniseAgentHooks', () => {
 
 describe('recogniseAgentInput', () => {
   it("Claude Code's, Codex's, Gemini CLI's and Cursor's stdin are told apart; the Hermes wire is not flagged", () => {
-    const claude = { session_id: 's', transcript_path: '/t.jsonl', cwd: '/r', permission_mode: 'default', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_use_id: 'tu' };
-    expect(recogniseAgentInput(claude, maps)).toEqual({ agent: 'claude', theirEvent: 'PreToolUse', clues: ["hook_event_name 'PreToolUse'", 'transcript_path', 'permission_mode', 'tool_use_id'] });
+    const claude = {
+      session_id: 's',
+      transcript_path: '/t.jsonl',
+      cwd: '/r',
+      permission_mode: 'default',
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Bash',
+      tool_input: { command: 'ls' },
+      tool_use_id: 'tu',
+    };
+    expect(recogniseAgentInput(claude, maps)).toEqual({
+      agent: 'claude',
+      theirEvent: 'PreToolUse',
+      clues: ["hook_event_name 'PreToolUse'", 'transcript_path', 'permission_mode', 'tool_use_id'],
+    });
     expect(recogniseAgentInput({ ...claude, turn_id: 't', model: 'gpt' }, maps)?.agent).toBe('codex');
-    expect(recogniseAgentInput({ session_id: 's', transcript_path: '/t', cwd: '/r', hook_event_name: 'BeforeTool', timestamp: 'x', tool_name: 'run_shell_command', tool_input: {} }, maps)?.agent).toBe('gemini');
-    expect(recogniseAgentInput({ conversation_id: 'c', generation_id: 'g', hook_event_name: 'beforeShellExecution', command: 'ls', cwd: '/r', workspace_roots: ['/r'] }, maps)).toMatchObject({ agent: 'cursor', theirEvent: 'beforeShellExecution' });
+    expect(
+      recogniseAgentInput(
+        { session_id: 's', transcript_path: '/t', cwd: '/r', hook_event_name: 'BeforeTool', timestamp: 'x', tool_name: 'run_shell_command', tool_input: {} },
+        maps,
+      )?.agent,
+    ).toBe('gemini');
+    expect(
+      recogniseAgentInput(
+        { conversation_id: 'c', generation_id: 'g', hook_event_name: 'beforeShellExecution', command: 'ls', cwd: '/r', workspace_roots: ['/r'] },
+        maps,
+      ),
+    ).toMatchObject({ agent: 'cursor', theirEvent: 'beforeShellExecution' });
     // Without the event name, the keys only an agent sends still tell.
-    expect(recogniseAgentInput({ tool_name: 'Bash', tool_input: {}, session_id: 's', transcript_path: '/t' }, maps)).toMatchObject({ agent: 'claude', theirEvent: null });
-    for (const ours of [{ hook_event_name: 'pre_tool_call', tool_name: 'terminal', tool_input: {}, session_id: 's', cwd: '/', profile: 'default', extra: { transcript_path: '/t' } }, { tool_input: {}, tool_use_id: 'x' }]) {
+    expect(recogniseAgentInput({ tool_name: 'Bash', tool_input: {}, session_id: 's', transcript_path: '/t' }, maps)).toMatchObject({
+      agent: 'claude',
+      theirEvent: null,
+    });
+    for (const ours of [
+      {
+        hook_event_name: 'pre_tool_call',
+        tool_name: 'terminal',
+        tool_input: {},
+        session_id: 's',
+        cwd: '/',
+        profile: 'default',
+        extra: { transcript_path: '/t' },
+      },
+      { tool_input: {}, tool_use_id: 'x' },
+    ]) {
       expect(recogniseAgentInput(ours, maps)).toBeNull();
     }
   });

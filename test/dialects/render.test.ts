@@ -57,7 +57,11 @@ describe('renderDialectStdin', () => {
   });
 
   it('Cursor: a terminal call renders as beforeShellExecution with command/cwd (and tool_name/tool_input)', () => {
-    const payload = wire('pre_tool_call', { tool_name: 'terminal', tool_input: { command: 'npm publish', workdir: '/work/proj/pkg' }, extra: { turn_id: 'turn_7', model: 'm1' } });
+    const payload = wire('pre_tool_call', {
+      tool_name: 'terminal',
+      tool_input: { command: 'npm publish', workdir: '/work/proj/pkg' },
+      extra: { turn_id: 'turn_7', model: 'm1' },
+    });
     expect(renderDialectStdin('cursor', maps, payload, ctx)).toEqual({
       conversation_id: 'sess-1',
       generation_id: 'turn_7',
@@ -83,12 +87,24 @@ describe('renderDialectStdin', () => {
 
   it('ctx.theirEvent picks the event when it maps to ours, else there is no counterpart', () => {
     const payload = wire('pre_tool_call', { tool_name: 'terminal', tool_input: { command: 'ls' } });
-    expect(renderDialectStdin('cursor', maps, payload, { ...ctx, theirEvent: 'preToolUse' })).toMatchObject({ hook_event_name: 'preToolUse', tool_name: 'Shell', tool_input: { command: 'ls' } });
+    expect(renderDialectStdin('cursor', maps, payload, { ...ctx, theirEvent: 'preToolUse' })).toMatchObject({
+      hook_event_name: 'preToolUse',
+      tool_name: 'Shell',
+      tool_input: { command: 'ls' },
+    });
     expect(renderDialectStdin('cursor', maps, payload, { ...ctx, theirEvent: 'stop' })).toBeNull();
   });
 
   it('prompts: Hermes content parts become the agent prompt text', () => {
-    const payload = wire('pre_llm_call', { extra: { user_message: [{ type: 'text', text: 'hello' }, { type: 'image_url', image_url: 'x' }, { type: 'text', text: 'world' }] } });
+    const payload = wire('pre_llm_call', {
+      extra: {
+        user_message: [
+          { type: 'text', text: 'hello' },
+          { type: 'image_url', image_url: 'x' },
+          { type: 'text', text: 'world' },
+        ],
+      },
+    });
     expect(renderDialectStdin('claude', maps, payload, ctx)).toMatchObject({ hook_event_name: 'UserPromptSubmit', prompt: 'hello\nworld' });
     expect(renderDialectStdin('gemini', maps, payload, ctx)).toMatchObject({ hook_event_name: 'BeforeAgent', prompt: 'hello\nworld' });
     expect(renderDialectStdin('cursor', maps, payload, ctx)).toMatchObject({ hook_event_name: 'beforeSubmitPrompt', prompt: 'hello\nworld', attachments: [] });
@@ -104,14 +120,22 @@ describe('renderDialectStdin', () => {
   });
 
   it('post_tool_call: the JSON-string result becomes the agent tool_response value', () => {
-    const payload = wire('post_tool_call', { tool_name: 'write_file', tool_input: { path: 'a', content: 'b' }, extra: { result: '{"ok": true}', tool_call_id: 'c' } });
+    const payload = wire('post_tool_call', {
+      tool_name: 'write_file',
+      tool_input: { path: 'a', content: 'b' },
+      extra: { result: '{"ok": true}', tool_call_id: 'c' },
+    });
     expect(renderDialectStdin('claude', maps, payload, ctx)).toMatchObject({
       hook_event_name: 'PostToolUse',
       tool_name: 'Write',
       tool_input: { file_path: 'a', content: 'b' },
       tool_response: { ok: true },
     });
-    expect(renderDialectStdin('cursor', maps, payload, ctx)).toMatchObject({ hook_event_name: 'afterFileEdit', file_path: 'a', edits: [{ old_string: '', new_string: 'b' }] });
+    expect(renderDialectStdin('cursor', maps, payload, ctx)).toMatchObject({
+      hook_event_name: 'afterFileEdit',
+      file_path: 'a',
+      edits: [{ old_string: '', new_string: 'b' }],
+    });
   });
 
   it('returns null for events an agent has no counterpart of, and for unknown events', () => {

@@ -17,7 +17,13 @@ function parse(dialect: AgentDialect, sample: string) {
 
 /** How the agent reads our answer, by its own rules. */
 function agentReads(dialect: AgentDialect, event: EventName, toolName: string | null, answer: DialectAnswer): Directive | null {
-  return evaluateDialectRun(dialect, maps, { event, command: 'hermes-hooks', fail_closed: false, timeout: 310 }, toolName, record(answer.exitCode, answer.stdout, answer.stderr));
+  return evaluateDialectRun(
+    dialect,
+    maps,
+    { event, command: 'hermes-hooks', fail_closed: false, timeout: 310 },
+    toolName,
+    record(answer.exitCode, answer.stdout, answer.stderr),
+  );
 }
 
 const FAIL_CLOSED = 'hook /opt/guard.sh failed closed: timed out after 5s';
@@ -55,18 +61,27 @@ describe('Claude Code', () => {
 
   it('a hook that failed closed is a deny with its message', () => {
     const answer = renderDialectAnswer('claude', maps, 'PreToolUse', decision('pre_tool_call', 'block', { message: FAIL_CLOSED }), 'terminal');
-    expect(JSON.parse(answer.stdout)).toEqual({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: FAIL_CLOSED } });
+    expect(JSON.parse(answer.stdout)).toEqual({
+      hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: FAIL_CLOSED },
+    });
     expect(agentReads('claude', 'pre_tool_call', 'terminal', answer)).toEqual({ action: 'block', message: FAIL_CLOSED });
   });
 
   it('approve → ask (with the rewritten input when there is one)', () => {
     const answer = renderDialectAnswer('claude', maps, 'PreToolUse', decision('pre_tool_call', 'approve', { message: 'Deploys need a human' }), 'terminal');
-    expect(JSON.parse(answer.stdout)).toEqual({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'ask', permissionDecisionReason: 'Deploys need a human' } });
+    expect(JSON.parse(answer.stdout)).toEqual({
+      hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'ask', permissionDecisionReason: 'Deploys need a human' },
+    });
     expect(answer.exitCode).toBe(0);
     expect(agentReads('claude', 'pre_tool_call', 'terminal', answer)).toEqual({ action: 'approve', message: 'Deploys need a human' });
     const bare = renderDialectAnswer('claude', maps, 'PreToolUse', decision('pre_tool_call', 'approve', { args: { command: 'ls -l' } }), 'terminal');
     expect(JSON.parse(bare.stdout)).toEqual({
-      hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'ask', permissionDecisionReason: 'Bash needs approval', updatedInput: { command: 'ls -l' } },
+      hookSpecificOutput: {
+        hookEventName: 'PreToolUse',
+        permissionDecision: 'ask',
+        permissionDecisionReason: 'Bash needs approval',
+        updatedInput: { command: 'ls -l' },
+      },
     });
   });
 
@@ -94,7 +109,11 @@ describe('Claude Code', () => {
     expect(p.kwargs).toMatchObject({ session_id: 'abc123', user_message: 'Write a function to calculate the factorial of a number' });
     expect(p.kwargs).not.toHaveProperty('prompt');
     const answer = renderDialectAnswer('claude', maps, 'UserPromptSubmit', decision('pre_llm_call', 'allow', { context: 'Use BigInt for large n.' }), null);
-    expect(answer).toEqual({ exitCode: 0, stdout: '{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"Use BigInt for large n."}}\n', stderr: '' });
+    expect(answer).toEqual({
+      exitCode: 0,
+      stdout: '{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"Use BigInt for large n."}}\n',
+      stderr: '',
+    });
     expect(agentReads('claude', 'pre_llm_call', null, answer)).toEqual({ action: 'context', context: 'Use BigInt for large n.' });
   });
 
@@ -128,7 +147,14 @@ describe('Claude Code', () => {
     expect(failed).toEqual({
       event: 'post_tool_call',
       theirEvent: 'PostToolUseFailure',
-      kwargs: { tool_name: 'terminal', args: { command: 'false' }, session_id: 's', tool_call_id: 'toolu_1', error_message: 'Command exited with non-zero status code 1', status: 'error' },
+      kwargs: {
+        tool_name: 'terminal',
+        args: { command: 'false' },
+        session_id: 's',
+        tool_call_id: 'toolu_1',
+        error_message: 'Command exited with non-zero status code 1',
+        status: 'error',
+      },
     });
   });
 });
@@ -171,7 +197,13 @@ describe('Codex', () => {
   });
 
   it('modify → allow + updatedInput (Codex fails a hook that sends either alone; its allow grants nothing)', () => {
-    const answer = renderDialectAnswer('codex', maps, 'PreToolUse', decision('pre_tool_call', 'allow', { args: { command: 'pip install --user requests' } }), 'terminal');
+    const answer = renderDialectAnswer(
+      'codex',
+      maps,
+      'PreToolUse',
+      decision('pre_tool_call', 'allow', { args: { command: 'pip install --user requests' } }),
+      'terminal',
+    );
     expect(answer).toEqual({
       exitCode: 0,
       stdout: '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"pip install --user requests"}}}\n',
@@ -182,7 +214,10 @@ describe('Codex', () => {
   });
 
   it('UserPromptSubmit context and Stop continue', () => {
-    expect(parse('codex', 'codex-UserPromptSubmit').kwargs).toMatchObject({ user_message: 'fix the failing test in utils', turn_id: '019a6b1c-8e3f-7a21-8d2b-3c4d5e6f7081' });
+    expect(parse('codex', 'codex-UserPromptSubmit').kwargs).toMatchObject({
+      user_message: 'fix the failing test in utils',
+      turn_id: '019a6b1c-8e3f-7a21-8d2b-3c4d5e6f7081',
+    });
     const ctx = renderDialectAnswer('codex', maps, 'UserPromptSubmit', decision('pre_llm_call', 'allow', { context: 'utils lives in src/utils.ts' }), null);
     expect(JSON.parse(ctx.stdout)).toEqual({ hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: 'utils lives in src/utils.ts' } });
     expect(agentReads('codex', 'pre_llm_call', null, ctx)).toEqual({ action: 'context', context: 'utils lives in src/utils.ts' });
@@ -225,10 +260,16 @@ describe('Gemini CLI', () => {
     const args = { path: 'docs/notes.md', content: '# Notes\n' };
     const modify = renderDialectAnswer('gemini', maps, 'BeforeTool', decision('pre_tool_call', 'allow', { args }), 'write_file');
     // The rewrite alone: no decision, so nothing is allowed that Gemini would not allow itself.
-    expect(JSON.parse(modify.stdout)).toEqual({ hookSpecificOutput: { hookEventName: 'BeforeTool', tool_input: { file_path: 'docs/notes.md', content: '# Notes\n' } } });
+    expect(JSON.parse(modify.stdout)).toEqual({
+      hookSpecificOutput: { hookEventName: 'BeforeTool', tool_input: { file_path: 'docs/notes.md', content: '# Notes\n' } },
+    });
     expect(agentReads('gemini', 'pre_tool_call', 'write_file', modify)).toEqual({ action: 'modify', args });
 
-    expect(renderDialectAnswer('gemini', maps, 'BeforeTool', decision('pre_tool_call', 'allow'), 'write_file')).toEqual({ exitCode: 0, stdout: '', stderr: '' });
+    expect(renderDialectAnswer('gemini', maps, 'BeforeTool', decision('pre_tool_call', 'allow'), 'write_file')).toEqual({
+      exitCode: 0,
+      stdout: '',
+      stderr: '',
+    });
   });
 
   it('BeforeAgent context → additionalContext; AfterAgent continue → deny + reason', () => {
@@ -237,7 +278,10 @@ describe('Gemini CLI', () => {
     expect(JSON.parse(ctx.stdout)).toEqual({ hookSpecificOutput: { hookEventName: 'BeforeAgent', additionalContext: 'CHANGELOG.md uses Keep a Changelog.' } });
     expect(agentReads('gemini', 'pre_llm_call', null, ctx)).toEqual({ action: 'context', context: 'CHANGELOG.md uses Keep a Changelog.' });
 
-    expect(parse('gemini', 'gemini-AfterAgent')).toMatchObject({ event: 'pre_verify', kwargs: { final_response: 'I added the entry under 1.4.0.', attempt: 1 } });
+    expect(parse('gemini', 'gemini-AfterAgent')).toMatchObject({
+      event: 'pre_verify',
+      kwargs: { final_response: 'I added the entry under 1.4.0.', attempt: 1 },
+    });
     const retry = renderDialectAnswer('gemini', maps, 'AfterAgent', decision('pre_verify', 'continue', { message: 'Link the PR in the entry.' }), null);
     expect(retry.stdout).toBe('{"decision":"deny","reason":"Link the PR in the entry."}\n');
     expect(agentReads('gemini', 'pre_verify', null, retry)).toEqual({ action: 'continue', message: 'Link the PR in the entry.' });
@@ -263,7 +307,13 @@ describe('Cursor', () => {
   });
 
   it('block → permission deny with user_message and agent_message; fail-closed the same; approve → ask; allow is explicit', () => {
-    const deny = renderDialectAnswer('cursor', maps, 'beforeShellExecution', decision('pre_tool_call', 'block', { message: 'No publishing from agents' }), 'terminal');
+    const deny = renderDialectAnswer(
+      'cursor',
+      maps,
+      'beforeShellExecution',
+      decision('pre_tool_call', 'block', { message: 'No publishing from agents' }),
+      'terminal',
+    );
     expect(deny).toEqual({
       exitCode: 0,
       stdout: '{"permission":"deny","user_message":"No publishing from agents","agent_message":"No publishing from agents"}\n',
@@ -293,14 +343,23 @@ describe('Cursor', () => {
     expect(JSON.parse(answer.stdout)).toEqual({ permission: 'allow', updated_input: { file_path: 'sandbox/notes/todo.md', content: '- ship it\n' } });
     expect(agentReads('cursor', 'pre_tool_call', 'write_file', answer)).toEqual({ action: 'modify', args });
 
-    const shell = renderDialectAnswer('cursor', maps, 'beforeShellExecution', decision('pre_tool_call', 'allow', { args: { command: 'npm publish --dry-run' } }), 'terminal');
+    const shell = renderDialectAnswer(
+      'cursor',
+      maps,
+      'beforeShellExecution',
+      decision('pre_tool_call', 'allow', { args: { command: 'npm publish --dry-run' } }),
+      'terminal',
+    );
     const message = "hermes-hooks rewrote this call, but Cursor's beforeShellExecution cannot apply rewrites; run it as: npm publish --dry-run";
     expect(JSON.parse(shell.stdout)).toEqual({ permission: 'deny', user_message: message, agent_message: message });
   });
 
   it('beforeSubmitPrompt context → continue + additional_context; stop continue → followup_message', () => {
     const p = parse('cursor', 'cursor-beforeSubmitPrompt');
-    expect(p).toMatchObject({ event: 'pre_llm_call', kwargs: { user_message: 'refactor the auth module', session_id: 'c0ffee00-1234-4abc-9def-000000000001' } });
+    expect(p).toMatchObject({
+      event: 'pre_llm_call',
+      kwargs: { user_message: 'refactor the auth module', session_id: 'c0ffee00-1234-4abc-9def-000000000001' },
+    });
     const ctx = renderDialectAnswer('cursor', maps, 'beforeSubmitPrompt', decision('pre_llm_call', 'allow', { context: 'auth lives in src/auth' }), null);
     expect(ctx.stdout).toBe('{"continue":true,"additional_context":"auth lives in src/auth"}\n');
     expect(agentReads('cursor', 'pre_llm_call', null, ctx)).toEqual({ action: 'context', context: 'auth lives in src/auth' });
@@ -318,7 +377,8 @@ describe('parseDialectInput errors', () => {
     expect(parseDialectInput('claude', maps, [1, 2])).toEqual({ error: 'claude hook input must be one JSON object' });
     expect(parseDialectInput('claude', maps, {})).toEqual({ error: 'claude hook input has no hook_event_name' });
     expect(parseDialectInput('claude', maps, { hook_event_name: 'Notification' })).toEqual({
-      error: "claude event 'Notification' has no Hermes counterpart (mapped: PreToolUse, PostToolUse, PostToolUseFailure, UserPromptSubmit, Stop, SessionStart, SessionEnd, SubagentStart, SubagentStop)",
+      error:
+        "claude event 'Notification' has no Hermes counterpart (mapped: PreToolUse, PostToolUse, PostToolUseFailure, UserPromptSubmit, Stop, SessionStart, SessionEnd, SubagentStart, SubagentStop)",
     });
     expect(parseDialectInput('claude', maps, { hook_event_name: 'Stop' }, { event: 'PreToolUse' })).toEqual({
       error: "stdin is a 'Stop' event but the command line says 'PreToolUse'",
@@ -345,12 +405,22 @@ describe('no answer grants more than the hooks said', () => {
   const TOOL_EVENT: Record<AgentDialect, string> = { claude: 'PreToolUse', codex: 'PreToolUse', gemini: 'BeforeTool', cursor: 'preToolUse' };
   const answers = (dialect: AgentDialect) => ({
     modify: renderDialectAnswer(dialect, maps, TOOL_EVENT[dialect], decision('pre_tool_call', 'allow', { args: REWRITE, modified_by: [0] }), 'terminal'),
-    approve: renderDialectAnswer(dialect, maps, TOOL_EVENT[dialect], decision('pre_tool_call', 'approve', { message: 'Check this', args: REWRITE }), 'terminal'),
+    approve: renderDialectAnswer(
+      dialect,
+      maps,
+      TOOL_EVENT[dialect],
+      decision('pre_tool_call', 'approve', { message: 'Check this', args: REWRITE }),
+      'terminal',
+    ),
   });
 
   it('Claude: a rewrite is updatedInput with no permissionDecision; approve is ask with the rewrite shown', () => {
     const { modify, approve } = answers('claude');
-    expect(modify).toEqual({ exitCode: 0, stdout: '{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"command":"touch /tmp/outside-the-project"}}}\n', stderr: '' });
+    expect(modify).toEqual({
+      exitCode: 0,
+      stdout: '{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"command":"touch /tmp/outside-the-project"}}}\n',
+      stderr: '',
+    });
     expect(JSON.parse(approve.stdout)).toEqual({
       hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'ask', permissionDecisionReason: 'Check this', updatedInput: REWRITE },
     });
@@ -358,14 +428,20 @@ describe('no answer grants more than the hooks said', () => {
 
   it('Codex: a rewrite is allow + updatedInput (its only accepted form, no permission in it); approve blocks', () => {
     const { modify, approve } = answers('codex');
-    expect(modify.stdout).toBe('{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"touch /tmp/outside-the-project"}}}\n');
+    expect(modify.stdout).toBe(
+      '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"touch /tmp/outside-the-project"}}}\n',
+    );
     expect(approve).toEqual({ exitCode: 2, stdout: '', stderr: 'Check this (Codex hooks cannot ask for approval, so hermes-hooks blocks the call)\n' });
   });
 
   it('Gemini: a rewrite carries no decision; approve is ask with the rewrite', () => {
     const { modify, approve } = answers('gemini');
     expect(modify.stdout).toBe('{"hookSpecificOutput":{"hookEventName":"BeforeTool","tool_input":{"command":"touch /tmp/outside-the-project"}}}\n');
-    expect(JSON.parse(approve.stdout)).toEqual({ decision: 'ask', reason: 'Check this', hookSpecificOutput: { hookEventName: 'BeforeTool', tool_input: REWRITE } });
+    expect(JSON.parse(approve.stdout)).toEqual({
+      decision: 'ask',
+      reason: 'Check this',
+      hookSpecificOutput: { hookEventName: 'BeforeTool', tool_input: REWRITE },
+    });
   });
 
   it('Cursor: approve is ask with the rewrite; a rewrite is allow + updated_input (Cursor has no neutral answer)', () => {
@@ -395,7 +471,10 @@ describe('no answer grants more than the hooks said', () => {
 describe('reading updatedInput without a decision', () => {
   const out = '{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"command":"ls -l"}}}';
   it('Claude applies it (and keeps its own permission check): a modify', () => {
-    expect(agentReads('claude', 'pre_tool_call', 'terminal', { exitCode: 0, stdout: out, stderr: '' })).toEqual({ action: 'modify', args: { command: 'ls -l' } });
+    expect(agentReads('claude', 'pre_tool_call', 'terminal', { exitCode: 0, stdout: out, stderr: '' })).toEqual({
+      action: 'modify',
+      args: { command: 'ls -l' },
+    });
   });
   it('Codex fails a hook that sends it without allow: nothing', () => {
     expect(agentReads('codex', 'pre_tool_call', 'terminal', { exitCode: 0, stdout: out, stderr: '' })).toBeNull();

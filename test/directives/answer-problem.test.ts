@@ -28,9 +28,15 @@ describe('answerProblem on pre_tool_call (exact, case-sensitive words)', () => {
     [{ actoin: 'block' }, "printed 'actoin', which is not read (keys are exact and case-sensitive) — did you mean 'action'?"],
     [{ Action: 'block' }, "printed 'Action', which is not read (keys are exact and case-sensitive) — did you mean 'action'?"],
     [{ message: 'no rm -rf' }, 'printed a \'message\' but no action, so nothing was decided — did you mean {"action":"block","message":"…"}?'],
-    [{ continue: false, stopReason: 'stop' }, 'printed continue: false (Claude Code\'s "stop"), which pre_tool_call does not read — to stop this call print {"action":"block","message":"…"}'],
+    [
+      { continue: false, stopReason: 'stop' },
+      'printed continue: false (Claude Code\'s "stop"), which pre_tool_call does not read — to stop this call print {"action":"block","message":"…"}',
+    ],
     [{ block: true }, 'printed \'block\': true, which Hermes does not read — did you mean {"action":"block"}?'],
-    [{ hookSpecificOutput: { permissionDecision: 'Deny' } }, "printed hookSpecificOutput.permissionDecision 'Deny', which is not one Hermes reads (allow, deny, ask, defer) — did you mean 'deny'?"],
+    [
+      { hookSpecificOutput: { permissionDecision: 'Deny' } },
+      "printed hookSpecificOutput.permissionDecision 'Deny', which is not one Hermes reads (allow, deny, ask, defer) — did you mean 'deny'?",
+    ],
   ])('%j: said, with the Hermes word; a fail_closed guard blocks', (obj, message) => {
     expect(problem('pre_tool_call', obj)).toEqual({ message, failsClosed: true, lost: true });
     expect(evaluateRun(guard(true), run(JSON.stringify(obj)))).toEqual({ action: 'block', message: `hook /g.sh failed closed: ${message}` });
@@ -40,8 +46,12 @@ describe('answerProblem on pre_tool_call (exact, case-sensitive words)', () => {
   });
 
   it("another agent's answer at the wrong level names where it goes", () => {
-    expect(problem('pre_tool_call', { permissionDecision: 'deny' })?.message).toMatch(/^printed permissionDecision 'deny' at the top level, where Hermes does not read it — Claude Code's form puts it inside hookSpecificOutput/);
-    expect(problem('pre_tool_call', { permission: 'deny', user_message: 'no' })?.message).toMatch(/^printed Cursor's 'permission' answer \('deny'\), which Hermes does not read — mark the hook dialect: cursor/);
+    expect(problem('pre_tool_call', { permissionDecision: 'deny' })?.message).toMatch(
+      /^printed permissionDecision 'deny' at the top level, where Hermes does not read it — Claude Code's form puts it inside hookSpecificOutput/,
+    );
+    expect(problem('pre_tool_call', { permission: 'deny', user_message: 'no' })?.message).toMatch(
+      /^printed Cursor's 'permission' answer \('deny'\), which Hermes does not read — mark the hook dialect: cursor/,
+    );
     expect(problem('pre_tool_call', { permission: 'deny' })?.failsClosed).toBe(true);
   });
 
@@ -59,14 +69,30 @@ describe('answerProblem on pre_tool_call (exact, case-sensitive words)', () => {
   it("decision 'approve' is ignored on purpose (Claude's allow): said, not blocked", () => {
     const p = problem('pre_tool_call', { decision: 'approve' });
     expect(p).toMatchObject({ failsClosed: false, lost: false });
-    expect(p?.message).toMatch(/^answered decision 'approve', which Hermes ignores on purpose \(in Claude Code it means allow\): the call goes ahead without asking/);
+    expect(p?.message).toMatch(
+      /^answered decision 'approve', which Hermes ignores on purpose \(in Claude Code it means allow\): the call goes ahead without asking/,
+    );
     expect(evaluateRun(guard(true), run('{"decision":"approve"}'))).toBeNull();
   });
 
   it('legitimate answers and plain objects are never warned about', () => {
-    for (const text of ['', '{}', '{"ok":true}', '{"status":"checked"}', '{"description":"x","session":"s"}', '{"suppressOutput":true}', '{"systemMessage":"hi"}',
-      '{"hookSpecificOutput":{"permissionDecision":"allow"}}', '{"hookSpecificOutput":{"permissionDecision":"defer"}}', '{"hookSpecificOutput":{"hookEventName":"PreToolUse"}}',
-      '{"action":"block"}', '{"decision":"block","reason":"r"}', '{"action":"modify","args":{}}', '{"action":"approve"}', '{"hookSpecificOutput":{"permissionDecision":"deny"}}']) {
+    for (const text of [
+      '',
+      '{}',
+      '{"ok":true}',
+      '{"status":"checked"}',
+      '{"description":"x","session":"s"}',
+      '{"suppressOutput":true}',
+      '{"systemMessage":"hi"}',
+      '{"hookSpecificOutput":{"permissionDecision":"allow"}}',
+      '{"hookSpecificOutput":{"permissionDecision":"defer"}}',
+      '{"hookSpecificOutput":{"hookEventName":"PreToolUse"}}',
+      '{"action":"block"}',
+      '{"decision":"block","reason":"r"}',
+      '{"action":"modify","args":{}}',
+      '{"action":"approve"}',
+      '{"hookSpecificOutput":{"permissionDecision":"deny"}}',
+    ]) {
       expect(inspectStdout('pre_tool_call', text).problem, text).toBeNull();
       expect(stdoutProblem('pre_tool_call', text), text).toBeNull();
     }
@@ -74,7 +100,7 @@ describe('answerProblem on pre_tool_call (exact, case-sensitive words)', () => {
 });
 
 describe('answerProblem on the other events, by their own rules', () => {
-  it('pre_verify is case-insensitive: continue/block need a message; Gemini\'s deny means continue', () => {
+  it("pre_verify is case-insensitive: continue/block need a message; Gemini's deny means continue", () => {
     expect(inspectStdout('pre_verify', '{"action":"Continue","message":"run the tests"}').directive).toEqual({ action: 'continue', message: 'run the tests' });
     expect(problem('pre_verify', { action: 'deny', message: 'x' })?.message).toBe("answered 'deny', which pre_verify does not read — did you mean 'continue'?");
     expect(problem('pre_verify', { action: 'continue' })?.message).toBe("answered 'continue' without a non-blank 'message' (or 'reason'), so the turn ends");
@@ -86,12 +112,22 @@ describe('answerProblem on the other events, by their own rules', () => {
   it("context events: {context} is the answer; another event's word or a near miss of the key is said", () => {
     expect(problem('pre_llm_call', { context: 'x' })).toBeNull();
     expect(inspectStdout('pre_llm_call', '{"context":"x"}').problem).toBeNull();
-    expect(problem('pre_llm_call', { additionalContext: 'x' })?.message).toBe("printed 'additionalContext', which is not read — did you mean 'context'? (Hermes reads {\"context\": \"…\"})");
-    expect(problem('post_tool_call', { action: 'block' })).toEqual({ message: "answered 'block', which post_tool_call does not honour (it honours: nothing — observer only)", failsClosed: false, lost: true });
+    expect(problem('pre_llm_call', { additionalContext: 'x' })?.message).toBe(
+      'printed \'additionalContext\', which is not read — did you mean \'context\'? (Hermes reads {"context": "…"})',
+    );
+    expect(problem('post_tool_call', { action: 'block' })).toEqual({
+      message: "answered 'block', which post_tool_call does not honour (it honours: nothing — observer only)",
+      failsClosed: false,
+      lost: true,
+    });
     // Another event's own word, most likely one script serving several: said, not counted.
     expect(problem('post_tool_call', { action: 'rewrite', text: 'X' })).toMatchObject({ lost: false });
     expect(problem('post_tool_call', { action: 'allow' })).toBeNull();
-    expect(problem('pre_tool_call', { context: 'x' })?.message).toBe("answered 'context', which pre_tool_call does not honour (it honours: block, modify, approve)");
-    expect(problem('pre_gateway_dispatch', { action: 'Skip' })?.message).toBe("answered 'Skip', which pre_gateway_dispatch does not read — did you mean 'skip'?");
+    expect(problem('pre_tool_call', { context: 'x' })?.message).toBe(
+      "answered 'context', which pre_tool_call does not honour (it honours: block, modify, approve)",
+    );
+    expect(problem('pre_gateway_dispatch', { action: 'Skip' })?.message).toBe(
+      "answered 'Skip', which pre_gateway_dispatch does not read — did you mean 'skip'?",
+    );
   });
 });

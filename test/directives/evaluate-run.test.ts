@@ -20,8 +20,7 @@ function run(over: Partial<RunRecord> = {}): RunRecord {
   return { status: 'ok', exit_code: 0, signal: null, stdout: '', stderr: '', error: null, duration_ms: 12.5, ...over };
 }
 
-const exited = (code: number, stdout = '', stderr = ''): RunRecord =>
-  run({ status: code === 0 ? 'ok' : 'nonzero_exit', exit_code: code, stdout, stderr });
+const exited = (code: number, stdout = '', stderr = ''): RunRecord => run({ status: code === 0 ? 'ok' : 'nonzero_exit', exit_code: code, stdout, stderr });
 
 const fcBlock = (reason: string) => ({ action: 'block', message: `hook ${CMD} failed closed: ${reason}` });
 const UNPARSEABLE = fcBlock('unparseable stdout (expected a JSON object)');
@@ -57,20 +56,31 @@ describe('§3.3 truth table for pre_tool_call (fail-open | fail_closed)', () => 
       BLOCKED_BY_STDERR,
     ],
     ['exit 0, cut stdout held a whole block', run({ ...exited(0, '{"action":"block"}'), stdout_dropped_bytes: 1 }), null, TRUNCATED],
-    ['exit 0, cut stdout, JSON text', run({ ...exited(0, '{"action":"approve"'), stdout_dropped_bytes: 2_000_000 }), null, fcBlock(
-      'unreadable output: stdout exceeded the capture limit (2000000 bytes dropped), so it is not a directive',
-    )],
+    [
+      'exit 0, cut stdout, JSON text',
+      run({ ...exited(0, '{"action":"approve"'), stdout_dropped_bytes: 2_000_000 }),
+      null,
+      fcBlock('unreadable output: stdout exceeded the capture limit (2000000 bytes dropped), so it is not a directive'),
+    ],
     ['exit 1, cut stdout', run({ ...exited(1, 'x'), stdout_dropped_bytes: 1 }), null, TRUNCATED],
     // Issue 29: the answer was to come from a child killed at the exit.
     ['exit 0, silent, left a process', run({ ...exited(0), left_processes: 1 }), null, LEFT_ONE],
-    ['exit 0, blank, left 2 processes', run({ ...exited(0, ' \n'), left_processes: 2 }), null, fcBlock(
-      'exited 0 with no answer; 2 processes it left running were killed — answer before exiting, or `wait` for the child',
-    )],
+    [
+      'exit 0, blank, left 2 processes',
+      run({ ...exited(0, ' \n'), left_processes: 2 }),
+      null,
+      fcBlock('exited 0 with no answer; 2 processes it left running were killed — answer before exiting, or `wait` for the child'),
+    ],
     ['exit 0, {} then left a process', run({ ...exited(0, '{}'), left_processes: 1 }), null, null],
-    ['exit 0, block then left a process', run({ ...exited(0, '{"action":"block","message":"no"}'), left_processes: 1 }), { action: 'block', message: 'no' }, {
-      action: 'block',
-      message: 'no',
-    }],
+    [
+      'exit 0, block then left a process',
+      run({ ...exited(0, '{"action":"block","message":"no"}'), left_processes: 1 }),
+      { action: 'block', message: 'no' },
+      {
+        action: 'block',
+        message: 'no',
+      },
+    ],
     ['exit 0, approve then left a process', run({ ...exited(0, '{"action":"approve"}'), left_processes: 1 }), { action: 'approve' }, { action: 'approve' }],
     ['exit 0, empty stdout', exited(0), null, null],
     ['exit 0, blank stdout', exited(0, ' \n\n'), null, null],
@@ -88,17 +98,57 @@ describe('§3.3 truth table for pre_tool_call (fail-open | fail_closed)', () => 
     ['exit 0, modify', exited(0, '{"action":"modify","args":{"a":1}}'), { action: 'modify', args: { a: 1 } }, { action: 'modify', args: { a: 1 } }],
     ['exit 0, approve', exited(0, '{"action":"approve","rule_key":"k"}'), { action: 'approve', rule_key: 'k' }, { action: 'approve', rule_key: 'k' }],
     ['exit 1, block is still honoured', exited(1, '{"action":"block","message":"no"}'), { action: 'block', message: 'no' }, { action: 'block', message: 'no' }],
-    ['exit 3, modify is still honoured', exited(3, '{"decision":"modify","tool_input":{"a":1}}'), { action: 'modify', args: { a: 1 } }, { action: 'modify', args: { a: 1 } }],
-    ['exit 2, stdout block message wins', exited(2, '{"action":"block","message":"from stdout"}', 'from stderr'), { action: 'block', message: 'from stdout' }, { action: 'block', message: 'from stdout' }],
-    ['exit 2, Claude deny reason wins', exited(2, '{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"cc"}}', 'e'), { action: 'block', message: 'cc' }, { action: 'block', message: 'cc' }],
-    ['exit 2, stderr (trimmed)', exited(2, '', '\n  rm -rf is not allowed  \n'), { action: 'block', message: 'rm -rf is not allowed' }, { action: 'block', message: 'rm -rf is not allowed' }],
-    ['exit 2, approve on stdout still blocks (§10.4)', exited(2, '{"action":"approve"}'), { action: 'block', message: DEFAULT_BLOCK_MESSAGE }, { action: 'block', message: DEFAULT_BLOCK_MESSAGE }],
-    ['exit 2, modify on stdout still blocks', exited(2, '{"action":"modify","args":{"a":1}}', 'bad'), { action: 'block', message: 'bad' }, { action: 'block', message: 'bad' }],
-    ['exit 2, garbage stdout, default', exited(2, 'garbage', '   '), { action: 'block', message: DEFAULT_BLOCK_MESSAGE }, { action: 'block', message: DEFAULT_BLOCK_MESSAGE }],
+    [
+      'exit 3, modify is still honoured',
+      exited(3, '{"decision":"modify","tool_input":{"a":1}}'),
+      { action: 'modify', args: { a: 1 } },
+      { action: 'modify', args: { a: 1 } },
+    ],
+    [
+      'exit 2, stdout block message wins',
+      exited(2, '{"action":"block","message":"from stdout"}', 'from stderr'),
+      { action: 'block', message: 'from stdout' },
+      { action: 'block', message: 'from stdout' },
+    ],
+    [
+      'exit 2, Claude deny reason wins',
+      exited(2, '{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"cc"}}', 'e'),
+      { action: 'block', message: 'cc' },
+      { action: 'block', message: 'cc' },
+    ],
+    [
+      'exit 2, stderr (trimmed)',
+      exited(2, '', '\n  rm -rf is not allowed  \n'),
+      { action: 'block', message: 'rm -rf is not allowed' },
+      { action: 'block', message: 'rm -rf is not allowed' },
+    ],
+    [
+      'exit 2, approve on stdout still blocks (§10.4)',
+      exited(2, '{"action":"approve"}'),
+      { action: 'block', message: DEFAULT_BLOCK_MESSAGE },
+      { action: 'block', message: DEFAULT_BLOCK_MESSAGE },
+    ],
+    [
+      'exit 2, modify on stdout still blocks',
+      exited(2, '{"action":"modify","args":{"a":1}}', 'bad'),
+      { action: 'block', message: 'bad' },
+      { action: 'block', message: 'bad' },
+    ],
+    [
+      'exit 2, garbage stdout, default',
+      exited(2, 'garbage', '   '),
+      { action: 'block', message: DEFAULT_BLOCK_MESSAGE },
+      { action: 'block', message: DEFAULT_BLOCK_MESSAGE },
+    ],
     ['exit 1, empty stdout (#102405)', exited(1), null, fcBlock('exited with status 1 without a directive')],
     ['exit 3, empty stdout', exited(3, '', 'oops'), null, fcBlock('exited with status 3 without a directive')],
     ['exit 127, empty stdout', exited(127, '', 'not found'), null, fcBlock('exited with status 127 without a directive')],
-    ['killed by SIGTERM, empty stdout', run({ status: 'nonzero_exit', exit_code: null, signal: 'SIGTERM' }), null, fcBlock('killed by SIGTERM without a directive')],
+    [
+      'killed by SIGTERM, empty stdout',
+      run({ status: 'nonzero_exit', exit_code: null, signal: 'SIGTERM' }),
+      null,
+      fcBlock('killed by SIGTERM without a directive'),
+    ],
     ['exit 1, {} (no directive)', exited(1, '{}'), null, fcBlock('exited with status 1 without a directive')],
     ['exit 1, garbage: unparseable is the reason', exited(1, 'Traceback…'), null, UNPARSEABLE],
   ];
@@ -109,9 +159,7 @@ describe('§3.3 truth table for pre_tool_call (fail-open | fail_closed)', () => 
   });
 
   it('the timeout reason names the configured timeout, not the elapsed time', () => {
-    expect(evaluateRun(spec(true, 'pre_tool_call', 5), run({ status: 'timeout', exit_code: null, duration_ms: 5712 }))).toEqual(
-      fcBlock('timed out after 5s'),
-    );
+    expect(evaluateRun(spec(true, 'pre_tool_call', 5), run({ status: 'timeout', exit_code: null, duration_ms: 5712 }))).toEqual(fcBlock('timed out after 5s'));
   });
 
   it('exit 2 takes the first 400 characters of stderr, counting code points like Python', () => {
@@ -135,7 +183,10 @@ describe('other events: exit 2 and fail_closed do not apply', () => {
 
   it('stdout is still read after a non-zero exit', () => {
     expect(evaluateRun({ ...spec(false), event: 'pre_llm_call' }, exited(2, '{"context":"c"}'))).toEqual({ action: 'context', context: 'c' });
-    expect(evaluateRun({ ...spec(false), event: 'pre_verify' }, exited(1, '{"action":"continue","message":"m"}'))).toEqual({ action: 'continue', message: 'm' });
+    expect(evaluateRun({ ...spec(false), event: 'pre_verify' }, exited(1, '{"action":"continue","message":"m"}'))).toEqual({
+      action: 'continue',
+      message: 'm',
+    });
   });
 });
 

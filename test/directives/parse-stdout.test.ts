@@ -92,12 +92,24 @@ describe('pre_tool_call, Hermes dialect (§3.4, V4)', () => {
     ['decision block, default', { decision: 'block' }, { action: 'block', message: DEFAULT_BLOCK_MESSAGE }],
     ['block beats approve (action approve, decision block)', { action: 'approve', decision: 'block' }, { action: 'block', message: DEFAULT_BLOCK_MESSAGE }],
     ['block beats modify', { action: 'modify', args: { a: 1 }, decision: 'block' }, { action: 'block', message: DEFAULT_BLOCK_MESSAGE }],
-    ['action block message wins over decision reason', { action: 'block', message: 'canonical', decision: 'block', reason: 'cc' }, { action: 'block', message: 'canonical' }],
+    [
+      'action block message wins over decision reason',
+      { action: 'block', message: 'canonical', decision: 'block', reason: 'cc' },
+      { action: 'block', message: 'canonical' },
+    ],
     ['modify with args', { action: 'modify', args: { command: 'ls' } }, { action: 'modify', args: { command: 'ls' } }],
     ['modify with {} (ignored later, still a directive)', { action: 'modify', args: {} }, { action: 'modify', args: {} }],
     ['decision modify with tool_input', { decision: 'modify', tool_input: { a: 1 } }, { action: 'modify', args: { a: 1 } }],
-    ['action modify beats decision modify', { action: 'modify', args: { a: 1 }, decision: 'modify', tool_input: { b: 2 } }, { action: 'modify', args: { a: 1 } }],
-    ['action modify with bad args falls to decision modify', { action: 'modify', args: [1], decision: 'modify', tool_input: { b: 2 } }, { action: 'modify', args: { b: 2 } }],
+    [
+      'action modify beats decision modify',
+      { action: 'modify', args: { a: 1 }, decision: 'modify', tool_input: { b: 2 } },
+      { action: 'modify', args: { a: 1 } },
+    ],
+    [
+      'action modify with bad args falls to decision modify',
+      { action: 'modify', args: [1], decision: 'modify', tool_input: { b: 2 } },
+      { action: 'modify', args: { b: 2 } },
+    ],
     ['modify beats approve', { action: 'modify', args: { a: 1 }, decision: 'approve' }, { action: 'modify', args: { a: 1 } }],
     ['approve', { action: 'approve' }, { action: 'approve' }],
     ['approve: message and rule_key trimmed', { action: 'approve', message: '  ok? ', rule_key: ' k ' }, { action: 'approve', message: 'ok?', rule_key: 'k' }],
@@ -246,7 +258,10 @@ describe('properties', () => {
   const valueish = fc.oneof(
     fc.constantFrom('block', 'modify', 'approve', 'continue', 'handled', 'Block', 'deny', 'ask', 'allow', '', '  ', 'CONTINUE'),
     fc.jsonValue(),
-    fc.record({ permissionDecision: fc.constantFrom('deny', 'ask', 'allow', 'defer'), updatedInput: fc.jsonValue(), additionalContext: fc.string() }, { requiredKeys: [] }),
+    fc.record(
+      { permissionDecision: fc.constantFrom('deny', 'ask', 'allow', 'defer'), updatedInput: fc.jsonValue(), additionalContext: fc.string() },
+      { requiredKeys: [] },
+    ),
   );
   const directiveish = fc.dictionary(keyish, valueish).map((o) => JSON.stringify(o));
 

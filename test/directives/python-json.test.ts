@@ -130,12 +130,10 @@ describe('parsePythonJson agrees with python3 json.loads', () => {
 
   it('on generated JSON-like texts with NaN/Infinity spliced in', () => {
     const token = fc.constantFrom('NaN', 'Infinity', '-Infinity', 'nan', '+Infinity', '-NaN', ' ', ',', '}', ']', '"', '\ufeff');
-    const spliced = fc
-      .tuple(fc.json(), fc.nat(), token)
-      .map(([json, at, tok]) => {
-        const i = json.length === 0 ? 0 : at % (json.length + 1);
-        return json.slice(0, i) + tok + json.slice(i);
-      });
+    const spliced = fc.tuple(fc.json(), fc.nat(), token).map(([json, at, tok]) => {
+      const i = json.length === 0 ? 0 : at % (json.length + 1);
+      return json.slice(0, i) + tok + json.slice(i);
+    });
     const texts = fc.sample(fc.oneof(spliced, fc.json(), fc.string({ unit: 'binary', maxLength: 20 })), { numRuns: 1500, seed: 20261130 });
     const expected = python(texts).map(normalise);
     texts.forEach((text, i) => {
@@ -163,8 +161,10 @@ describe('parsePythonJson', () => {
 
   it('never throws, even on absurd nesting', () => {
     expect(parsePythonJson('['.repeat(200_000) + 'NaN' + ']'.repeat(200_000)).ok).toBeTypeOf('boolean');
-    fc.assert(fc.property(fc.string({ unit: 'binary' }), (s) => {
-      expect(typeof parsePythonJson(s).ok).toBe('boolean');
-    }));
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (s) => {
+        expect(typeof parsePythonJson(s).ok).toBe('boolean');
+      }),
+    );
   });
 });

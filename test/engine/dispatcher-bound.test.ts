@@ -19,7 +19,7 @@ function home(config: string): string {
 }
 
 describe("Hermes' dispatcher bound over shell hooks", () => {
-  it('pre_tool_call: a hook with timeout 60 still running at the 1 s bound blocks with Hermes\' message though not fail_closed, then is suppressed per tool', async () => {
+  it("pre_tool_call: a hook with timeout 60 still running at the 1 s bound blocks with Hermes' message though not fail_closed, then is suppressed per tool", async () => {
     const dir = home(
       `plugins:\n  hook_callback_timeout: 1\nhooks:\n  pre_tool_call:\n    - command: ${SLOW} 5 slow\n      timeout: 60\n      fail_closed: false\n`,
     );
@@ -35,7 +35,8 @@ describe("Hermes' dispatcher bound over shell hooks", () => {
       status: 'timeout',
       timeout: 60,
       fail_closed: false,
-      error: "Hermes' dispatcher bound: still running after plugins.hook_callback_timeout 1s; abandoned (it runs on to its own timeout), the tool call is blocked (fail closed); suppressed for 60s",
+      error:
+        "Hermes' dispatcher bound: still running after plugins.hook_callback_timeout 1s; abandoned (it runs on to its own timeout), the tool call is blocked (fail closed); suppressed for 60s",
       directive: { action: 'block', message: MESSAGE },
     });
     expect(first.decision).toMatchObject({ action: 'block', message: MESSAGE, decided_by: 0 });
@@ -46,7 +47,9 @@ describe("Hermes' dispatcher bound over shell hooks", () => {
     const again = await engine.emit('pre_tool_call', { tool_name: 'slow', args: {} });
     expect(performance.now() - t1).toBeLessThan(500);
     expect(again.hooks[0]).toMatchObject({ status: 'suppressed', directive: { action: 'block', message: MESSAGE } });
-    expect(again.hooks[0]!.error).toBe("Hermes' dispatcher bound: not run, its earlier run timed out and is still running; the tool call is blocked (fail closed)");
+    expect(again.hooks[0]!.error).toBe(
+      "Hermes' dispatcher bound: not run, its earlier run timed out and is still running; the tool call is blocked (fail closed)",
+    );
     expect(again.decision).toMatchObject({ action: 'block', message: MESSAGE });
 
     // Another tool is not suppressed: the hook runs and answers.
@@ -56,7 +59,9 @@ describe("Hermes' dispatcher bound over shell hooks", () => {
   });
 
   it('a hook that answers within the bound is not affected; hook_callback_timeout: 0 lifts the bound', async () => {
-    const within = await testEngine(home(`plugins:\n  hook_callback_timeout: 2\nhooks:\n  pre_tool_call:\n    - command: ${SLOW} 0.3 slow '{"action":"block","message":"own answer"}'\n`));
+    const within = await testEngine(
+      home(`plugins:\n  hook_callback_timeout: 2\nhooks:\n  pre_tool_call:\n    - command: ${SLOW} 0.3 slow '{"action":"block","message":"own answer"}'\n`),
+    );
     expect((await within.emit('pre_tool_call', { tool_name: 'slow', args: {} })).decision).toMatchObject({ action: 'block', message: 'own answer' });
     const unbounded = await testEngine(home(`plugins:\n  hook_callback_timeout: 0\nhooks:\n  pre_tool_call:\n    - command: ${SLOW} 1.3 slow\n`));
     const e = await unbounded.emit('pre_tool_call', { tool_name: 'slow', args: {} });

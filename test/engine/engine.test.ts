@@ -127,7 +127,9 @@ describe('engine.emit on pre_tool_call', () => {
       ['/nonexistent/guard.sh', 'awaiting_approval'],
     ]);
     expect(run.decision).toMatchObject({ action: 'block', decided_by: 1 });
-    expect(run.decision.message).toMatch(/^hook \/nonexistent\/guard\.sh awaits approval \(cannot approve \[pre_tool_call\] \/nonexistent\/guard\.sh: \/nonexistent\/guard\.sh does not exist — /);
+    expect(run.decision.message).toMatch(
+      /^hook \/nonexistent\/guard\.sh awaits approval \(cannot approve \[pre_tool_call\] \/nonexistent\/guard\.sh: \/nonexistent\/guard\.sh does not exist — /,
+    );
   });
 
   it('in-process callbacks run before shell hooks and take the first indices', async () => {
@@ -197,10 +199,7 @@ describe('consent and safe mode in the engine', () => {
   });
 
   it('an unapproved fail_closed pre_tool_call hook blocks instead of vanishing', async () => {
-    const engine = await engineWith(
-      `hooks:\n  pre_tool_call:\n    - command: ${FIX}/approve.sh\n      fail_closed: true\n`,
-      { acceptHooks: false },
-    );
+    const engine = await engineWith(`hooks:\n  pre_tool_call:\n    - command: ${FIX}/approve.sh\n      fail_closed: true\n`, { acceptHooks: false });
     const { hooks, decision } = await engine.emit('pre_tool_call', terminal('ls'));
     expect(hooks[0]!.status).toBe('awaiting_approval');
     expect(decision.action).toBe('block');

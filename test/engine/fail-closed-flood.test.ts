@@ -58,7 +58,10 @@ describe('a flooding fail_closed pre_tool_call hook', () => {
     expect(logger.lines).toEqual([`shell hook (event=pre_tool_call command=${command}) kept writing far past the output cap and was killed before it exited`]);
 
     // The hook, its `yes` and the grandchild that held the pipe are all gone.
-    const [pid, grandchild] = readFileSync(join(home, `pids-${stream}`), 'utf8').trim().split(' ').map(Number);
+    const [pid, grandchild] = readFileSync(join(home, `pids-${stream}`), 'utf8')
+      .trim()
+      .split(' ')
+      .map(Number);
     expect(await waitFor(() => groupMembers(pid!).length === 0 && !isRunning(pid!) && !isRunning(grandchild!), FLOOD_MARGIN_MS)).toBe(true);
 
     // Memory stayed bounded: the cap kept, the rest counted.

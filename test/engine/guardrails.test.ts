@@ -94,7 +94,10 @@ describe('tool-loop guardrails through engine.emit', () => {
   it('warns as decision.context after the configured failures, then blocks with stop_turn, as the pure module says', async () => {
     const r = await rig(configured);
     const ls = call('terminal', { command: 'ls /missing' });
-    const verdicts = await drive(r, Array.from({ length: 6 }, () => ({ pre: ls, outcome: failed })));
+    const verdicts = await drive(
+      r,
+      Array.from({ length: 6 }, () => ({ pre: ls, outcome: failed })),
+    );
     expect(summary(verdicts)).toEqual([
       '-',
       '-',
@@ -157,7 +160,7 @@ describe('tool-loop guardrails through engine.emit', () => {
     expect(summary(cliButTelegram).at(-1)).toBe('stop:exact_failure:5');
   });
 
-  it('sessions are isolated: a second session is unaffected by the first one\'s loop', async () => {
+  it("sessions are isolated: a second session is unaffected by the first one's loop", async () => {
     const r = await rig(configured);
     const inS1 = call('terminal', { command: 'ls /missing' }, 's1');
     const inS2 = call('terminal', { command: 'ls /missing' }, 's2');
@@ -179,7 +182,7 @@ describe('tool-loop guardrails through engine.emit', () => {
     ]);
   });
 
-  it('a warning rides on an approve as context; a shell hook\'s block decides the message and the guardrail\'s stop still ends the turn', async () => {
+  it("a warning rides on an approve as context; a shell hook's block decides the message and the guardrail's stop still ends the turn", async () => {
     const approve = await rig(`hooks:\n  pre_tool_call:\n    - command: ${FIX}/approve.sh\n${configured}`);
     const ls = call('terminal', { command: 'ls /missing' });
     for (let i = 0; i < 2; i++) {

@@ -51,8 +51,7 @@ async function engineOn(s: Setup, opts: { acceptHooks?: boolean; concurrency?: n
 
 const shell = (hooks: HookOutcome[]): HookOutcome[] => hooks.filter((h) => h.kind === 'shell');
 const sha256 = (file: string): string => createHash('sha256').update(readFileSync(file)).digest('hex');
-const approvedAt = (home: string): string =>
-  JSON.parse(readFileSync(join(home, 'shell-hooks-allowlist.json'), 'utf8')).approvals[0].approved_at;
+const approvedAt = (home: string): string => JSON.parse(readFileSync(join(home, 'shell-hooks-allowlist.json'), 'utf8')).approvals[0].approved_at;
 
 describe('consent at launch: an edited script', () => {
   it('stops running at the next emit of a running engine, is reported modified, and warns once', async () => {
@@ -206,9 +205,7 @@ describe('consent at launch: accept and the dry run', () => {
     expect([h!.status, h!.consent]).toEqual(['ok', 'approved']);
     expect(s.ran()).toEqual(['v1', 'v2']);
     const allowlist = JSON.parse(readFileSync(join(s.home, 'shell-hooks-allowlist.json'), 'utf8'));
-    expect(allowlist.approvals.map((a: { command: string; script_sha256: string }) => [a.command, a.script_sha256])).toEqual([
-      [s.hook, sha256(s.hook)],
-    ]);
+    expect(allowlist.approvals.map((a: { command: string; script_sha256: string }) => [a.command, a.script_sha256])).toEqual([[s.hook, sha256(s.hook)]]);
   });
 
   it('enforceConsent: false checks nothing: an edited, unapproved script runs', async () => {
@@ -306,7 +303,9 @@ describe('consent at launch: the trust rule on what runs, judged at every launch
     const [h] = shell(hooks);
     expect([h!.status, h!.consent]).toEqual(['awaiting_approval', 'not_approved']);
     expect(decision.action).toBe('block');
-    expect(decision.message).toContain(`hook ${guard} is not run (its hook script ${guard} is not trusted: the directory ${dir} on its path is writable by group and others (mode 0777)`);
+    expect(decision.message).toContain(
+      `hook ${guard} is not run (its hook script ${guard} is not trusted: the directory ${dir} on its path is writable by group and others (mode 0777)`,
+    );
     expect(decision.message).toContain(`run chmod go-w '${dir}'`);
     expect(readFileSync(log, 'utf8')).toBe('ran\n');
 

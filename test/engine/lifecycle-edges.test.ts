@@ -12,7 +12,12 @@ import { tempHome, testEngine } from './_helpers.js';
 const HOOKS = resolve(import.meta.dirname, '../fixtures/cli/hooks');
 
 const jsonLines = (file: string): Record<string, unknown>[] =>
-  existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)) : [];
+  existsSync(file)
+    ? readFileSync(file, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l))
+    : [];
 
 /** A home whose on_session_finalize shell hook logs its stdin and a plugin that leaves a notice per session. */
 function finalizeHome(): string {

@@ -68,10 +68,9 @@ describe('plugins from <home>/plugins/<name>, enabled in plugins.enabled', () =>
   });
 
   it('a hanging pre_tool_call callback with hook_callback_timeout: 1 blocks the call, naming the callback', async () => {
-    const dir = home(
-      `plugins:\n  enabled: [stuck]\n  hook_callback_timeout: 1\nhooks:\n  pre_tool_call:\n    - command: ${HOOKS}/record.sh shell\n`,
-      { plugins: ['stuck'] },
-    );
+    const dir = home(`plugins:\n  enabled: [stuck]\n  hook_callback_timeout: 1\nhooks:\n  pre_tool_call:\n    - command: ${HOOKS}/record.sh shell\n`, {
+      plugins: ['stuck'],
+    });
     const logger = capture();
     const engine = await testEngine(dir, { logger });
     const t0 = Date.now();
@@ -250,7 +249,7 @@ describe('human input requests', () => {
     expect(jsonLines(resolved)).toHaveLength(1);
   });
 
-  it('close() resolves the requests still pending as withdrawn (the seed\'s word), once each', async () => {
+  it("close() resolves the requests still pending as withdrawn (the seed's word), once each", async () => {
     const dir = home(`hooks:\n  on_human_input_resolved:\n    - command: ${HOOKS}/log-stdin.sh\n`);
     const engine = await testEngine(dir);
     await engine.emit('on_human_input_request', { kind: 'sudo', request_id: 'r1', session_id: 's', prompt: '[sudo] password for ada:' });

@@ -66,7 +66,9 @@ describe('sessions the host does not finalize', () => {
     const engine = await testEngine(home, { sessionIdleMs: 100, onSessionFinalized: (e) => void events.push(e) });
     await engine.emit('on_session_start', { session_id: 'idle-1', session_key: 'k1' });
     expect(await until(() => events.length === 1)).toBe(true);
-    expect(events).toEqual([{ session_id: 'idle-1', session_key: 'k1', reason: 'idle', notices: [{ session_id: 'idle-1', session_key: 'k1', message: 'bye' }] }]);
+    expect(events).toEqual([
+      { session_id: 'idle-1', session_key: 'k1', reason: 'idle', notices: [{ session_id: 'idle-1', session_key: 'k1', message: 'bye' }] },
+    ]);
     expect((await engine.finalizeSession({ session_id: 'idle-1' })).hooks).toEqual([]);
     expect(engine.stats().open_sessions).toBe(0);
     expect(await engine.close()).toEqual({ notifications: [], notices: [] });

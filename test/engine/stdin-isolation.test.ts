@@ -34,10 +34,7 @@ describe('stdin per hook', () => {
     const home = tempHome('hh-stdin-');
     const swapper = writeScript(join(home, 'swapper.sh'), SWAPPER);
     const guard = writeScript(join(home, 'guard.sh'), GUARD);
-    writeFileSync(
-      join(home, 'config.yaml'),
-      `hooks:\n  pre_tool_call:\n    - command: ${swapper}\n    - command: ${guard}\n      fail_closed: true\n`,
-    );
+    writeFileSync(join(home, 'config.yaml'), `hooks:\n  pre_tool_call:\n    - command: ${swapper}\n    - command: ${guard}\n      fail_closed: true\n`);
     const engine = await testEngine(home, { logger: capture() });
     const { hooks, decision } = await engine.emit('pre_tool_call', { tool_name: 'terminal', args: { command: 'rm -rf /important' } });
     expect(hooks.filter((h) => h.kind === 'shell').map((h) => [h.status, h.stdout])).toEqual([

@@ -100,7 +100,9 @@ const decide = async (event: EventName, kwargs: Record<string, unknown>) => {
 describe('transform_tool_result / _terminal_output / _llm_output: the first string answer wins', () => {
   it('transform_tool_result: a plugin\'s "" is a real answer and wins over the shell hook', async () => {
     await setup();
-    expect(await decide('transform_tool_result', { result: '{"output":"x"}', plugin_says: '', shell_says: { action: 'rewrite', text: 'SHELL' } })).toMatchObject({
+    expect(
+      await decide('transform_tool_result', { result: '{"output":"x"}', plugin_says: '', shell_says: { action: 'rewrite', text: 'SHELL' } }),
+    ).toMatchObject({
       action: 'rewrite',
       result: '',
       decided_by: 0,
@@ -126,7 +128,7 @@ describe('transform_tool_result / _terminal_output / _llm_output: the first stri
     expect(await decide('transform_terminal_output', { shell_says: { context: 'only context' } })).toMatchObject({ action: 'allow', result: null });
   });
 
-  it('transform_terminal_output: the plugin\'s string wins', async () => {
+  it("transform_terminal_output: the plugin's string wins", async () => {
     await setup();
     expect(await decide('transform_terminal_output', { plugin_says: 'PLUGIN OUT', shell_says: { action: 'rewrite', text: 'SHELL OUT' } })).toMatchObject({
       action: 'rewrite',
@@ -161,17 +163,21 @@ describe('pre_gateway_dispatch: the first recognised skip / rewrite / allow deci
 
   it('skip (with its reason as the message) and rewrite (with the new text as result)', async () => {
     await setup();
-    expect(await decide('pre_gateway_dispatch', { plugin_says: { action: 'nonsense' }, shell_says: { action: 'skip', reason: 'unauthorized-dm' } })).toMatchObject({
+    expect(
+      await decide('pre_gateway_dispatch', { plugin_says: { action: 'nonsense' }, shell_says: { action: 'skip', reason: 'unauthorized-dm' } }),
+    ).toMatchObject({
       action: 'skip',
       message: 'unauthorized-dm',
       result: null,
       decided_by: 1,
     });
-    expect(await decide('pre_gateway_dispatch', { plugin_says: { action: 'rewrite', text: 'combined buffer' }, shell_says: { action: 'skip' } })).toMatchObject({
-      action: 'rewrite',
-      result: 'combined buffer',
-      decided_by: 0,
-    });
+    expect(await decide('pre_gateway_dispatch', { plugin_says: { action: 'rewrite', text: 'combined buffer' }, shell_says: { action: 'skip' } })).toMatchObject(
+      {
+        action: 'rewrite',
+        result: 'combined buffer',
+        decided_by: 0,
+      },
+    );
   });
 });
 
@@ -204,7 +210,9 @@ describe('pre_tts_synthesis: fail-closed script rewrite, re-checked once', () =>
 
   it('a shell block stops synthesis with its message', async () => {
     await setup();
-    expect(await decide('pre_tts_synthesis', { text: 'x', shell_says: { action: 'block', message: 'TTS contains unhandled numeric characters' } })).toMatchObject({
+    expect(
+      await decide('pre_tts_synthesis', { text: 'x', shell_says: { action: 'block', message: 'TTS contains unhandled numeric characters' } }),
+    ).toMatchObject({
       action: 'block',
       message: 'TTS contains unhandled numeric characters',
       decided_by: 1,
@@ -218,7 +226,11 @@ describe('pre_tts_synthesis: fail-closed script rewrite, re-checked once', () =>
       action: 'block',
       message: TTS_INVALID_SCRIPT,
     });
-    expect(await decide('pre_tts_synthesis', { text: 'x', shell_says: { text: '   ' } })).toMatchObject({ action: 'block', message: TTS_INVALID_SCRIPT, decided_by: 1 });
+    expect(await decide('pre_tts_synthesis', { text: 'x', shell_says: { text: '   ' } })).toMatchObject({
+      action: 'block',
+      message: TTS_INVALID_SCRIPT,
+      decided_by: 1,
+    });
     // A shell observer printing {} or {context} does not silence speech.
     expect(await decide('pre_tts_synthesis', { text: 'x', shell_says: {} })).toMatchObject({ action: 'allow', result: null });
   });
@@ -281,7 +293,11 @@ describe('a Python plugin (real python3 worker) answers the same way', () => {
 
   it('pre_gateway_dispatch, pre_transcription, transform_llm_output and the classification from Python', async () => {
     await pySetup();
-    expect(await decide('pre_gateway_dispatch', { py_says: { action: 'skip', reason: 'handoff' } })).toMatchObject({ action: 'skip', message: 'handoff', decided_by: 0 });
+    expect(await decide('pre_gateway_dispatch', { py_says: { action: 'skip', reason: 'handoff' } })).toMatchObject({
+      action: 'skip',
+      message: 'handoff',
+      decided_by: 0,
+    });
     expect(await decide('pre_transcription', { py_says: { language: 'fr' }, shell_says: { language: 'de' } })).toMatchObject({
       action: 'rewrite',
       result: { language: 'de' },
@@ -317,7 +333,7 @@ describe('through the CLI', () => {
     ]);
   });
 
-  it('test --json: a Python plugin\'s pre_gateway_dispatch rewrite is the result', async () => {
+  it("test --json: a Python plugin's pre_gateway_dispatch rewrite is the result", async () => {
     const h = tempHome('hh-xform-pycli-');
     mkdirSync(join(h, 'plugins', 'pyx'), { recursive: true });
     writeFileSync(join(h, 'plugins', 'pyx', 'plugin.yaml'), 'name: pyx\n');
@@ -328,7 +344,9 @@ describe('through the CLI', () => {
     expect(r.code, r.stderr).toBe(0);
     const report = JSON.parse(r.stdout);
     expect(validateReport(report), JSON.stringify(validateReport.errors)).toBe(true);
-    expect(report.hooks.map((x: { kind: string; directive: unknown }) => [x.kind, x.directive])).toEqual([['plugin', { action: 'rewrite', text: 'combined: a\nb' }]]);
+    expect(report.hooks.map((x: { kind: string; directive: unknown }) => [x.kind, x.directive])).toEqual([
+      ['plugin', { action: 'rewrite', text: 'combined: a\nb' }],
+    ]);
     expect(report.decision).toMatchObject({ action: 'rewrite', result: 'combined: a\nb', decided_by: 0 });
   });
 
@@ -372,7 +390,10 @@ describe('through the CLI', () => {
     const r = await runMain(['doctor', '--json', '--smoke-all'], { env });
     const report = JSON.parse(r.stdout);
     const checks = (event: string) => report.hooks.find((x: { event: string }) => x.event === event).checks as { ok: boolean | null; message: string }[];
-    expect(checks('transform_llm_output')[2]).toMatchObject({ ok: true, message: expect.stringMatching(/^answered \{"action":"rewrite","text":"X"\} on the synthetic payload/) });
+    expect(checks('transform_llm_output')[2]).toMatchObject({
+      ok: true,
+      message: expect.stringMatching(/^answered \{"action":"rewrite","text":"X"\} on the synthetic payload/),
+    });
     expect(checks('pre_tts_synthesis')[2]).toMatchObject({
       ok: null,
       message: expect.stringMatching(/— it blocks the synthetic call \(speaking "Your build finished successfully\."\); fine if it means to$/),

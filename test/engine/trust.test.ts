@@ -51,7 +51,9 @@ describe('plugins', () => {
     expect(engine.hooksFor('pre_llm_call').map((e) => (e.kind === 'plugin' ? e.plugin : e.kind))).toEqual(['alpha']);
     const said = `plugin beta skipped: the plugin folder ${join(home, 'plugins', 'beta')} is not trusted: ${why} — check what is there, then ${fix}`;
     expect(engine.diagnostics).toContainEqual(expect.objectContaining({ level: 'error', path: 'plugins.enabled', message: said }));
-    expect(logger.lines).toContain(`[plugins] Skipping beta: the plugin folder ${join(home, 'plugins', 'beta')} is not trusted: ${why} — check what is there, then ${fix}`);
+    expect(logger.lines).toContain(
+      `[plugins] Skipping beta: the plugin folder ${join(home, 'plugins', 'beta')} is not trusted: ${why} — check what is there, then ${fix}`,
+    );
   });
 
   it('a plugin whose entry file others can write is not loaded; plugins/ writable by others loads nothing', async () => {
@@ -101,7 +103,12 @@ describe('plugins', () => {
     expect(server.received).toEqual([]);
     // The control: the same file, trusted, loads the plugin and posts the webhook.
     chmodSync(file, 0o644);
-    const trusted = await createHookEngine({ home, env: { ...process.env, HERMES_SAFE_MODE: '', HERMES_ACCEPT_HOOKS: '' }, interactive: false, logger: capture() });
+    const trusted = await createHookEngine({
+      home,
+      env: { ...process.env, HERMES_SAFE_MODE: '', HERMES_ACCEPT_HOOKS: '' },
+      interactive: false,
+      logger: capture(),
+    });
     try {
       expect(trusted.hooksFor('pre_llm_call').map((e) => e.kind)).toEqual(['plugin']);
       await trusted.emit('pre_tool_call', { tool_name: 'terminal', args: { command: 'ls' } });
@@ -126,7 +133,9 @@ describe('gateway hooks and BOOT.md', () => {
     const logger = captureLogger();
     const hooks = await loadGatewayHooks({ home, logger });
     expect(hooks.handlers).toEqual([]);
-    expect(logger.at('warn')).toEqual([`[hooks] No gateway hook is loaded: the gateway hooks directory ${join(home, 'hooks')} is not trusted: ${why} — check what is there, then ${fix}`]);
+    expect(logger.at('warn')).toEqual([
+      `[hooks] No gateway hook is loaded: the gateway hooks directory ${join(home, 'hooks')} is not trusted: ${why} — check what is there, then ${fix}`,
+    ]);
     await hooks.close();
   });
 

@@ -46,8 +46,7 @@ function homeWith(outbound: string[], hooks = `  pre_tool_call:\n    - command: 
   return home;
 }
 
-const target = (url: string, events: string, extra = ''): string =>
-  `    - url: ${url}\n      events: [${events}]\n      secret_env: HOOK_SECRET\n${extra}`;
+const target = (url: string, events: string, extra = ''): string => `    - url: ${url}\n      events: [${events}]\n      secret_env: HOOK_SECRET\n${extra}`;
 
 async function engineOn(home: string, opts: HookEngineOptions = {}): Promise<HookEngine> {
   return testEngine(home, { cwd: home, env: hookEnv(), ...opts });
@@ -58,7 +57,7 @@ const json = (r: Received): Record<string, unknown> => JSON.parse(r.raw.toString
 const terminal = (command: string, session_id: string) => ({ tool_name: 'terminal', args: { command }, session_id, task_id: 't-1' });
 
 describe('engine.emit posts outbound webhooks', () => {
-  it('posts the payload the hooks saw, signed with HMAC-SHA256 of the raw body, and the decision stays the hooks\'', async () => {
+  it("posts the payload the hooks saw, signed with HMAC-SHA256 of the raw body, and the decision stays the hooks'", async () => {
     const s = await server();
     const home = homeWith([target(s.url, 'pre_tool_call, post_tool_call')]);
     const engine = await engineOn(home);
@@ -178,8 +177,7 @@ describe('engine.emit posts outbound webhooks', () => {
     });
     const refused = await freePort();
     const hooks =
-      `  pre_tool_call:\n    - command: ${FIX}/block.sh\n    - command: ${FIX}/approve.sh\n` +
-      `  pre_llm_call:\n    - command: ${FIX}/context.py\n`;
+      `  pre_tool_call:\n    - command: ${FIX}/block.sh\n    - command: ${FIX}/approve.sh\n` + `  pre_llm_call:\n    - command: ${FIX}/context.py\n`;
     const events = 'pre_tool_call, pre_llm_call';
     const home = homeWith(
       [
@@ -221,12 +219,12 @@ describe('engine.emit posts outbound webhooks', () => {
     const events3 = ['pre_tool_call', 'pre_llm_call', 'pre_tool_call'];
     expect(ids).toHaveLength(3);
     const failingWarnings = logger.lines.filter((l) => l.startsWith('outbound webhook failing:'));
-    expect(failingWarnings).toEqual(
-      ids.map((id, i) => `outbound webhook failing: delivery ${id} (${events3[i]}) failed after 2 attempts: HTTP 500`),
-    );
+    expect(failingWarnings).toEqual(ids.map((id, i) => `outbound webhook failing: delivery ${id} (${events3[i]}) failed after 2 attempts: HTTP 500`));
     const refusedText = `connection error (ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:${refused})`;
     expect(logger.lines.filter((l) => l.startsWith('outbound webhook refused:'))).toEqual(
-      events3.map((e) => expect.stringMatching(new RegExp(`^outbound webhook refused: delivery [0-9a-f]{32} \\(${e}\\) failed after 2 attempts: ${escapeRe(refusedText)}$`))),
+      events3.map((e) =>
+        expect.stringMatching(new RegExp(`^outbound webhook refused: delivery [0-9a-f]{32} \\(${e}\\) failed after 2 attempts: ${escapeRe(refusedText)}$`)),
+      ),
     );
   });
 });

@@ -37,7 +37,10 @@ describe('emitCollect: the answers of real handlers, in order', () => {
     expect(await hooks.emitCollect('command:m', { args: 'gpt-x' })).toEqual([{ decision: 'rewrite', command_name: '/model', raw_args: ' gpt-x ' }]);
     // The wildcard telemetry hook ran for every one of them, after the exact subscriber, and answered nothing.
     expect((await readFile(path.join(t.hooks, 'seen.log'), 'utf8')).trim().split('\n')).toEqual([
-      'command:reset ', 'command:reset ', 'command:reset ', 'command:m gpt-x',
+      'command:reset ',
+      'command:reset ',
+      'command:reset ',
+      'command:m gpt-x',
     ]);
     expect(logger.at('warn')).toEqual([]);
   });
@@ -65,8 +68,11 @@ describe('emitCollect: the answers of real handlers, in order', () => {
 
 describe("resolveCommandDecision: gateway/run.py's rules", () => {
   it('first deny / handled / rewrite decides; allow and empty read on', () => {
-    expect(resolveCommandDecision([{ decision: 'allow' }, {}, { decision: ' DENY ', message: 'no' }, { decision: 'handled' }], 'reset'))
-      .toEqual({ decidedBy: 2, result: { decision: 'deny', message: 'no' }, ignored: [] });
+    expect(resolveCommandDecision([{ decision: 'allow' }, {}, { decision: ' DENY ', message: 'no' }, { decision: 'handled' }], 'reset')).toEqual({
+      decidedBy: 2,
+      result: { decision: 'deny', message: 'no' },
+      ignored: [],
+    });
     expect(resolveCommandDecision([{ decision: 'deny' }], 'rst').result).toEqual({ decision: 'deny', message: 'Command `/rst` was blocked by a hook.' });
     expect(resolveCommandDecision([{ decision: 'handled', message: '' }], 'x').result).toEqual({ decision: 'handled', message: null });
     expect(resolveCommandDecision([{ decision: 'handled', message: 'done' }], 'x').result).toEqual({ decision: 'handled', message: 'done' });
@@ -74,9 +80,25 @@ describe("resolveCommandDecision: gateway/run.py's rules", () => {
   });
 
   it('rewrite: slashes and spaces trimmed; without a command name it is skipped, said', () => {
-    expect(resolveCommandDecision([{ decision: 'rewrite', raw_args: 'a' }, { decision: 'rewrite', command_name: '//model', raw_args: '  gpt ' }], 'm'))
-      .toEqual({ decidedBy: 1, result: { decision: 'rewrite', command: 'model', args: 'gpt', text: '/model gpt' }, ignored: ['answer 1: "rewrite" without a "command_name"; ignored'] });
-    expect(resolveCommandDecision([{ decision: 'rewrite', command_name: 'new' }], 'n').result).toEqual({ decision: 'rewrite', command: 'new', args: '', text: '/new' });
+    expect(
+      resolveCommandDecision(
+        [
+          { decision: 'rewrite', raw_args: 'a' },
+          { decision: 'rewrite', command_name: '//model', raw_args: '  gpt ' },
+        ],
+        'm',
+      ),
+    ).toEqual({
+      decidedBy: 1,
+      result: { decision: 'rewrite', command: 'model', args: 'gpt', text: '/model gpt' },
+      ignored: ['answer 1: "rewrite" without a "command_name"; ignored'],
+    });
+    expect(resolveCommandDecision([{ decision: 'rewrite', command_name: 'new' }], 'n').result).toEqual({
+      decision: 'rewrite',
+      command: 'new',
+      args: '',
+      text: '/new',
+    });
   });
 
   it('non-dict answers are skipped as Hermes does; an unknown decision is said', () => {

@@ -35,7 +35,11 @@ const TIMER_EARLY_MS = 5;
 const WORKER_STOP_GRACE_MS = 500;
 
 const readLines = async (file: string) => (await readFile(file, 'utf8')).trim().split('\n');
-const exists = (p: string) => stat(p).then(() => true, () => false);
+const exists = (p: string) =>
+  stat(p).then(
+    () => true,
+    () => false,
+  );
 const httpxInstalled = (() => {
   try {
     execFileSync('python3', ['-c', 'import httpx'], { stdio: 'ignore' });
@@ -48,9 +52,7 @@ const httpxInstalled = (() => {
 describe('gateway hooks: the seed examples, unchanged', () => {
   it('activity-log (async handle) records agent:start/step/end with the context', async () => {
     const { t, hooks, logger } = await setup(EXAMPLE_HOOKS, ['activity-log']);
-    expect(hooks.handlers).toEqual([
-      { name: 'activity-log', events: ['agent:start', 'agent:end', 'agent:step'], dir: path.join(t.hooks, 'activity-log') },
-    ]);
+    expect(hooks.handlers).toEqual([{ name: 'activity-log', events: ['agent:start', 'agent:end', 'agent:step'], dir: path.join(t.hooks, 'activity-log') }]);
     hooks.emitGateway('agent:start', { platform: 'telegram', user_id: 'u1', session_id: 's1', message: 'hi' });
     hooks.emitGateway('agent:step', { platform: 'telegram', user_id: 'u1', session_id: 's1', iteration: 1, tool_names: ['terminal'] });
     hooks.emitGateway('agent:end', { platform: 'telegram', user_id: 'u1', session_id: 's1', message: 'hi', response: 'hello' });
@@ -87,7 +89,9 @@ describe('gateway hooks: the seed examples, unchanged', () => {
       for (const n of ['long-task-alert', 'session-webhook']) {
         expect(logger.at('warn')).toContainEqual(
           expect.stringMatching(
-            new RegExp(`^\\[hooks\\] Skipping ${n}: handler.py failed to import: ModuleNotFoundError: No module named 'httpx' \\(handler.py needs the Python module 'httpx', which is not installed for .*python.*; install it`),
+            new RegExp(
+              `^\\[hooks\\] Skipping ${n}: handler.py failed to import: ModuleNotFoundError: No module named 'httpx' \\(handler.py needs the Python module 'httpx', which is not installed for .*python.*; install it`,
+            ),
           ),
         );
       }
@@ -150,7 +154,7 @@ describe('gateway hooks: broken hooks never hurt the host', () => {
     const skips = logger.at('warn').filter((m) => m.startsWith('[hooks] Skipping'));
     expect(skips).toEqual([
       expect.stringMatching(/^\[hooks\] Skipping invalid-yaml: invalid HOOK.yaml: YAML syntax error/),
-      "[hooks] Skipping no-events: no events declared",
+      '[hooks] Skipping no-events: no events declared',
       "[hooks] Skipping no-handle: no 'handle' function found",
       '[hooks] Skipping not-mapping: HOOK.yaml is not a mapping',
     ]);
@@ -238,7 +242,9 @@ describe('gateway hooks: close()', () => {
   it('kills a hung python worker after the bound', async () => {
     const { t, hooks, logger } = await setup(FIXTURE_HOOKS, ['py-hangs']);
     hooks.emitGateway('agent:step', { iteration: 1 });
-    const pid = Number(await waitFor(async () => ((await exists(path.join(t.hooks, 'py-hangs', 'pid'))) ? readFile(path.join(t.hooks, 'py-hangs', 'pid'), 'utf8') : null)));
+    const pid = Number(
+      await waitFor(async () => ((await exists(path.join(t.hooks, 'py-hangs', 'pid'))) ? readFile(path.join(t.hooks, 'py-hangs', 'pid'), 'utf8') : null)),
+    );
     expect(() => process.kill(pid, 0)).not.toThrow();
     const started = performance.now();
     await hooks.close(300);

@@ -56,8 +56,7 @@ def handle(event_type, context):
   return path.join(dir, 'log.txt');
 }
 
-const lines = async (file: string): Promise<string[]> =>
-  (await readFile(file, 'utf8').catch(() => '')).split('\n').filter((l) => l !== '');
+const lines = async (file: string): Promise<string[]> => (await readFile(file, 'utf8').catch(() => '')).split('\n').filter((l) => l !== '');
 
 describe('gateway hooks: per-handler ordering', () => {
   it('a handler slow on agent:start still sees start, step, end in order; the fast handler is not held back', async () => {

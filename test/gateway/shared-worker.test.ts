@@ -143,9 +143,7 @@ describe('gateway hooks: one python worker per profile', () => {
     const { hooks, logger } = await load(t, { importTimeoutMs: 1_000 });
     expect(Date.now() - started).toBeLessThan(15_000);
     expect(hooks.handlers.map((h) => h.name)).toEqual(['b-ok']);
-    expect(logger.at('warn')).toEqual([
-      '[hooks] Skipping a-slow-import: handler.py did not finish importing within 1s (the other hooks are not held up)',
-    ]);
+    expect(logger.at('warn')).toEqual(['[hooks] Skipping a-slow-import: handler.py did not finish importing within 1s (the other hooks are not held up)']);
     hooks.emitGateway('agent:start', {});
     await waitFor(async () => ((await callsOf(t, 'b-ok')).length === 1 ? true : null));
   });

@@ -90,7 +90,11 @@ describe('parseGuardrailsConfig', () => {
     const r = parse(['tool_loop_guardrails:', '  warn_after:', '    cycle: 6'].join('\n'));
     expect(r.config.warn_after.cycle).toBe(6);
     expect(r.diagnostics).toEqual([
-      expect.objectContaining({ path: 'tool_loop_guardrails.warn_after.cycle', line: 3, message: expect.stringContaining('warn_after.cycle (6) is not below hard_stop_after.cycle (5)') }),
+      expect.objectContaining({
+        path: 'tool_loop_guardrails.warn_after.cycle',
+        line: 3,
+        message: expect.stringContaining('warn_after.cycle (6) is not below hard_stop_after.cycle (5)'),
+      }),
     ]);
   });
 

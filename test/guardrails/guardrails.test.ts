@@ -26,7 +26,13 @@ function replay(g: ToolLoopGuardrails, steps: Step[], ctx: { platform?: string; 
     if (ctx.platform !== undefined) pre['platform'] = ctx.platform;
     const verdict = g.beforeToolCall(pre);
     if (verdict?.action === 'stop') {
-      g.afterToolCall({ ...pre, result: JSON.stringify({ error: verdict.message }), status: 'blocked', error_type: 'guardrail_block', error_message: verdict.message });
+      g.afterToolCall({
+        ...pre,
+        result: JSON.stringify({ error: verdict.message }),
+        status: 'blocked',
+        error_type: 'guardrail_block',
+        error_message: verdict.message,
+      });
     } else {
       const failed = s.status === 'error';
       g.afterToolCall({
@@ -62,7 +68,11 @@ const buildFails = (n: number): Step[] =>
 
 /** The model keeps re-reading the same unchanged file. */
 const rereads = (n: number): Step[] =>
-  repeat(n, () => ({ tool: 'read_file', args: { path: 'src/config.ts', offset: 1, limit: 200 }, result: { content: 'export const port = 8080;\n', total_lines: 1 } }));
+  repeat(n, () => ({
+    tool: 'read_file',
+    args: { path: 'src/config.ts', offset: 1, limit: 200 },
+    result: { content: 'export const port = 8080;\n', total_lines: 1 },
+  }));
 
 /** The model guesses paths that do not exist, a different one each time. */
 const pathGuesses = (n: number): Step[] =>
@@ -78,7 +88,16 @@ const browserCycle = (rounds: number, from = 0): Step[] =>
 describe('exact_failure', () => {
   it('interactive cli: warns from the 3rd identical failing attempt and never stops by default', () => {
     const v = replay(guard(), buildFails(8), { platform: 'cli' });
-    expect(view(v)).toEqual(['-', '-', 'w:exact_failure:2', 'w:exact_failure:3', 'w:exact_failure:4', 'w:exact_failure:5', 'w:exact_failure:6', 'w:exact_failure:7']);
+    expect(view(v)).toEqual([
+      '-',
+      '-',
+      'w:exact_failure:2',
+      'w:exact_failure:3',
+      'w:exact_failure:4',
+      'w:exact_failure:5',
+      'w:exact_failure:6',
+      'w:exact_failure:7',
+    ]);
     expect(v[2]!.message).toBe(
       'Tool loop warning (exact_failure): terminal has failed 2 times with the same arguments. Do not repeat this exact call; change the arguments or try a different approach.',
     );
@@ -88,7 +107,9 @@ describe('exact_failure', () => {
     const v = replay(guard(), buildFails(7), { platform: 'telegram' });
     expect(view(v)).toEqual(['-', '-', 'w:exact_failure:2', 'w:exact_failure:3', 'w:exact_failure:4', 'S:exact_failure:5', 'S:exact_failure:6']);
     expect(v[5]).toMatchObject({ action: 'stop', detector: 'exact_failure', tool_name: 'terminal', count: 5, threshold: 5 });
-    expect(v[5]!.message).toMatch(/^Tool loop detected \(exact_failure\): terminal has failed 5 times with the same arguments\. This call was not run\. Stop and end the turn/);
+    expect(v[5]!.message).toMatch(
+      /^Tool loop detected \(exact_failure\): terminal has failed 5 times with the same arguments\. This call was not run\. Stop and end the turn/,
+    );
   });
 
   it('hard_stop_enabled stops on cli too; non_interactive_hard_stop_enabled=false keeps telegram at warnings', () => {
@@ -100,7 +121,15 @@ describe('exact_failure', () => {
 
   it('warnings_enabled=false: silence on cli, only the stop on telegram', () => {
     expect(view(replay(guard({ warnings_enabled: false }), buildFails(7), { platform: 'cli' }))).toEqual(repeat(7, () => '-'));
-    expect(view(replay(guard({ warnings_enabled: false }), buildFails(7), { platform: 'telegram' }))).toEqual(['-', '-', '-', '-', '-', 'S:exact_failure:5', 'S:exact_failure:6']);
+    expect(view(replay(guard({ warnings_enabled: false }), buildFails(7), { platform: 'telegram' }))).toEqual([
+      '-',
+      '-',
+      '-',
+      '-',
+      '-',
+      'S:exact_failure:5',
+      'S:exact_failure:6',
+    ]);
   });
 
   it('compares arguments as canonical JSON (key order does not matter)', () => {
@@ -210,11 +239,7 @@ describe('cycle', () => {
   });
 
   it('a new distinct call breaks the cycle and the count starts over', () => {
-    const steps = [
-      ...browserCycle(3),
-      { tool: 'browser_click', args: { ref: 'checkout' }, result: { ok: true } },
-      ...browserCycle(3, 10),
-    ];
+    const steps = [...browserCycle(3), { tool: 'browser_click', args: { ref: 'checkout' }, result: { ok: true } }, ...browserCycle(3, 10)];
     const v = view(replay(guard(), steps, { platform: 'telegram' }));
     expect(v.slice(0, 7)).toEqual(repeat(7, () => '-'));
     expect(v.slice(7, 13)).toEqual(['-', '-', '-', '-', '-', '-']);
@@ -285,7 +310,10 @@ describe('sessions, platforms and bounds', () => {
     replay(g, buildFails(1), { platform: 'Telegram' });
     expect(view(replay(g, buildFails(5)))[4]).toBe('S:exact_failure:5');
     for (const p of ['cli', 'tui', 'desktop', 'acp', 'CLI']) {
-      expect(replay(guard(), buildFails(7), { platform: p }).some((v) => v?.action === 'stop'), p).toBe(false);
+      expect(
+        replay(guard(), buildFails(7), { platform: p }).some((v) => v?.action === 'stop'),
+        p,
+      ).toBe(false);
     }
   });
 

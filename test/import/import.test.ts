@@ -18,7 +18,7 @@ function shlexSplit(command: string): string[] {
   return JSON.parse(r.stdout) as string[];
 }
 
-describe('importAgentConfig: the agents\' documented examples', () => {
+describe("importAgentConfig: the agents' documented examples", () => {
   it('Claude Code settings.json', () => {
     const r = importAgentConfig('/home/user/my-project/.claude/settings.json', configText('claude-settings.json'));
     expect(r.dialect).toBe('claude');
@@ -26,21 +26,46 @@ describe('importAgentConfig: the agents\' documented examples', () => {
     expect(tuples(r.diagnostics)).toEqual([
       ['info', '', 1, 'read as Claude Code settings (dialect claude)'],
       ['info', 'hooks.PreToolUse[0].hooks[0].command', 10, 'runs through sh -c: it uses shell syntax, and hermes-hooks runs commands without a shell'],
-      ['warning', 'hooks.PreToolUse[0].hooks[2].if', 15, 'the \'if\' rule "Bash(git *)" cannot be carried over: the hook now runs on every call its matcher selects'],
+      [
+        'warning',
+        'hooks.PreToolUse[0].hooks[2].if',
+        15,
+        'the \'if\' rule "Bash(git *)" cannot be carried over: the hook now runs on every call its matcher selects',
+      ],
       ['info', 'hooks.PreToolUse[0].hooks[2].statusMessage', 17, 'statusMessage is not shown by hermes-hooks; dropped'],
       ['info', 'hooks.PreToolUse[0].hooks[2].command', 16, 'the project-dir variable is replaced by /home/user/my-project (the folder that holds this config)'],
       ['info', 'hooks.PreToolUse[2].hooks[0].command', 32, 'runs through sh -c: it uses shell syntax, and hermes-hooks runs commands without a shell'],
       ['warning', 'hooks.PreToolUse[3].hooks[0].timeout', 37, 'timeout 900 s exceeds the maximum of 300 s; clamped to 300'],
-      ['warning', 'hooks.PreToolUse[3].hooks[1].type', 38, 'http hooks (http://localhost:8080/hooks/pre-tool-use) cannot be carried over: hermes-hooks runs command hooks only; not imported'],
+      [
+        'warning',
+        'hooks.PreToolUse[3].hooks[1].type',
+        38,
+        'http hooks (http://localhost:8080/hooks/pre-tool-use) cannot be carried over: hermes-hooks runs command hooks only; not imported',
+      ],
       ['info', 'hooks.PostToolUse[0].hooks[0].command', 48, 'runs through sh -c: it uses shell syntax, and hermes-hooks runs commands without a shell'],
       ['warning', 'hooks.PostToolUse[0].hooks[1].async', 50, 'async cannot be carried over: hermes-hooks waits for the hook (within its timeout)'],
-      ['warning', 'hooks.SessionStart[0].matcher', 55, 'matcher \'compact\' cannot be carried over: Hermes matchers only select tools, so this hook runs on every on_session_start event'],
-      ['warning', 'hooks.Notification', 57, 'Claude Code event \'Notification\' has no Hermes counterpart; not imported: notify-send \'Claude Code\' \'Awaiting your input\''],
-      ['warning', 'hooks.PermissionRequest', 60, 'Claude Code event \'PermissionRequest\' has no Hermes counterpart; not imported: /home/user/bin/auto-approve.sh'],
+      [
+        'warning',
+        'hooks.SessionStart[0].matcher',
+        55,
+        "matcher 'compact' cannot be carried over: Hermes matchers only select tools, so this hook runs on every on_session_start event",
+      ],
+      [
+        'warning',
+        'hooks.Notification',
+        57,
+        "Claude Code event 'Notification' has no Hermes counterpart; not imported: notify-send 'Claude Code' 'Awaiting your input'",
+      ],
+      [
+        'warning',
+        'hooks.PermissionRequest',
+        60,
+        "Claude Code event 'PermissionRequest' has no Hermes counterpart; not imported: /home/user/bin/auto-approve.sh",
+      ],
       ['warning', 'hooks.Stop[0].hooks[0].type', 66, 'prompt hooks cannot be carried over: hermes-hooks runs command hooks only; not imported'],
       ['info', 'hooks.Stop[0].hooks[1].command', 67, 'the project-dir variable is replaced by /home/user/my-project (the folder that holds this config)'],
       ['warning', 'hooks.Stop[0].hooks[1].onFailure', 67, 'fail-closed only applies to pre_tool_call in hermes-hooks; this pre_verify hook fails open'],
-      ['info', 'hooks', 3, '7 hook(s) set no timeout: Claude Code\'s default is 600 s, hermes-hooks\' is 60 s'],
+      ['info', 'hooks', 3, "7 hook(s) set no timeout: Claude Code's default is 600 s, hermes-hooks' is 60 s"],
     ]);
     expect(r.diagnostics.every((d) => d.file === '/home/user/my-project/.claude/settings.json')).toBe(true);
   });
@@ -51,16 +76,26 @@ describe('importAgentConfig: the agents\' documented examples', () => {
     expect(r.yaml).toBe(expected('codex'));
     expect(tuples(r.diagnostics)).toEqual([
       ['info', '', 1, 'read as Codex hooks.json (dialect codex)'],
-      ['warning', 'hooks.SessionStart[0].matcher', 5, 'matcher \'startup|resume\' cannot be carried over: Hermes matchers only select tools, so this hook runs on every on_session_start event'],
+      [
+        'warning',
+        'hooks.SessionStart[0].matcher',
+        5,
+        "matcher 'startup|resume' cannot be carried over: Hermes matchers only select tools, so this hook runs on every on_session_start event",
+      ],
       ['info', 'hooks.SessionStart[0].hooks[0].statusMessage', 7, 'statusMessage is not shown by hermes-hooks; dropped'],
       ['info', 'hooks.PreToolUse[0].hooks[0].statusMessage', 18, 'statusMessage is not shown by hermes-hooks; dropped'],
       ['info', 'hooks.PreToolUse[0].hooks[0].command', 17, 'runs through sh -c: it uses shell syntax, and hermes-hooks runs commands without a shell'],
-      ['warning', 'hooks.PreToolUse[2].matcher', 27, 'matcher \'mcp__(fs\' is not a valid regex (Codex skips this group); not imported'],
-      ['warning', 'hooks.PermissionRequest', 31, 'Codex CLI event \'PermissionRequest\' has no Hermes counterpart; not imported: python3 /home/user/.codex/hooks/permission.py'],
+      ['warning', 'hooks.PreToolUse[2].matcher', 27, "matcher 'mcp__(fs' is not a valid regex (Codex skips this group); not imported"],
+      [
+        'warning',
+        'hooks.PermissionRequest',
+        31,
+        "Codex CLI event 'PermissionRequest' has no Hermes counterpart; not imported: python3 /home/user/.codex/hooks/permission.py",
+      ],
       ['warning', 'hooks.PostToolUse[0].hooks[0].async', 38, 'async cannot be carried over: hermes-hooks waits for the hook (within its timeout)'],
       ['warning', 'hooks.PostToolUse[0].hooks[1].type', 39, 'agent hooks cannot be carried over: hermes-hooks runs command hooks only; not imported'],
       ['info', 'hooks.UserPromptSubmit[0].hooks[0].enabled', 44, 'disabled in the source; not imported'],
-      ['info', 'hooks', 2, '3 hook(s) set no timeout: Codex CLI\'s default is 600 s, hermes-hooks\' is 60 s'],
+      ['info', 'hooks', 2, "3 hook(s) set no timeout: Codex CLI's default is 600 s, hermes-hooks' is 60 s"],
     ]);
   });
 
@@ -71,12 +106,32 @@ describe('importAgentConfig: the agents\' documented examples', () => {
     expect(tuples(r.diagnostics)).toEqual([
       ['info', '', 1, 'read as Gemini CLI settings (dialect gemini, timeouts in milliseconds)'],
       ['info', 'hooks.BeforeTool[0].hooks[0].command', 11, 'the project-dir variable is replaced by /home/user/my-project (the folder that holds this config)'],
-      ['warning', 'hooks.BeforeTool[1].sequential', 19, 'sequential cannot be carried over: hermes-hooks runs an event\'s hooks concurrently and each sees the original input'],
-      ['warning', 'hooks.BeforeTool[1].hooks[0].env', 21, 'env cannot be carried over: hermes-hooks gives hooks the host\'s environment; set the variables there or in a wrapper script'],
-      ['warning', 'hooks.BeforeTool[1].hooks[0].timeout', 21, 'timeout 30 is in milliseconds here and becomes 1 s; if it was meant as seconds (Claude\'s unit, which `gemini hooks migrate` and Qwen 1.x examples copy unconverted), set timeout: 30 in the imported entry'],
+      [
+        'warning',
+        'hooks.BeforeTool[1].sequential',
+        19,
+        "sequential cannot be carried over: hermes-hooks runs an event's hooks concurrently and each sees the original input",
+      ],
+      [
+        'warning',
+        'hooks.BeforeTool[1].hooks[0].env',
+        21,
+        "env cannot be carried over: hermes-hooks gives hooks the host's environment; set the variables there or in a wrapper script",
+      ],
+      [
+        'warning',
+        'hooks.BeforeTool[1].hooks[0].timeout',
+        21,
+        "timeout 30 is in milliseconds here and becomes 1 s; if it was meant as seconds (Claude's unit, which `gemini hooks migrate` and Qwen 1.x examples copy unconverted), set timeout: 30 in the imported entry",
+      ],
       ['warning', 'hooks.AfterAgent[0].hooks[0].timeout', 36, 'timeout 600000 ms exceeds the maximum of 300 s; clamped to 300'],
-      ['warning', 'hooks.SessionStart[0].matcher', 39, 'matcher \'startup\' cannot be carried over: Hermes matchers only select tools, so this hook runs on every on_session_start event'],
-      ['warning', 'hooks.BeforeModel', 41, 'Gemini CLI event \'BeforeModel\' has no Hermes counterpart; not imported: /opt/hooks/model-guard.sh'],
+      [
+        'warning',
+        'hooks.SessionStart[0].matcher',
+        39,
+        "matcher 'startup' cannot be carried over: Hermes matchers only select tools, so this hook runs on every on_session_start event",
+      ],
+      ['warning', 'hooks.BeforeModel', 41, "Gemini CLI event 'BeforeModel' has no Hermes counterpart; not imported: /opt/hooks/model-guard.sh"],
     ]);
   });
 
@@ -86,20 +141,60 @@ describe('importAgentConfig: the agents\' documented examples', () => {
     expect(r.yaml).toBe(expected('cursor'));
     expect(tuples(r.diagnostics)).toEqual([
       ['info', '', 1, 'read as Cursor hooks.json (dialect cursor)'],
-      ['info', 'hooks.beforeShellExecution[0].command', 5, 'relative path ./hooks/audit.sh resolved from the folder of hooks.json: /home/user/my-project/.cursor/hooks/audit.sh'],
+      [
+        'info',
+        'hooks.beforeShellExecution[0].command',
+        5,
+        'relative path ./hooks/audit.sh resolved from the folder of hooks.json: /home/user/my-project/.cursor/hooks/audit.sh',
+      ],
       ['warning', 'hooks.beforeShellExecution[1].matcher', 6, 'matcher on beforeShellExecution cannot be carried over; the hook runs for every terminal call'],
-      ['info', 'hooks.beforeShellExecution[1].command', 6, 'relative path ./hooks/block-git.sh resolved from the folder of hooks.json: /home/user/my-project/.cursor/hooks/block-git.sh'],
-      ['info', 'hooks.beforeMCPExecution[0].command', 8, 'relative path ./hooks/mcp-guard.sh resolved from the folder of hooks.json: /home/user/my-project/.cursor/hooks/mcp-guard.sh'],
-      ['info', 'hooks.beforeReadFile[0].command', 9, 'relative path ./hooks/redact.sh resolved from the folder of hooks.json: /home/user/my-project/.cursor/hooks/redact.sh'],
-      ['info', 'hooks.preToolUse[0].command', 10, 'relative path ./hooks/pre-tool.sh resolved from the folder of hooks.json: /home/user/my-project/.cursor/hooks/pre-tool.sh'],
-      ['info', 'hooks.afterFileEdit[0].command', 11, 'relative path ./hooks/format.sh resolved from the folder of hooks.json: /home/user/my-project/.cursor/hooks/format.sh'],
+      [
+        'info',
+        'hooks.beforeShellExecution[1].command',
+        6,
+        'relative path ./hooks/block-git.sh resolved from the folder of hooks.json: /home/user/my-project/.cursor/hooks/block-git.sh',
+      ],
+      [
+        'info',
+        'hooks.beforeMCPExecution[0].command',
+        8,
+        'relative path ./hooks/mcp-guard.sh resolved from the folder of hooks.json: /home/user/my-project/.cursor/hooks/mcp-guard.sh',
+      ],
+      [
+        'info',
+        'hooks.beforeReadFile[0].command',
+        9,
+        'relative path ./hooks/redact.sh resolved from the folder of hooks.json: /home/user/my-project/.cursor/hooks/redact.sh',
+      ],
+      [
+        'info',
+        'hooks.preToolUse[0].command',
+        10,
+        'relative path ./hooks/pre-tool.sh resolved from the folder of hooks.json: /home/user/my-project/.cursor/hooks/pre-tool.sh',
+      ],
+      [
+        'info',
+        'hooks.afterFileEdit[0].command',
+        11,
+        'relative path ./hooks/format.sh resolved from the folder of hooks.json: /home/user/my-project/.cursor/hooks/format.sh',
+      ],
       ['warning', 'hooks.afterFileEdit[0].failClosed', 11, 'fail-closed only applies to pre_tool_call in hermes-hooks; this post_tool_call hook fails open'],
-      ['warning', 'hooks.beforeSubmitPrompt[0].command', 12, 'relative path hooks/prompt-check.ts in the arguments resolves from the working directory of Hermes, not from the folder of hooks.json'],
+      [
+        'warning',
+        'hooks.beforeSubmitPrompt[0].command',
+        12,
+        'relative path hooks/prompt-check.ts in the arguments resolves from the working directory of Hermes, not from the folder of hooks.json',
+      ],
       ['warning', 'hooks.stop[0].loop_limit', 13, 'loop_limit cannot be carried over: Hermes caps pre_verify nudges with agent.max_verify_nudges (default 3)'],
-      ['info', 'hooks.stop[0].command', 13, 'relative path ./hooks/audit-stop.sh resolved from the folder of hooks.json: /home/user/my-project/.cursor/hooks/audit-stop.sh'],
-      ['warning', 'hooks.afterAgentThought', 14, 'Cursor event \'afterAgentThought\' has no Hermes counterpart; not imported: ./hooks/thoughts.sh'],
+      [
+        'info',
+        'hooks.stop[0].command',
+        13,
+        'relative path ./hooks/audit-stop.sh resolved from the folder of hooks.json: /home/user/my-project/.cursor/hooks/audit-stop.sh',
+      ],
+      ['warning', 'hooks.afterAgentThought', 14, "Cursor event 'afterAgentThought' has no Hermes counterpart; not imported: ./hooks/thoughts.sh"],
       ['warning', 'hooks.sessionStart[0].type', 15, 'prompt hooks cannot be carried over: hermes-hooks runs command hooks only; not imported'],
-      ['info', 'hooks', 3, '7 hook(s) set no timeout: Cursor\'s default is not documented, hermes-hooks\' is 60 s'],
+      ['info', 'hooks', 3, "7 hook(s) set no timeout: Cursor's default is not documented, hermes-hooks' is 60 s"],
     ]);
   });
 
@@ -109,8 +204,18 @@ describe('importAgentConfig: the agents\' documented examples', () => {
     expect(r.yaml).toBe(expected('qwen'));
     expect(tuples(r.diagnostics)).toEqual([
       ['info', '', 1, 'read as Qwen Code settings (dialect claude, timeouts in milliseconds)'],
-      ['info', '', 1, 'Qwen Code uses Claude\'s event names but its own tool names (run_shell_command …): matchers are kept as written; map its tools under dialects.claude.tools in config.yaml if they should match'],
-      ['warning', 'hooks.PreToolUse[0].hooks[0].timeout', 7, 'timeout 10 is in milliseconds here and becomes 1 s; if it was meant as seconds (Claude\'s unit, which `gemini hooks migrate` and Qwen 1.x examples copy unconverted), set timeout: 10 in the imported entry'],
+      [
+        'info',
+        '',
+        1,
+        "Qwen Code uses Claude's event names but its own tool names (run_shell_command …): matchers are kept as written; map its tools under dialects.claude.tools in config.yaml if they should match",
+      ],
+      [
+        'warning',
+        'hooks.PreToolUse[0].hooks[0].timeout',
+        7,
+        "timeout 10 is in milliseconds here and becomes 1 s; if it was meant as seconds (Claude's unit, which `gemini hooks migrate` and Qwen 1.x examples copy unconverted), set timeout: 10 in the imported entry",
+      ],
     ]);
   });
 
@@ -121,7 +226,11 @@ describe('importAgentConfig: the agents\' documented examples', () => {
     expect(source.syntaxError).toBeNull();
     const hooks = (source.data as { hooks: Record<string, { command: string; dialect: string; timeout?: number }[]> }).hooks;
     expect(Object.keys(hooks)).toEqual(['pre_tool_call', 'post_tool_call', 'on_session_start', 'pre_verify']);
-    expect(Object.values(hooks).flat().every((e) => e.dialect === 'claude')).toBe(true);
+    expect(
+      Object.values(hooks)
+        .flat()
+        .every((e) => e.dialect === 'claude'),
+    ).toBe(true);
     expect(shlexSplit(hooks['pre_tool_call']![0]!.command)).toEqual(['sh', '-c', original]);
     // Exec form (`args`): one word per argument, spaces kept.
     expect(shlexSplit(hooks['pre_tool_call']![5]!.command)).toEqual(['python3', '.claude/hooks/secret scan.py', '--strict']);
@@ -150,10 +259,22 @@ describe('importAgentConfig: formats, detection and odd input', () => {
     expect(g.hooks[0]).toMatchObject({ event: 'pre_tool_call', timeout: 2, matcher: '.*(?:write_file).*' });
     const cursorShape = JSON.stringify({ version: 1, hooks: { beforeReadFile: [{ command: '/r.sh' }] } });
     expect(importAgentConfig('hooks.json', cursorShape).hooks).toEqual([
-      { event: 'pre_tool_call', command: '/r.sh', matcher: 'read_file', timeout: null, fail_closed: false, dialect: 'cursor', source: 'hooks.beforeReadFile[0]' },
+      {
+        event: 'pre_tool_call',
+        command: '/r.sh',
+        matcher: 'read_file',
+        timeout: null,
+        fail_closed: false,
+        dialect: 'cursor',
+        source: 'hooks.beforeReadFile[0]',
+      },
     ]);
     // --dialect forces the reading: the same file as Gemini makes its 30 a millisecond value.
-    const forced = importAgentConfig('settings.json', JSON.stringify({ hooks: { SessionStart: [{ hooks: [{ type: 'command', command: '/s.sh', timeout: 30 }] }] } }), { dialect: 'gemini' });
+    const forced = importAgentConfig(
+      'settings.json',
+      JSON.stringify({ hooks: { SessionStart: [{ hooks: [{ type: 'command', command: '/s.sh', timeout: 30 }] }] } }),
+      { dialect: 'gemini' },
+    );
     expect(forced.hooks[0]).toMatchObject({ event: 'on_session_start', timeout: 1, dialect: 'gemini' });
   });
 
@@ -183,11 +304,18 @@ describe('importAgentConfig: formats, detection and odd input', () => {
   });
 
   it('a user-level config keeps $CLAUDE_PROJECT_DIR (it names no project) and says hermes-hooks does not set it', () => {
-    const text = JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: '"$CLAUDE_PROJECT_DIR"/.claude/hooks/g.sh' }] }] } });
+    const text = JSON.stringify({
+      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: '"$CLAUDE_PROJECT_DIR"/.claude/hooks/g.sh' }] }] },
+    });
     const r = importAgentConfig('/home/user/.claude/settings.json', text, { home: '/home/user' });
     expect(r.hooks[0]!.command).toBe(`sh -c '"$CLAUDE_PROJECT_DIR"/.claude/hooks/g.sh'`);
     expect(tuples(r.diagnostics).slice(1, 3)).toEqual([
-      ['warning', 'hooks.PreToolUse[0].hooks[0].command', 1, 'uses $CLAUDE_PROJECT_DIR, which hermes-hooks does not set (it sets HERMES_HOME and HERMES_HOOK_EVENT)'],
+      [
+        'warning',
+        'hooks.PreToolUse[0].hooks[0].command',
+        1,
+        'uses $CLAUDE_PROJECT_DIR, which hermes-hooks does not set (it sets HERMES_HOME and HERMES_HOOK_EVENT)',
+      ],
       ['info', 'hooks.PreToolUse[0].hooks[0].command', 1, 'runs through sh -c: it uses shell syntax, and hermes-hooks runs commands without a shell'],
     ]);
     // The same file in a project folder gets the folder.
@@ -230,7 +358,13 @@ describe('importAgentConfig: formats, detection and odd input', () => {
 });
 
 describe('mergeIntoConfig', () => {
-  const imported = importAgentConfig('/p/.cursor/hooks.json', JSON.stringify({ version: 1, hooks: { beforeShellExecution: [{ command: '/h/audit.sh', timeout: 10, failClosed: true }], stop: [{ command: '/h/stop.sh' }] } })).hooks;
+  const imported = importAgentConfig(
+    '/p/.cursor/hooks.json',
+    JSON.stringify({
+      version: 1,
+      hooks: { beforeShellExecution: [{ command: '/h/audit.sh', timeout: 10, failClosed: true }], stop: [{ command: '/h/stop.sh' }] },
+    }),
+  ).hooks;
 
   it('adds entries under hooks:, keeping comments and turning the shipped `hooks: {}` into a block', () => {
     // (The yaml library sets a document's closing comment off with a blank line.)
@@ -348,9 +482,21 @@ describe("importAgentConfig on a Hermes config.yaml holding another agent's bloc
     expect(again.hooks).toEqual([]);
   });
 
-  it("a Cursor block (version: 1, flat entries) keeps its family matcher and failClosed", () => {
-    const r = importAgentConfig('/h/x.conf', 'version: 1\nhooks:\n  beforeShellExecution:\n    - command: /g.sh\n      failClosed: true\n', { hermesConfig: true });
+  it('a Cursor block (version: 1, flat entries) keeps its family matcher and failClosed', () => {
+    const r = importAgentConfig('/h/x.conf', 'version: 1\nhooks:\n  beforeShellExecution:\n    - command: /g.sh\n      failClosed: true\n', {
+      hermesConfig: true,
+    });
     expect(r.dialect).toBe('cursor');
-    expect(r.hooks).toEqual([{ event: 'pre_tool_call', command: '/g.sh', matcher: 'terminal', timeout: null, fail_closed: true, dialect: 'cursor', source: 'hooks.beforeShellExecution[0]' }]);
+    expect(r.hooks).toEqual([
+      {
+        event: 'pre_tool_call',
+        command: '/g.sh',
+        matcher: 'terminal',
+        timeout: null,
+        fail_closed: true,
+        dialect: 'cursor',
+        source: 'hooks.beforeShellExecution[0]',
+      },
+    ]);
   });
 });

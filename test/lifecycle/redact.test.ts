@@ -25,9 +25,15 @@ describe('redactSecrets', () => {
   });
 
   it('redactDeep masks strings inside plain data and copies it', () => {
-    const input = [{ role: 'user', content: 'my token=abc123456' }, { role: 'system', content: ['ok', 'secret: x1'] }];
+    const input = [
+      { role: 'user', content: 'my token=abc123456' },
+      { role: 'system', content: ['ok', 'secret: x1'] },
+    ];
     const out = redactDeep(input);
-    expect(out).toEqual([{ role: 'user', content: 'my token=[REDACTED]' }, { role: 'system', content: ['ok', 'secret: [REDACTED]'] }]);
+    expect(out).toEqual([
+      { role: 'user', content: 'my token=[REDACTED]' },
+      { role: 'system', content: ['ok', 'secret: [REDACTED]'] },
+    ]);
     expect(input[0]!.content).toBe('my token=abc123456');
   });
 });

@@ -59,9 +59,7 @@ describe('parseOutboundConfig', () => {
   it('warns with a position when hooks.outbound is not a list', () => {
     const r = parse('hooks:\n  outbound:\n    url: http://x\n');
     expect(r.targets).toEqual([]);
-    expect(r.diagnostics).toEqual([
-      expect.objectContaining({ level: 'warning', path: 'hooks.outbound', line: 3, column: 5, file: FILE }),
-    ]);
+    expect(r.diagnostics).toEqual([expect.objectContaining({ level: 'warning', path: 'hooks.outbound', line: 3, column: 5, file: FILE })]);
     expect(messages(r)).toEqual(['hooks.outbound must be a list of webhook targets; got dict']);
   });
 

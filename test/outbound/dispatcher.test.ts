@@ -225,7 +225,9 @@ describe('retries, redirects and failures', () => {
     const stats = await d.close();
     expect(s.received).toHaveLength(2);
     expect(stats).toMatchObject({ delivered: 0, failed: 1, attempts: 2 });
-    expect(logger.warnings).toEqual([expect.stringMatching(/^outbound webhook flaky: delivery [0-9a-f]{32} \(on_session_end\) failed after 2 attempts: HTTP 503$/)]);
+    expect(logger.warnings).toEqual([
+      expect.stringMatching(/^outbound webhook flaky: delivery [0-9a-f]{32} \(on_session_end\) failed after 2 attempts: HTTP 503$/),
+    ]);
   });
 
   it('does not retry a 404', async () => {

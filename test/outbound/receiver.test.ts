@@ -96,7 +96,13 @@ describe.each(receivers)('%s', (_name, argv) => {
     const stats = await d.close();
     expect(stats).toMatchObject({ delivered: 1, failed: 0 });
     const [line] = await waitForLines(r, 1);
-    expect(JSON.parse(line!)).toMatchObject({ verified: true, event: 'post_tool_call', hook_event_name: 'post_tool_call', tool_name: 'terminal', session_id: 'sess-1' });
+    expect(JSON.parse(line!)).toMatchObject({
+      verified: true,
+      event: 'post_tool_call',
+      hook_event_name: 'post_tool_call',
+      tool_name: 'terminal',
+      session_id: 'sess-1',
+    });
 
     // 2. A body changed after signing is refused.
     const body = Buffer.from(JSON.stringify({ hook_event_name: 'post_tool_call', delivery_id: 'a'.repeat(32), tool_name: 'terminal' }));

@@ -20,15 +20,28 @@ describe('callback runner: return values', () => {
       [42, null],
     ];
     for (const [ret, want] of cases) {
-      const sync = await runner.invoke(hook('p.sync', 'pre_llm_call', () => ret), 'pre_llm_call', { user_message: 'hi' });
-      const asyncOut = await runner.invoke(hook('p.async', 'pre_llm_call', async () => ret), 'pre_llm_call', { user_message: 'hi' });
+      const sync = await runner.invoke(
+        hook('p.sync', 'pre_llm_call', () => ret),
+        'pre_llm_call',
+        { user_message: 'hi' },
+      );
+      const asyncOut = await runner.invoke(
+        hook('p.async', 'pre_llm_call', async () => ret),
+        'pre_llm_call',
+        { user_message: 'hi' },
+      );
       expect(sync).toMatchObject({ status: 'ok', error: null, directive: want });
       expect(asyncOut.directive).toEqual(want);
     }
   });
 
   it('pre_tool_call: block / approve / modify are read from `action` only', async () => {
-    const run = (ret: unknown) => runner.invoke(hook('p.cb', 'pre_tool_call', () => ret), 'pre_tool_call', toolKwargs('terminal', { command: 'ls' }));
+    const run = (ret: unknown) =>
+      runner.invoke(
+        hook('p.cb', 'pre_tool_call', () => ret),
+        'pre_tool_call',
+        toolKwargs('terminal', { command: 'ls' }),
+      );
     expect((await run({ action: 'block', message: 'nope' })).directive).toEqual({ action: 'block', message: 'nope' });
     // A block without a message still blocks (beyond Hermes, which drops it): never let it through.
     expect((await run({ action: 'block' })).directive).toEqual({ action: 'block', message: 'Blocked by plugin hook p.cb.' });
@@ -46,7 +59,7 @@ describe('callback runner: return values', () => {
     const seen: unknown[] = [];
     const mutate = hook('p.mutate', 'pre_tool_call', (kw) => {
       (kw.args as { command: string }).command = 'rm -rf /';
-      ((kw.args as { nested: { deep: number } }).nested).deep = 2;
+      (kw.args as { nested: { deep: number } }).nested.deep = 2;
     });
     const observe = hook('p.observe', 'pre_tool_call', (kw) => void seen.push(structuredClone(kw.args)));
     const out = await runner.invoke(mutate, 'pre_tool_call', kwargs);
@@ -57,7 +70,12 @@ describe('callback runner: return values', () => {
   });
 
   it('finalize notifications, admission handled, pre_verify continue; other events ignore returns', async () => {
-    const inv = (event: EventName, ret: unknown) => runner.invoke(hook('p.x', event, () => ret), event, { session_id: 's' });
+    const inv = (event: EventName, ret: unknown) =>
+      runner.invoke(
+        hook('p.x', event, () => ret),
+        event,
+        { session_id: 's' },
+      );
     expect((await inv('on_session_finalize', 'see you')).directive).toEqual({ action: 'notify', message: 'see you' });
     expect((await inv('on_session_finalize', { message: 'bye' })).directive).toEqual({ action: 'notify', message: 'bye' });
     expect((await inv('on_session_finalize', '')).directive).toBeNull();
@@ -67,7 +85,10 @@ describe('callback runner: return values', () => {
     expect((await inv('post_gateway_admission', { action: 'skip' })).directive).toBeNull();
     expect((await inv('pre_verify', { action: 'continue', message: 'run the tests' })).directive).toEqual({ action: 'continue', message: 'run the tests' });
     expect((await inv('pre_verify', { decision: 'block', message: 'not done' })).directive).toEqual({ action: 'continue', message: 'not done' });
-    expect((await inv('pre_verify', { decision: 'Block', reason: 'run the tests first' })).directive).toEqual({ action: 'continue', message: 'run the tests first' });
+    expect((await inv('pre_verify', { decision: 'Block', reason: 'run the tests first' })).directive).toEqual({
+      action: 'continue',
+      message: 'run the tests first',
+    });
     expect((await inv('pre_verify', { action: 'continue', message: ' ' })).directive).toBeNull();
     expect((await inv('post_tool_call', { action: 'block', message: 'x' })).directive).toBeNull();
     expect((await inv('on_session_start', 'context?')).directive).toBeNull();
@@ -251,7 +272,11 @@ describe('callback runner: timeouts, suppression, abandoned calls', () => {
     expect(stuck).toMatchObject({ status: 'timeout', directive: { action: 'block', message: 'pre_tool_call plugin callback w.hangs timed out after 0.05s' } });
     expect(stuck.duration_ms).toBeGreaterThanOrEqual(190);
     const ctxs: object[] = [];
-    const own = await runner.invoke(hook('host.own', 'pre_tool_call', (_kw, ctx) => (ctxs.push(ctx), restart())), 'pre_tool_call', toolKwargs('terminal'));
+    const own = await runner.invoke(
+      hook('host.own', 'pre_tool_call', (_kw, ctx) => (ctxs.push(ctx), restart())),
+      'pre_tool_call',
+      toolKwargs('terminal'),
+    );
     expect(own.status).toBe('timeout');
     expect(ctxs.map((c) => Object.keys(c))).toEqual([['signal']]);
   });

@@ -100,7 +100,9 @@ describe('example Python plugin py-guard (unchanged Hermes plugin, real python3 
     ]);
     expect(await py('pre_llm_call', { user_message: 'again', is_first_turn: false, session_id: 's1' })).toEqual([null]);
     for (const tool_name of ['terminal', 'read_file', 'terminal']) await py('post_tool_call', { tool_name, session_id: 's1', result: '{}' });
-    expect(await py('on_session_finalize', { session_id: 's1' })).toEqual([{ action: 'notify', message: 'py-guard: tools used this session: terminal×2, read_file×1' }]);
+    expect(await py('on_session_finalize', { session_id: 's1' })).toEqual([
+      { action: 'notify', message: 'py-guard: tools used this session: terminal×2, read_file×1' },
+    ]);
     expect(await py('on_session_finalize', { session_id: 's2' })).toEqual([null]);
   });
 });

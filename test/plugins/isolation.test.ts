@@ -52,7 +52,9 @@ describe('a JS plugin callback that never returns', () => {
     // The host's event loop never stalled: a 20 ms interval kept ticking through the whole second.
     expect(ticks).toBeGreaterThanOrEqual(20);
     expect(maxGapMs).toBeLessThan(500);
-    expect(logger.lines.join('\n')).toContain('pre_tool_call plugin callback spinner.spin timed out after 1s; the tool call is blocked (fail closed); it is suppressed for 60s');
+    expect(logger.lines.join('\n')).toContain(
+      'pre_tool_call plugin callback spinner.spin timed out after 1s; the tool call is blocked (fail closed); it is suppressed for 60s',
+    );
 
     // The next emit (another tool: suppression is per tool) runs the plugin in a fresh thread.
     const t1 = performance.now();
@@ -73,7 +75,14 @@ describe('a Hermes Python plugin (__init__.py, register(ctx)) through a real pyt
   it('sync and async callbacks answer; kwargs are filtered by signature; relative imports work', async () => {
     const logger = capture();
     const engine = await testEngine(home(config, ['hermes-style']), { logger });
-    const llm = await engine.emit('pre_llm_call', { session_id: 's1', user_message: 'hi', conversation_history: [], is_first_turn: true, model: 'm', platform: 'cli' });
+    const llm = await engine.emit('pre_llm_call', {
+      session_id: 's1',
+      user_message: 'hi',
+      conversation_history: [],
+      is_first_turn: true,
+      model: 'm',
+      platform: 'cli',
+    });
     expect(llm.hooks[0]).toMatchObject({ command: 'plugin:hermes-style.recall', status: 'ok' });
     expect(llm.decision.context).toBe('hermes-style saw ["conversation_history", "is_first_turn", "model", "platform", "session_id", "user_message"]');
 
@@ -95,7 +104,12 @@ describe('a Hermes Python plugin (__init__.py, register(ctx)) through a real pyt
     const msg = 'plugin hermes-style called ctx.register_tool, ctx.register_command: not supported by hermes-hooks (only ctx.register_hook runs here); ignored';
     expect(engine.diagnostics.filter((d) => d.message.includes('not supported'))).toEqual([expect.objectContaining({ level: 'warning', message: msg })]);
     expect(logger.lines.filter((l) => l.includes('not supported'))).toEqual([`[plugins] ${msg}`]);
-    expect(engine.hooksFor('pre_tool_call').filter((h) => h.kind === 'plugin').map((h) => ('name' in h ? h.name : null))).toEqual(['hermes-style.guard']);
+    expect(
+      engine
+        .hooksFor('pre_tool_call')
+        .filter((h) => h.kind === 'plugin')
+        .map((h) => ('name' in h ? h.name : null)),
+    ).toEqual(['hermes-style.guard']);
   });
 
   it('a raising callback blocks pre_tool_call naming the Python exception; warned once', async () => {
@@ -133,8 +147,14 @@ describe('a Hermes Python plugin (__init__.py, register(ctx)) through a real pyt
     const logger = capture();
     const engine = await testEngine(home(config, ['hermes-style']), { logger });
     const died = await engine.emit('pre_tool_call', { tool_name: 'die', args: {} });
-    expect(died.hooks[0]).toMatchObject({ status: 'error', error: 'pre_tool_call plugin callback hermes-style.guard raised Error: python worker exited with code 3' });
-    expect(died.decision).toMatchObject({ action: 'block', message: 'pre_tool_call plugin callback hermes-style.guard raised Error: python worker exited with code 3' });
+    expect(died.hooks[0]).toMatchObject({
+      status: 'error',
+      error: 'pre_tool_call plugin callback hermes-style.guard raised Error: python worker exited with code 3',
+    });
+    expect(died.decision).toMatchObject({
+      action: 'block',
+      message: 'pre_tool_call plugin callback hermes-style.guard raised Error: python worker exited with code 3',
+    });
     expect(logger.lines).toContain('[plugins] hermes-style: python worker exited with code 3; a new one is started for the next call');
     // Module state starts over with the new worker (call 1 again).
     const next = await engine.emit('pre_tool_call', { tool_name: 'terminal', args: { command: 'rm -rf /' } });

@@ -47,7 +47,9 @@ describe("the seed's plugin examples", () => {
 
   it('pre_verify {"decision": "block", "reason": …} keeps the turn going with that reason', async () => {
     const home = pluginHome();
-    const r = await runBin(['run', 'pre_verify', '--home', home], { stdin: JSON.stringify({ session_id: 's', coding: true, attempt: 0, final_response: 'done', changed_paths: ['a.py'] }) });
+    const r = await runBin(['run', 'pre_verify', '--home', home], {
+      stdin: JSON.stringify({ session_id: 's', coding: true, attempt: 0, final_response: 'done', changed_paths: ['a.py'] }),
+    });
     expect(JSON.parse(r.stdout)).toMatchObject({ action: 'continue', message: 'run the tests before you finish' });
   });
 });

@@ -58,13 +58,10 @@ describe('fixtures: ajv (published schema) and zod agree', () => {
 });
 
 describe('valid directive fixtures mean something', () => {
-  it.each(jsonFiles(join(FIXTURES, 'valid', 'directive')).map((f) => [basename(f), f]))(
-    '%s gives a directive on at least one event',
-    (_name, file) => {
-      const text = readFileSync(file, 'utf8');
-      expect(EVENT_NAMES.some((e) => parseStdout(e, text) !== null)).toBe(true);
-    },
-  );
+  it.each(jsonFiles(join(FIXTURES, 'valid', 'directive')).map((f) => [basename(f), f]))('%s gives a directive on at least one event', (_name, file) => {
+    const text = readFileSync(file, 'utf8');
+    expect(EVENT_NAMES.some((e) => parseStdout(e, text) !== null)).toBe(true);
+  });
 });
 
 describe('scripts-examples/payloads', () => {

@@ -21,7 +21,9 @@ describe('published JSON Schemas', () => {
   });
 
   it('has no stale schema files that the generator no longer writes', () => {
-    const onDisk = readdirSync(PROTOCOL_DIR).filter((f) => f.endsWith('.schema.json')).sort();
+    const onDisk = readdirSync(PROTOCOL_DIR)
+      .filter((f) => f.endsWith('.schema.json'))
+      .sort();
     expect(onDisk).toEqual(Object.keys(generated).sort());
   });
 

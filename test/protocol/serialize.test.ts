@@ -51,7 +51,11 @@ describe('serializePayload', () => {
       rt({
         date: new Date(Date.UTC(2026, 10, 30, 10, 0, 0)),
         bad: new Date(NaN),
-        map: new Map<unknown, unknown>([['k', 1], [2, 'two'], [null, { deep: new Set([1]) }]]),
+        map: new Map<unknown, unknown>([
+          ['k', 1],
+          [2, 'two'],
+          [null, { deep: new Set([1]) }],
+        ]),
         set: new Set(['a', 'b']),
         err,
         buf: Buffer.from('hi'),
@@ -81,7 +85,11 @@ describe('serializePayload', () => {
       get boom(): never {
         throw new Error('no');
       },
-      toJSONish: { toJSON: () => { throw new Error('nope'); } },
+      toJSONish: {
+        toJSON: () => {
+          throw new Error('nope');
+        },
+      },
       revoked: (() => {
         const p = Proxy.revocable({}, {});
         p.revoke();
@@ -102,7 +110,19 @@ describe('serializePayload', () => {
 
   it('property: any value, including cycles, bigint and NaN, gives text JSON.parse accepts', () => {
     const withOddities = fc
-      .tuple(fc.anything({ withBigInt: true, withDate: true, withMap: true, withSet: true, withTypedArray: true, withNullPrototype: true, withSparseArray: true, withBoxedValues: true }), fc.boolean())
+      .tuple(
+        fc.anything({
+          withBigInt: true,
+          withDate: true,
+          withMap: true,
+          withSet: true,
+          withTypedArray: true,
+          withNullPrototype: true,
+          withSparseArray: true,
+          withBoxedValues: true,
+        }),
+        fc.boolean(),
+      )
       .map(([v, cyclic]) => {
         if (cyclic && v !== null && typeof v === 'object') {
           try {

@@ -138,7 +138,14 @@ describe('pre_verify', () => {
     expect(d).toEqual({ ...base('pre_verify'), action: 'continue', message: 'run the tests', decided_by: 1 });
   });
   it('a plugin block means continue there; blank messages are skipped', () => {
-    const d = resolve('pre_verify', [{ action: 'continue', message: '  ' }, { action: 'block', message: 'keep going' }], null);
+    const d = resolve(
+      'pre_verify',
+      [
+        { action: 'continue', message: '  ' },
+        { action: 'block', message: 'keep going' },
+      ],
+      null,
+    );
     expect(d).toMatchObject({ action: 'continue', message: 'keep going', decided_by: 1 });
   });
   it('nothing → allow', () => {
@@ -148,7 +155,11 @@ describe('pre_verify', () => {
 
 describe('on_session_finalize', () => {
   it('collects notifications in hook order', () => {
-    const d = resolve('on_session_finalize', [{ action: 'notify', message: 'saved' }, null, { action: 'context', context: 'x' }, { action: 'notify', message: 'bye' }], null);
+    const d = resolve(
+      'on_session_finalize',
+      [{ action: 'notify', message: 'saved' }, null, { action: 'context', context: 'x' }, { action: 'notify', message: 'bye' }],
+      null,
+    );
     expect(d).toEqual({ ...base('on_session_finalize'), notifications: ['saved', 'bye'] });
   });
   it('no notifications → []', () => {
@@ -170,12 +181,18 @@ describe('post_gateway_admission', () => {
 });
 
 describe('every other event: nothing is enforced', () => {
-  const others = EVENT_NAMES.filter(
-    (e) => !['pre_tool_call', 'pre_llm_call', 'pre_verify', 'on_session_finalize', 'post_gateway_admission'].includes(e),
-  );
+  const others = EVENT_NAMES.filter((e) => !['pre_tool_call', 'pre_llm_call', 'pre_verify', 'on_session_finalize', 'post_gateway_admission'].includes(e));
   // The transform and rewrite events carry `result: null` when no hook replaced anything; a block
   // counts only on pre_tts_synthesis (its own directive: test/engine/transforms.test.ts).
-  const TRANSFORMS = new Set<string>(['transform_tool_result', 'transform_terminal_output', 'transform_llm_output', 'transform_api_error_classification', 'pre_gateway_dispatch', 'pre_transcription', 'pre_tts_synthesis']);
+  const TRANSFORMS = new Set<string>([
+    'transform_tool_result',
+    'transform_terminal_output',
+    'transform_llm_output',
+    'transform_api_error_classification',
+    'pre_gateway_dispatch',
+    'pre_transcription',
+    'pre_tts_synthesis',
+  ]);
   it.each(others.filter((e) => e !== 'pre_tts_synthesis'))('%s', (event) => {
     const ds: Directive[] = [block('no'), modify({ a: 1 }), approve('x'), { action: 'context', context: 'c' }, { action: 'continue', message: 'm' }];
     expect(resolve(event, ds, ARGS)).toEqual(TRANSFORMS.has(event) ? { ...base(event), result: null } : base(event));

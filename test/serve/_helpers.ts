@@ -229,7 +229,8 @@ export const clientAt =
     runWithStdin(client, args, stdin, env);
 
 /** Runs a printed hook command through /bin/sh, as an agent runs it. */
-export const runShell = (command: string, stdin: string, env: NodeJS.ProcessEnv = baseEnv()): Promise<Ran> => runWithStdin('/bin/sh', ['-c', command], stdin, env);
+export const runShell = (command: string, stdin: string, env: NodeJS.ProcessEnv = baseEnv()): Promise<Ran> =>
+  runWithStdin('/bin/sh', ['-c', command], stdin, env);
 
 /** Pids of live `serve --home HOME` processes (our own bin). */
 export function servesOf(home: string): number[] {

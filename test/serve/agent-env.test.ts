@@ -37,23 +37,28 @@ describe('X-Hermes-Hooks-Agent-Env', () => {
   it.each([
     ['perl', CLIENT],
     ['bash', CLIENT_BASH],
-  ])("print-config claude's client (%s) forwards CLAUDE_CODE_SESSION_ATTENDED: a claude -p session counts as headless, as through run", async (_name, client) => {
-    const home = await approvedHome({ pre_tool_call: [HOOK] });
-    const hooks = JSON.parse((await runMain(['print-config', 'claude', '--home', home])).stdout).hooks;
-    const printed = hooks.PreToolUse[0].hooks[0].command as string;
-    expect(printed).toContain(' --agent-env CLAUDE_CODE_SESSION_ATTENDED');
-    const interpreter = client === CLIENT ? 'perl' : 'bash';
-    const bin = (await runShell(`command -v ${interpreter}`, '')).stdout.trim();
-    const command = printed.replace(/ \S+ \S+hermes-hooks-client claude /, ` ${bin} ${client} claude `);
-    expect(command).toContain(`${bin} ${client} claude PreToolUse`);
-    const served = await startServe(home, []);
-    try {
-      const seen = async (attended?: string) => (await runShell(command, stdin, baseEnv(attended === undefined ? {} : { CLAUDE_CODE_SESSION_ATTENDED: attended }))).stdout;
-      expect(await seen('0')).toContain('platform=headless');
-      expect(await seen('1')).toContain('platform=cli');
-      expect(await seen()).toContain('platform=cli');
-    } finally {
-      expect(await stopServe(served)).toBe(0);
-    }
-  }, 60_000);
+  ])(
+    "print-config claude's client (%s) forwards CLAUDE_CODE_SESSION_ATTENDED: a claude -p session counts as headless, as through run",
+    async (_name, client) => {
+      const home = await approvedHome({ pre_tool_call: [HOOK] });
+      const hooks = JSON.parse((await runMain(['print-config', 'claude', '--home', home])).stdout).hooks;
+      const printed = hooks.PreToolUse[0].hooks[0].command as string;
+      expect(printed).toContain(' --agent-env CLAUDE_CODE_SESSION_ATTENDED');
+      const interpreter = client === CLIENT ? 'perl' : 'bash';
+      const bin = (await runShell(`command -v ${interpreter}`, '')).stdout.trim();
+      const command = printed.replace(/ \S+ \S+hermes-hooks-client claude /, ` ${bin} ${client} claude `);
+      expect(command).toContain(`${bin} ${client} claude PreToolUse`);
+      const served = await startServe(home, []);
+      try {
+        const seen = async (attended?: string) =>
+          (await runShell(command, stdin, baseEnv(attended === undefined ? {} : { CLAUDE_CODE_SESSION_ATTENDED: attended }))).stdout;
+        expect(await seen('0')).toContain('platform=headless');
+        expect(await seen('1')).toContain('platform=cli');
+        expect(await seen()).toContain('platform=cli');
+      } finally {
+        expect(await stopServe(served)).toBe(0);
+      }
+    },
+    60_000,
+  );
 });

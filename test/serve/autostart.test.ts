@@ -82,7 +82,9 @@ describe.each(CLIENTS)('the client starts serve on first use ($name client)', ({
     servePids.push(pid!);
     expect(await waitFor(() => servesOf(home).length === 0, 15_000)).toBe(true);
     expect(existsSync(join(home, 'hermes-hooks.sock'))).toBe(false);
-    expect(readFileSync(join(home, 'hermes-hooks-serve.log'), 'utf8')).toContain('idle for 1s with no request in flight and no open session (--idle-exit): shutting down');
+    expect(readFileSync(join(home, 'hermes-hooks-serve.log'), 'utf8')).toContain(
+      'idle for 1s with no request in flight and no open session (--idle-exit): shutting down',
+    );
     const again = await runClient(['codex', 'PreToolUse'], GATE, env);
     expect([again.code, again.stderr]).toEqual([2, 'nope from the guard\n']);
     const now = servesOf(home);
@@ -113,7 +115,9 @@ describe.each(CLIENTS)('the client starts serve on first use ($name client)', ({
     servePids.push(...servesOf(long));
     expect([r.code, r.stderr]).toEqual([2, 'nope from the guard\n']);
     expect(servesOf(long)).toHaveLength(1);
-    expect(readdirSync(join(runtime, 'hermes-hooks')).filter((f) => f.endsWith('.sock'))).toEqual([`${createHash('sha256').update(realpathSync(home)).digest('hex').slice(0, 16)}.sock`]);
+    expect(readdirSync(join(runtime, 'hermes-hooks')).filter((f) => f.endsWith('.sock'))).toEqual([
+      `${createHash('sha256').update(realpathSync(home)).digest('hex').slice(0, 16)}.sock`,
+    ]);
   }, 60_000);
 
   it('HERMES_HOOKS_AUTOSTART=0: no serve is started, the tool gate blocks saying why; a serve that cannot start blocks too', async () => {

@@ -35,7 +35,12 @@ async function standIn(answer: Answer): Promise<{ sock: string; seen: Seen[]; cl
 }
 
 /** Runs `client args` with `stdin` (bytes) → exit code and the raw bytes of stdout and stderr. */
-function run(client: string, args: string[], stdin: Buffer, env = baseEnv({ HERMES_HOOKS_AUTOSTART: '0' })): Promise<{ code: number | null; out: Buffer; err: Buffer }> {
+function run(
+  client: string,
+  args: string[],
+  stdin: Buffer,
+  env = baseEnv({ HERMES_HOOKS_AUTOSTART: '0' }),
+): Promise<{ code: number | null; out: Buffer; err: Buffer }> {
   return new Promise((resolve) => {
     const c = spawn(client, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
@@ -80,7 +85,12 @@ describe.each(CLIENTS)('the $name client on the wire', ({ path: client }) => {
       const r = await run(client, ['codex', 'PreToolUse', serve.sock], GATE);
       expect([r.code, r.out.toString(), r.err.toString()]).toEqual([3, '{"ok":true}\n', '']);
       const [seen] = serve.seen;
-      expect([seen!.method, seen!.url, seen!.headers['content-type'], seen!.headers.expect]).toEqual(['POST', '/v1/agent/codex/PreToolUse', 'application/json', undefined]);
+      expect([seen!.method, seen!.url, seen!.headers['content-type'], seen!.headers.expect]).toEqual([
+        'POST',
+        '/v1/agent/codex/PreToolUse',
+        'application/json',
+        undefined,
+      ]);
       expect(Number(seen!.headers['content-length'])).toBe(seen!.body.length);
       expect(JSON.parse(seen!.body.toString())).toEqual(JSON.parse(GATE.toString()));
     } finally {
@@ -207,7 +217,10 @@ describe('the perl client carries bytes exactly', () => {
   it('UTF-8 and other high bytes with no trailing newline, both ways', async () => {
     const serve = await standIn(echo);
     try {
-      const payload = Buffer.concat([Buffer.from('{"t":"ünïcødé ✓ 🚀 \\u0000"}', 'utf8'), Buffer.from([0xc3, 0x28, 0xff, 0xfe, 0x80, 0x7f, 0x01, 0x0d, 0x0a, 0x0d])]);
+      const payload = Buffer.concat([
+        Buffer.from('{"t":"ünïcødé ✓ 🚀 \\u0000"}', 'utf8'),
+        Buffer.from([0xc3, 0x28, 0xff, 0xfe, 0x80, 0x7f, 0x01, 0x0d, 0x0a, 0x0d]),
+      ]);
       const r = await run(CLIENT, ['codex', 'PostToolUse', serve.sock], payload);
       expect([r.code, r.err.toString()]).toEqual([0, '']);
       expect(serve.seen[0]!.body.equals(payload)).toBe(true);

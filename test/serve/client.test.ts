@@ -23,7 +23,9 @@ afterAll(() => {
 /** An HTTP server on `path` run as another user, answering every call "allow"; counts what it was sent. */
 async function impostor(path: string): Promise<{ calls: () => number }> {
   const code = `require('http').createServer((q, r) => { q.resume(); q.on('end', () => { console.log('call'); r.setHeader('x-hermes-hooks-exit', '0'); r.end('{}'); }); }).listen(process.argv[1], () => console.log('listening'));`;
-  const c = spawn('setpriv', ['--reuid', String(OTHER_UID), '--regid', String(OTHER_UID), '--clear-groups', process.execPath, '-e', code, path], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const c = spawn('setpriv', ['--reuid', String(OTHER_UID), '--regid', String(OTHER_UID), '--clear-groups', process.execPath, '-e', code, path], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   impostors.push(c);
   let out = '';
   c.stdout!.on('data', (d: Buffer) => (out += d));
@@ -42,11 +44,18 @@ describe.each(CLIENTS)('hermes-hooks-client: whom it talks to ($name client)', (
     const stdin = JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: {} });
     // --home names the home in the start line (no socket there, autostart off).
     const known = await client(['codex', 'PreToolUse', sock, '--home', home, '--node', process.execPath], stdin, env);
-    expect([known.code, known.stderr]).toEqual([2, `hermes-hooks-client: no hermes-hooks serve is running for ${sock} (there is no socket there); start it with: hermes-hooks serve --home ${home}; blocking this call (exit 2) rather than letting it through unguarded\n`]);
+    expect([known.code, known.stderr]).toEqual([
+      2,
+      `hermes-hooks-client: no hermes-hooks serve is running for ${sock} (there is no socket there); start it with: hermes-hooks serve --home ${home}; blocking this call (exit 2) rather than letting it through unguarded\n`,
+    ]);
     const list = '--gate, --agent-env, --bin, --home, --node, --serve-args VALUE';
     for (const args of [['--homes', home], ['--home'], ['--gate', 'yes'], ['--gate']]) {
       const r = await client(['codex', 'PreToolUse', sock, ...args], stdin, env);
-      expect([r.code, r.stdout, r.stderr]).toEqual([2, '', `hermes-hooks-client: unknown option or one without its value: ${args[0]} (options after AGENT EVENT SOCKET: ${list}); blocking this call (exit 2) rather than letting it through unguarded\n`]);
+      expect([r.code, r.stdout, r.stderr]).toEqual([
+        2,
+        '',
+        `hermes-hooks-client: unknown option or one without its value: ${args[0]} (options after AGENT EVENT SOCKET: ${list}); blocking this call (exit 2) rather than letting it through unguarded\n`,
+      ]);
     }
   });
 
@@ -64,9 +73,14 @@ describe.each(CLIENTS)('hermes-hooks-client: whom it talks to ($name client)', (
     // The client keeps no list of gates: print-config tells it (--gate 0 here) ...
     const stop = await client(['codex', 'Stop', sock, '--gate', '0'], '{"hook_event_name":"Stop"}');
     expect(stop.code).toBe(1);
-    expect(stop.stderr).toMatch(/belongs to user 4242, [^]*; Stop is not a tool gate, so the agent goes on without hermes-hooks \(exit 1, a non-blocking error\)\n$/);
+    expect(stop.stderr).toMatch(
+      /belongs to user 4242, [^]*; Stop is not a tool gate, so the agent goes on without hermes-hooks \(exit 1, a non-blocking error\)\n$/,
+    );
     // ... and without --gate every event is a gate, whatever the agent: it fails closed.
-    for (const [agent, event] of [['codex', 'Stop'], ['some-new-agent', 'BeforeAnything']]) {
+    for (const [agent, event] of [
+      ['codex', 'Stop'],
+      ['some-new-agent', 'BeforeAnything'],
+    ]) {
       const bare = await client([agent!, event!, sock], `{"hook_event_name":"${event}"}`);
       expect([bare.code, bare.stdout]).toEqual([2, '']);
       expect(bare.stderr).toMatch(/belongs to user 4242, [^]*; blocking this call \(exit 2\) rather than letting it through unguarded\n$/);

@@ -67,7 +67,9 @@ describe('serve: consent', () => {
     writeFileSync(config, `hooks_auto_accept: true\n${hooksYaml({ pre_tool_call: [evil] })}`);
     const sha = createHash('sha256').update(readFileSync(evil)).digest('hex');
     const beside = join(repo, '.hermes', 'shell-hooks-allowlist.json');
-    const forged = JSON.stringify({ approvals: [{ event: 'pre_tool_call', command: evil, approved_at: '2026-01-01T00:00:00Z', script_mtime_at_approval: null, script_sha256: sha }] });
+    const forged = JSON.stringify({
+      approvals: [{ event: 'pre_tool_call', command: evil, approved_at: '2026-01-01T00:00:00Z', script_mtime_at_approval: null, script_sha256: sha }],
+    });
     writeFileSync(beside, forged, { mode: 0o600 });
     const home = makeHome(); // the user's profile home: no config.yaml, no allowlist
     const served = await startServe(home, ['--config', config]);
@@ -120,7 +122,13 @@ describe('serve: consent', () => {
     const emitted = JSON.parse((await postJson(served, '/v1/emit/pre_tool_call', CALL)).body);
     expect(emitted.decision.action).toBe('allow');
     expect(emitted.hooks.filter((h: { kind: string }) => h.kind === 'shell')).toEqual([]);
-    const agent = await postJson(served, '/v1/agent/claude/PreToolUse', { session_id: 'c', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, cwd: '/tmp' });
+    const agent = await postJson(served, '/v1/agent/claude/PreToolUse', {
+      session_id: 'c',
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Bash',
+      tool_input: { command: 'ls' },
+      cwd: '/tmp',
+    });
     expect([agent.status, agent.body, agent.headers['x-hermes-hooks-exit']]).toEqual([200, '', '0']);
     expect((await postJson(served, '/v1/finalize', { session_id: 's1' })).status).toBe(200);
     expect(await stopServe(served)).toBe(0);
@@ -143,13 +151,25 @@ describe('serve: consent', () => {
     const hook = writeScript(join(dir, 'rw.sh'), `#!/bin/bash\ncat >/dev/null\necho '{"action":"modify","args":{"command":"touch /outside"}}'\n`);
     const home = await approvedHome({ pre_tool_call: [hook] });
     const served = await startServe(home, []);
-    const claude = await postJson(served, '/v1/agent/claude/PreToolUse', { session_id: 'c', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'echo original' }, cwd: '/tmp' });
+    const claude = await postJson(served, '/v1/agent/claude/PreToolUse', {
+      session_id: 'c',
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Bash',
+      tool_input: { command: 'echo original' },
+      cwd: '/tmp',
+    });
     expect([claude.status, claude.body, claude.headers['x-hermes-hooks-exit']]).toEqual([
       200,
       '{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"command":"touch /outside"}}}\n',
       '0',
     ]);
-    const gemini = await postJson(served, '/v1/agent/gemini/BeforeTool', { session_id: 'g', hook_event_name: 'BeforeTool', tool_name: 'run_shell_command', tool_input: { command: 'echo original' }, cwd: '/tmp' });
+    const gemini = await postJson(served, '/v1/agent/gemini/BeforeTool', {
+      session_id: 'g',
+      hook_event_name: 'BeforeTool',
+      tool_name: 'run_shell_command',
+      tool_input: { command: 'echo original' },
+      cwd: '/tmp',
+    });
     expect([gemini.status, gemini.body]).toEqual([200, '{"hookSpecificOutput":{"hookEventName":"BeforeTool","tool_input":{"command":"touch /outside"}}}\n']);
     expect(await stopServe(served)).toBe(0);
   }, 60_000);

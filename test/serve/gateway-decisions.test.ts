@@ -48,8 +48,12 @@ describe('serve --surface gateway: decision hooks', () => {
   it('over stdio JSON-RPC: the same answers; without --surface gateway it says what to start', async () => {
     const served = await startServe(gatewayHome(), ['--stdio', '--surface', 'gateway']);
     const rpc = rpcClient(served);
-    expect(await rpc.result('gateway_command', { context: { command: 'reset' } })).toMatchObject({ result: { decision: 'deny', message: 'only admins may /reset (call 1)' } });
-    expect(await rpc.result('gateway_collect', { event: 'command:m', context: { args: 'a' } })).toEqual({ answers: [{ decision: 'rewrite', command_name: '/model', raw_args: ' a ' }] });
+    expect(await rpc.result('gateway_command', { context: { command: 'reset' } })).toMatchObject({
+      result: { decision: 'deny', message: 'only admins may /reset (call 1)' },
+    });
+    expect(await rpc.result('gateway_collect', { event: 'command:m', context: { args: 'a' } })).toEqual({
+      answers: [{ decision: 'rewrite', command_name: '/model', raw_args: ' a ' }],
+    });
     served.child.stdin!.end();
     expect(await served.exited).toBe(0);
 

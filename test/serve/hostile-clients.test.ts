@@ -9,7 +9,21 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
-import { approvedHome, baseEnv, BIN, cleanupTemps, http, makeHome, runClient, startServe, stopServe, tempDir, waitFor, writeScript, type Served } from './_helpers.js';
+import {
+  approvedHome,
+  baseEnv,
+  BIN,
+  cleanupTemps,
+  http,
+  makeHome,
+  runClient,
+  startServe,
+  stopServe,
+  tempDir,
+  waitFor,
+  writeScript,
+  type Served,
+} from './_helpers.js';
 
 afterAll(cleanupTemps);
 
@@ -123,7 +137,11 @@ describe('serve: hostile clients', () => {
     for (const x of idle) expect(x.received()).toBe('');
     for (const x of partial) expect(x.received()).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n[^]*no complete request headers within 1s \(--headers-timeout\)/);
     // Said on stderr, at most one line per 10 s: the six may be counted over two lines.
-    const timedOut = (): number => [...served.stderr().matchAll(/serve closed (\d+) connection\(s\) that sent no complete request headers within 1s \(--headers-timeout; now /g)].reduce((n, m) => n + Number(m[1]), 0);
+    const timedOut = (): number =>
+      [...served.stderr().matchAll(/serve closed (\d+) connection\(s\) that sent no complete request headers within 1s \(--headers-timeout; now /g)].reduce(
+        (n, m) => n + Number(m[1]),
+        0,
+      );
     expect(await waitFor(() => timedOut() === 6, 20_000)).toBe(true);
     expect(await stopServe(served)).toBe(0);
   }, 60_000);
@@ -139,7 +157,15 @@ describe('serve: hostile clients', () => {
     expect(noToken.received()).toMatch(/^HTTP\/1\.1 401 Unauthorized\r\n/);
     expect(noToken.received()).not.toContain('100 Continue');
     // With the token, the 100 comes, then the body is read and the hook answers.
-    const withToken = hostile({ port }, bodyHeaders('/v1/agent/claude/PreToolUse', host, Buffer.byteLength(RM), `expect: 100-continue\r\nauthorization: Bearer ${served.token}\r\nconnection: close\r\n`));
+    const withToken = hostile(
+      { port },
+      bodyHeaders(
+        '/v1/agent/claude/PreToolUse',
+        host,
+        Buffer.byteLength(RM),
+        `expect: 100-continue\r\nauthorization: Bearer ${served.token}\r\nconnection: close\r\n`,
+      ),
+    );
     expect(await waitFor(() => withToken.received().startsWith('HTTP/1.1 100 Continue\r\n'), 10_000, 10)).toBe(true);
     withToken.socket.write(RM);
     await withToken.closed;
@@ -147,7 +173,7 @@ describe('serve: hostile clients', () => {
     expect(await stopServe(served)).toBe(0);
   }, 60_000);
 
-  it('too many bodies arriving at once: the oldest is cut short and answered with a block (the agent\'s own, or a block decision)', async () => {
+  it("too many bodies arriving at once: the oldest is cut short and answered with a block (the agent's own, or a block decision)", async () => {
     const { home } = await guardedHome();
     const served = await startServe(home, ['--max-connections', '16']); // at most 4 bodies arriving
     const path = served.socket!;
@@ -170,14 +196,19 @@ describe('serve: hostile clients', () => {
     expect(agentHead).toMatch(/x-hermes-hooks-exit: 0/);
     expect(JSON.parse(agentBody!).hookSpecificOutput).toMatchObject({
       permissionDecision: 'deny',
-      permissionDecisionReason: expect.stringMatching(/^hermes-hooks cannot decide, so it blocks this call: serve takes at most 4 request bodies arriving at once; this one had been arriving for [\d.]+s and was cut short/),
+      permissionDecisionReason: expect.stringMatching(
+        /^hermes-hooks cannot decide, so it blocks this call: serve takes at most 4 request bodies arriving at once; this one had been arriving for [\d.]+s and was cut short/,
+      ),
     });
     const [emitHead, emitBody] = emitCall.received().split('\r\n\r\n');
     expect(emitHead).toMatch(/^HTTP\/1\.1 200 OK\r\n[^]*retry-after: 1/i);
     expect(JSON.parse(emitBody!)).toMatchObject({
       event: 'pre_tool_call',
       hooks: [],
-      decision: { action: 'block', message: expect.stringMatching(/^hermes-hooks serve did not check this call, so it blocks it: serve takes at most 4 request bodies/) },
+      decision: {
+        action: 'block',
+        message: expect.stringMatching(/^hermes-hooks serve did not check this call, so it blocks it: serve takes at most 4 request bodies/),
+      },
     });
     expect(await waitFor(() => /cut \d request body\(ies\) short, oldest first/.test(served.stderr()), 10_000)).toBe(true);
     for (const x of later) x.socket.destroy();
@@ -195,16 +226,22 @@ describe('serve: hostile clients', () => {
     // connections at once than may wait for their headers (half the cap) would close the oldest.
     const slowCalls: Promise<unknown>[] = [];
     for (const n of [8, 16]) {
-      while (slowCalls.length < n) slowCalls.push(http({ socketPath: served.socket! }, 'POST', '/v1/emit/post_tool_call', { body: '{"tool_name":"terminal"}' }).catch((e: Error) => e));
+      while (slowCalls.length < n)
+        slowCalls.push(http({ socketPath: served.socket! }, 'POST', '/v1/emit/post_tool_call', { body: '{"tool_name":"terminal"}' }).catch((e: Error) => e));
       expect(await waitFor(() => count() === n, 30_000)).toBe(true);
     }
     // Health itself is now over the cap: shed (503), saying why.
     const shedHealth = (await health(served)).body;
     expect(JSON.parse(shedHealth).error.message).toBe('serve is at its connection limit (16) and every connection holds a request being answered');
 
-    const emit = await http({ socketPath: served.socket! }, 'POST', '/v1/emit/pre_tool_call', { body: JSON.stringify({ tool_name: 'terminal', args: { command: 'ls' } }) });
+    const emit = await http({ socketPath: served.socket! }, 'POST', '/v1/emit/pre_tool_call', {
+      body: JSON.stringify({ tool_name: 'terminal', args: { command: 'ls' } }),
+    });
     expect(emit.status).toBe(200);
-    expect(JSON.parse(emit.body).decision).toMatchObject({ action: 'block', message: expect.stringMatching(/^hermes-hooks serve did not check this call, so it blocks it: serve is at its connection limit \(16\)/) });
+    expect(JSON.parse(emit.body).decision).toMatchObject({
+      action: 'block',
+      message: expect.stringMatching(/^hermes-hooks serve did not check this call, so it blocks it: serve is at its connection limit \(16\)/),
+    });
     const viaClient = await client(['codex', 'PreToolUse', served.socket!], RM);
     expect(viaClient.code).toBe(2);
     expect(viaClient.stderr).toMatch(/^hermes-hooks cannot decide, so it blocks this call: serve is at its connection limit \(16\)/);
@@ -219,7 +256,10 @@ describe('serve: hostile clients', () => {
   it('the cap follows the open-file limit, is said in --help, and a --max-connections over the limit is refused', async () => {
     const underLimit = (args: string[]): Promise<{ code: number | null; out: string }> =>
       new Promise((resolve) => {
-        const c = spawn('bash', ['-c', `ulimit -n 400 && exec "${process.execPath}" "${BIN}" "$@"`, 'bash', ...args], { env: baseEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+        const c = spawn('bash', ['-c', `ulimit -n 400 && exec "${process.execPath}" "${BIN}" "$@"`, 'bash', ...args], {
+          env: baseEnv(),
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
         let out = '';
         c.stdout.on('data', (d: Buffer) => (out += d));
         c.stderr.on('data', (d: Buffer) => (out += d));

@@ -20,7 +20,8 @@ afterAll(cleanupTemps);
 
 /** A TCP listener on 127.0.0.1 (any free port) run as `uid`; resolves with its port. */
 async function listenerAs(uid: number): Promise<number> {
-  const code = "const s = require('net').createServer((c) => c.end('HTTP/1.1 200 OK\\r\\ncontent-length: 2\\r\\n\\r\\n{}')).listen(0, '127.0.0.1', () => console.log(s.address().port))";
+  const code =
+    "const s = require('net').createServer((c) => c.end('HTTP/1.1 200 OK\\r\\ncontent-length: 2\\r\\n\\r\\n{}')).listen(0, '127.0.0.1', () => console.log(s.address().port))";
   const [cmd, ...args] = asUser(uid, [process.execPath, '-e', code]);
   const child = spawn(cmd!, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   children.push(child);
@@ -37,11 +38,13 @@ async function doctorOverHttpWiring(port: number): Promise<{ ok: boolean | null;
   mkdirSync(join(home, '.claude'));
   const printed = await runMain(['print-config', 'claude', '--http', '--url', `http://127.0.0.1:${port}`, '--home', hh]);
   writeFileSync(join(home, '.claude/settings.json'), printed.stdout);
-  const r = await runMain(['doctor', '--agent', 'claude', '--home', hh, '--project', tempDir(), '--json'], { env: { PATH: process.env.PATH, HOME: home, LANG: 'C.UTF-8' } });
+  const r = await runMain(['doctor', '--agent', 'claude', '--home', hh, '--project', tempDir(), '--json'], {
+    env: { PATH: process.env.PATH, HOME: home, LANG: 'C.UTF-8' },
+  });
   return (JSON.parse(r.stdout) as { general: { ok: boolean | null; message: string }[] }).general.filter((c) => c.message.includes(`port ${port}`));
 }
 
-describe('the http wiring\'s port', () => {
+describe("the http wiring's port", () => {
   it('held by another user: doctor --agent claude ✗ names the uid; serve --http there names it too', async () => {
     if (!ROOT) {
       // No second user: the judge itself, over what /proc would say.
@@ -59,7 +62,9 @@ describe('the http wiring\'s port', () => {
 
     const served = await runBin(['serve', '--home', makeHome('hooks: {}\n'), '--http', `127.0.0.1:${port}`], { killAfterMs: 30_000 });
     expect(served.code).toBe(1);
-    expect(served.stderr).toMatch(new RegExp(`serve: 127\\.0\\.0\\.1:${port} is held by uid ${ATTACKER}( \\(\\S+\\))?, not you: whatever listens there answers the http hooks`));
+    expect(served.stderr).toMatch(
+      new RegExp(`serve: 127\\.0\\.0\\.1:${port} is held by uid ${ATTACKER}( \\(\\S+\\))?, not you: whatever listens there answers the http hooks`),
+    );
   }, 60_000);
 
   it('held by our own serve: ✓; nothing listening: a warning that calls block and anyone may take the port', async () => {
@@ -74,7 +79,9 @@ describe('the http wiring\'s port', () => {
     }
     const free = await doctorOverHttpWiring(port);
     expect(free.map((c) => c.ok)).toEqual([null]);
-    expect(free[0]!.message).toContain(`nothing listens on port ${port}: Claude Code's http tool calls are blocked (onFailure) until serve runs, and any local user may bind the port first`);
+    expect(free[0]!.message).toContain(
+      `nothing listens on port ${port}: Claude Code's http tool calls are blocked (onFailure) until serve runs, and any local user may bind the port first`,
+    );
   }, 60_000);
 });
 

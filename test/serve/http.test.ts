@@ -69,13 +69,25 @@ describe('serve --socket', () => {
       const x = await r;
       return [x.status, JSON.parse(x.body).error.message];
     };
-    expect(await err(postJson(served, '/v1/emit/pre_tool_call', '{"tool_name":'))).toEqual([400, expect.stringMatching(/^the request body is not valid JSON: /)]);
+    expect(await err(postJson(served, '/v1/emit/pre_tool_call', '{"tool_name":'))).toEqual([
+      400,
+      expect.stringMatching(/^the request body is not valid JSON: /),
+    ]);
     expect(await err(postJson(served, '/v1/emit/pre_tool_call', '[1]'))).toEqual([400, '"kwargs" must be a JSON object, not an array']);
-    expect(await err(postJson(served, '/v1/emit/pre_tool_cal', {}))).toEqual([404, expect.stringMatching(/^unknown hook event 'pre_tool_cal' \(did you mean 'pre_tool_call'\?\)/)]);
+    expect(await err(postJson(served, '/v1/emit/pre_tool_cal', {}))).toEqual([
+      404,
+      expect.stringMatching(/^unknown hook event 'pre_tool_cal' \(did you mean 'pre_tool_call'\?\)/),
+    ]);
     const big = JSON.stringify({ pad: 'x'.repeat(5000) });
-    expect(await err(postJson(served, '/v1/emit/pre_tool_call', big))).toEqual([413, `request body of ${big.length} bytes is over the 4096-byte limit (--max-body)`]);
+    expect(await err(postJson(served, '/v1/emit/pre_tool_call', big))).toEqual([
+      413,
+      `request body of ${big.length} bytes is over the 4096-byte limit (--max-body)`,
+    ]);
     expect(await err(http({ socketPath: served.socket! }, 'GET', '/v1/emit/pre_tool_call'))).toEqual([405, '/v1/emit/pre_tool_call takes POST, not GET']);
-    expect(await err(http({ socketPath: served.socket! }, 'GET', '/nope'))).toEqual([404, "no route GET /nope; routes live under /v1/ (GET /v1/health lists the server's state)"]);
+    expect(await err(http({ socketPath: served.socket! }, 'GET', '/nope'))).toEqual([
+      404,
+      "no route GET /nope; routes live under /v1/ (GET /v1/health lists the server's state)",
+    ]);
     expect(await err(postJson(served, '/v1/agent/vim/PreToolUse', {}))).toEqual([404, "unknown agent 'vim' (one of: claude, codex, gemini, cursor)"]);
     expect(await err(postJson(served, '/v1/gateway', { event: 'agent:start' }))).toEqual([400, 'emit_gateway needs a server started with --surface gateway']);
     const fin = await postJson(served, '/v1/finalize', { session_id: 's' });
@@ -93,8 +105,16 @@ describe('serve --socket', () => {
       ['claude', 'PreToolUse', { session_id: 'c1', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'rm -rf /' }, cwd: '/tmp' }],
       ['claude', 'PreToolUse', { session_id: 'c1', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, cwd: '/tmp' }],
       ['codex', 'PreToolUse', { session_id: 'x1', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'rm -rf /' }, cwd: '/tmp' }],
-      ['gemini', 'BeforeTool', { session_id: 'g1', hook_event_name: 'BeforeTool', tool_name: 'run_shell_command', tool_input: { command: 'rm -rf /' }, cwd: '/tmp' }],
-      ['cursor', 'preToolUse', { conversation_id: 'k1', hook_event_name: 'preToolUse', tool_name: 'Shell', tool_input: { command: 'rm -rf /' }, workspace_roots: ['/tmp'] }],
+      [
+        'gemini',
+        'BeforeTool',
+        { session_id: 'g1', hook_event_name: 'BeforeTool', tool_name: 'run_shell_command', tool_input: { command: 'rm -rf /' }, cwd: '/tmp' },
+      ],
+      [
+        'cursor',
+        'preToolUse',
+        { conversation_id: 'k1', hook_event_name: 'preToolUse', tool_name: 'Shell', tool_input: { command: 'rm -rf /' }, workspace_roots: ['/tmp'] },
+      ],
     ];
     for (const [agent, event, stdin] of cases) {
       const viaRun = await runBin(['run', event, '--dialect', agent, '--home', home], { stdin: JSON.stringify(stdin) });
@@ -106,7 +126,10 @@ describe('serve --socket', () => {
       expect([agent, stderr === undefined ? '' : decodeURIComponent(String(stderr))]).toEqual([agent, viaRun.stderr]);
     }
     // What cannot be decided on a tool gate is that agent's own block, as run --dialect answers it.
-    for (const [agent, event] of [['codex', 'PreToolUse'], ['claude', 'PreToolUse']] as const) {
+    for (const [agent, event] of [
+      ['codex', 'PreToolUse'],
+      ['claude', 'PreToolUse'],
+    ] as const) {
       for (const stdin of ['{"tool_name": ', '[1]']) {
         const viaRun = await runBin(['run', event, '--dialect', agent, '--home', home], { stdin });
         const viaServe = await postJson(served, `/v1/agent/${agent}/${event}`, stdin);
@@ -173,7 +196,10 @@ describe('serve --http', () => {
     const auth = { authorization: `Bearer ${served.token}` };
 
     const none = await http(t, 'GET', '/v1/health');
-    expect([none.status, JSON.parse(none.body).error.message]).toEqual([401, 'missing Authorization: Bearer <token> (the token is in the profile home, hermes-hooks.token)']);
+    expect([none.status, JSON.parse(none.body).error.message]).toEqual([
+      401,
+      'missing Authorization: Bearer <token> (the token is in the profile home, hermes-hooks.token)',
+    ]);
     const wrong = await http(t, 'GET', '/v1/health', { headers: { authorization: 'Bearer 0000000000000000' } });
     expect([wrong.status, JSON.parse(wrong.body).error.message]).toEqual([401, 'wrong bearer token']);
     const origin = await http(t, 'POST', '/v1/emit/pre_tool_call', { body: '{}', headers: { ...auth, origin: 'http://127.0.0.1:1234' } });
@@ -205,7 +231,9 @@ describe('serve --http', () => {
     const secret = 'a-long-secret-from-the-environment';
     const served = await startServe(home, ['--http', '127.0.0.1:0', '--token-env', 'HH_TOKEN'], { env: baseEnv({ HH_TOKEN: secret }) });
     expect((await http({ port: served.port! }, 'GET', '/v1/health', { headers: { authorization: `Bearer ${secret}` } })).status).toBe(200);
-    expect((await http({ port: served.port! }, 'GET', '/v1/health', { headers: { authorization: 'Bearer a-long-secret-from-the-environmenT' } })).status).toBe(401);
+    expect((await http({ port: served.port! }, 'GET', '/v1/health', { headers: { authorization: 'Bearer a-long-secret-from-the-environmenT' } })).status).toBe(
+      401,
+    );
     // The secret stays in the environment: no token file is written.
     expect(() => statSync(join(home, 'hermes-hooks.token'))).toThrow(/ENOENT/);
     expect(await stopServe(served)).toBe(0);
@@ -217,6 +245,8 @@ describe('serve --http', () => {
     writeFileSync(join(home, 'hermes-hooks.token'), 'f'.repeat(64), { mode: 0o644 });
     const r = await runBin(['serve', '--home', home, '--http', '127.0.0.1:0'], { killAfterMs: 20_000 });
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe(`hermes-hooks: serve: token file ${join(home, 'hermes-hooks.token')} is readable by others (mode 644); run: chmod 600 ${join(home, 'hermes-hooks.token')}\n`);
+    expect(r.stderr).toBe(
+      `hermes-hooks: serve: token file ${join(home, 'hermes-hooks.token')} is readable by others (mode 644); run: chmod 600 ${join(home, 'hermes-hooks.token')}\n`,
+    );
   });
 });

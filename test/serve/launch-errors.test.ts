@@ -41,7 +41,11 @@ describe('serve --stdio: launch mistakes and leftovers on stderr', () => {
         ['ok', 1],
       ]);
       const said = (text: string): Promise<boolean> => waitFor(() => served.stderr().includes(text), 5000, 20);
-      expect(await said(`shell hook (event=pre_tool_call command=${crlf}) failed: CRLF line endings: ${crlf} (its #! line asks for 'bash\\r') — run: sed -i 's/\\r$//' ${crlf}`)).toBe(true);
+      expect(
+        await said(
+          `shell hook (event=pre_tool_call command=${crlf}) failed: CRLF line endings: ${crlf} (its #! line asks for 'bash\\r') — run: sed -i 's/\\r$//' ${crlf}`,
+        ),
+      ).toBe(true);
       expect(
         await said(
           `shell hook (event=pre_tool_call command=${exits1}) exited 1: on pre_tool_call only exit 2 blocks; exit 1 is a warning and the call went ahead — use exit 2 or print {"action":"block"}`,

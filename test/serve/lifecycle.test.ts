@@ -28,7 +28,10 @@ afterAll(cleanupTemps);
 describe('serve lifecycle', () => {
   it('SIGTERM: the emit in flight completes, open sessions are finalized, the socket goes, exit 0', async () => {
     const dir = tempDir();
-    const slow = writeScript(join(dir, 'slow.sh'), `#!/bin/bash\ncat > /dev/null\ntouch ${dir}/started\nsleep 1\necho '{"action":"block","message":"slow no"}'\n`);
+    const slow = writeScript(
+      join(dir, 'slow.sh'),
+      `#!/bin/bash\ncat > /dev/null\ntouch ${dir}/started\nsleep 1\necho '{"action":"block","message":"slow no"}'\n`,
+    );
     const fin = writeScript(join(dir, 'fin.sh'), `#!/bin/bash\ncat >> ${dir}/finalized.jsonl\necho >> ${dir}/finalized.jsonl\n`);
     const home = await approvedHome({ pre_tool_call: [slow], on_session_finalize: [fin] });
     const served = await startServe(home, []);
@@ -41,12 +44,15 @@ describe('serve lifecycle', () => {
     expect(e.hooks[0]).toMatchObject({ status: 'ok', error: null });
     expect(e.decision).toMatchObject({ action: 'block', message: 'slow no' });
     expect(await served.exited).toBe(0);
-    const finals = readFileSync(join(dir, 'finalized.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    const finals = readFileSync(join(dir, 'finalized.jsonl'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
     expect(finals.map((f) => [f.session_id, f.extra.reason])).toEqual([['drained', 'shutdown']]);
     expect(existsSync(served.socket!)).toBe(false);
   });
 
-  it('SIGHUP is a shutdown like SIGTERM: the running hook\'s process group is killed, the socket removed, exit 0', async () => {
+  it("SIGHUP is a shutdown like SIGTERM: the running hook's process group is killed, the socket removed, exit 0", async () => {
     const dir = tempDir();
     const hook = pidHook(dir, 'sleeper.sh', 'cat > /dev/null\nsleep 30 &\nsleep 30\necho "{}"');
     const home = await approvedHome({ pre_tool_call: [hook] });
@@ -68,7 +74,9 @@ describe('serve lifecycle', () => {
     const home = await approvedHome({ pre_tool_call: [hook] });
     const served = await startServe(home, []);
     const ac = new AbortController();
-    const req = http({ socketPath: served.socket! }, 'POST', '/v1/emit/pre_tool_call', { body: '{"tool_name":"terminal"}', signal: ac.signal }).catch((e: Error) => e);
+    const req = http({ socketPath: served.socket! }, 'POST', '/v1/emit/pre_tool_call', { body: '{"tool_name":"terminal"}', signal: ac.signal }).catch(
+      (e: Error) => e,
+    );
     expect(await waitFor(() => recordedPids(dir).length === 1, 10_000, 10)).toBe(true);
     const [pgid] = recordedPids(dir);
     expect(await waitFor(() => groupMembers(pgid!).length === 3, 5000, 10)).toBe(true); // bash and its two sleeps
@@ -105,7 +113,9 @@ describe('serve lifecycle', () => {
     // The refused file's own diagnostics, with their position, next to the reason.
     expect(h.reload_diagnostics.length).toBeGreaterThan(0);
     expect(h.reload_diagnostics[0]).toMatchObject({ level: 'error', file: join(home, 'config.yaml') });
-    expect(h.reload_error).toBe(`${join(home, 'config.yaml')}:${h.reload_diagnostics[0].line}:${h.reload_diagnostics[0].column}: ${h.reload_diagnostics[0].message}`);
+    expect(h.reload_error).toBe(
+      `${join(home, 'config.yaml')}:${h.reload_diagnostics[0].line}:${h.reload_diagnostics[0].column}: ${h.reload_diagnostics[0].message}`,
+    );
     expect(await decide()).toBe('from b'); // the last good config stays in force
     expect(served.stderr()).toContain('hermes-hooks: warning: config reload refused, the last good config stays in force: ');
 
@@ -122,8 +132,13 @@ describe('serve lifecycle', () => {
     const home = await approvedHome({ pre_tool_call: [{ command: guard, failclosed: true }] });
     const served = await startServe(home, []);
     expect(await waitFor(() => served.stderr().includes("unknown key 'failclosed'"), 5000)).toBe(true);
-    const line = served.stderr().split('\n').find((l) => l.includes("unknown key 'failclosed'"))!;
-    expect(line).toMatch(new RegExp(`^hermes-hooks: warning: ${join(home, 'config.yaml').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:\\d+:\\d+: unknown key 'failclosed'`));
+    const line = served
+      .stderr()
+      .split('\n')
+      .find((l) => l.includes("unknown key 'failclosed'"))!;
+    expect(line).toMatch(
+      new RegExp(`^hermes-hooks: warning: ${join(home, 'config.yaml').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:\\d+:\\d+: unknown key 'failclosed'`),
+    );
     expect(line).toContain('not fail_closed: a failure will allow the call');
     expect(await stopServe(served)).toBe(0);
   });
@@ -149,7 +164,13 @@ describe('serve lifecycle', () => {
 
     rmSync(file);
     expect(
-      await waitFor(() => served.stderr().includes(`hermes-hooks: warning: config reloaded: ${file} is gone, so no hooks are configured; every call is allowed until it is written again\n`), 5000),
+      await waitFor(
+        () =>
+          served
+            .stderr()
+            .includes(`hermes-hooks: warning: config reloaded: ${file} is gone, so no hooks are configured; every call is allowed until it is written again\n`),
+        5000,
+      ),
     ).toBe(true);
     expect(await decide()).toBe('allow');
     expect((await health()).degraded_because).toEqual([`no config file at ${file}: no hooks are configured`]);
@@ -162,10 +183,15 @@ describe('serve lifecycle', () => {
     expect(served.stderr()).toContain(
       `hermes-hooks: warning: No config file at ${join(home, 'config.yaml')}: the profile home ${home} (given by --home) has no config.yaml, so no hooks are configured there. Every call is allowed until one is written (the server picks it up).`,
     );
-    const decide = async () => JSON.parse((await postJson(served, '/v1/emit/pre_tool_call', { tool_name: 'terminal', args: { command: 'rm -rf /' } })).body).decision;
+    const decide = async () =>
+      JSON.parse((await postJson(served, '/v1/emit/pre_tool_call', { tool_name: 'terminal', args: { command: 'rm -rf /' } })).body).decision;
     expect((await decide()).action).toBe('allow');
     const health = async () => JSON.parse((await http({ socketPath: served.socket! }, 'GET', '/v1/health')).body);
-    expect(await health()).toMatchObject({ status: 'degraded', degraded_because: [`no config file at ${join(home, 'config.yaml')}: no hooks are configured`], config_exists: false });
+    expect(await health()).toMatchObject({
+      status: 'degraded',
+      degraded_because: [`no config file at ${join(home, 'config.yaml')}: no hooks are configured`],
+      config_exists: false,
+    });
     const guard = writeScript(join(home, 'guard.sh'), `#!/bin/bash\ncat >/dev/null\necho '{"action":"block","message":"guarded"}'\n`);
     writeFileSync(join(home, 'config.yaml'), hooksYaml({ pre_tool_call: [{ command: guard, fail_closed: true }] }));
     // Written but not approved: a fail_closed guard blocks (consent), it never allows quietly.

@@ -20,10 +20,14 @@ function channel(maxLineBytes: number) {
     }
   });
   let ended = false;
-  serveJsonRpc(input, output, { maxLineBytes, handle: async (_method, params) => {
+  serveJsonRpc(input, output, {
+    maxLineBytes,
+    handle: async (_method, params) => {
       const p = params as Record<string, unknown>;
       return typeof p.pad === 'string' ? { ...p, pad: p.pad.length } : p;
-    }, onEnd: () => (ended = true) });
+    },
+    onEnd: () => (ended = true),
+  });
   const settle = async (): Promise<void> => {
     input.end();
     while (!ended) await new Promise((r) => setImmediate(r));
@@ -60,24 +64,39 @@ describe('serve --stdio framing', () => {
     const atCap = req('at-cap', { pad: 'x'.repeat(max - base.length) });
     const oneOver = req('over-1', { pad: 'x'.repeat(max - base.length + 1) });
     expect([Buffer.byteLength(atCap), Buffer.byteLength(oneOver)]).toEqual([max, max + 1]);
-    const lines = [atCap, oneOver, over(41, false), over('last "one"', true, true), over(7.5, true), JSON.stringify({ jsonrpc: '2.0', method: 'm', params: { pad: 'x'.repeat(max) } }), `[${'1,'.repeat(max)}1]`, req('after')];
+    const lines = [
+      atCap,
+      oneOver,
+      over(41, false),
+      over('last "one"', true, true),
+      over(7.5, true),
+      JSON.stringify({ jsonrpc: '2.0', method: 'm', params: { pad: 'x'.repeat(max) } }),
+      `[${'1,'.repeat(max)}1]`,
+      req('after'),
+    ];
     // In 100-byte chunks, so the cap is crossed in the middle of a chunk and the rest streams by.
     const all = Buffer.from(`${lines.join('\n')}\n`);
     for (let i = 0; i < all.length; i += 100) input.write(all.subarray(i, i + 100));
     await settle();
-    const tooLong = (id: unknown) => ({ jsonrpc: '2.0', id, error: { code: -32600, message: `request line longer than the ${max}-byte limit (--max-body); skipped` } });
+    const tooLong = (id: unknown) => ({
+      jsonrpc: '2.0',
+      id,
+      error: { code: -32600, message: `request line longer than the ${max}-byte limit (--max-body); skipped` },
+    });
     // An error is written at once, a result when its handler resolves: the order is not the lines'.
     expect(answers).toHaveLength(8);
-    expect(answers).toEqual(expect.arrayContaining([
-      { jsonrpc: '2.0', id: 'at-cap', result: { pad: max - base.length } },
-      tooLong('over-1'),
-      tooLong(41),
-      tooLong('last "one"'), // the top-level id, not the one inside params
-      tooLong(7.5),
-      tooLong(null), // no id anywhere
-      tooLong(null), // not an object
-      { jsonrpc: '2.0', id: 'after', result: {} },
-    ]));
+    expect(answers).toEqual(
+      expect.arrayContaining([
+        { jsonrpc: '2.0', id: 'at-cap', result: { pad: max - base.length } },
+        tooLong('over-1'),
+        tooLong(41),
+        tooLong('last "one"'), // the top-level id, not the one inside params
+        tooLong(7.5),
+        tooLong(null), // no id anywhere
+        tooLong(null), // not an object
+        { jsonrpc: '2.0', id: 'after', result: {} },
+      ]),
+    );
     // Each error once, in line order.
     expect(answers.filter((a) => a.error).map((a) => a.id)).toEqual(['over-1', 41, 'last "one"', 7.5, null, null]);
   });

@@ -29,7 +29,11 @@ describe('serve under load', () => {
           const n = c * 1000 + i;
           if (i % 3 === 2) {
             // Interleaved garbage on the same connection: broken JSON, a wrong type, an unknown event.
-            const bad = [['/v1/emit/pre_tool_call', '{"tool_name": '], ['/v1/emit/pre_tool_call', '"str"'], ['/v1/emit/no_such_event', '{}']][(c + i) % 3]!;
+            const bad = [
+              ['/v1/emit/pre_tool_call', '{"tool_name": '],
+              ['/v1/emit/pre_tool_call', '"str"'],
+              ['/v1/emit/no_such_event', '{}'],
+            ][(c + i) % 3]!;
             const r = await http({ socketPath: served.socket! }, 'POST', bad[0]!, { body: bad[1], agent });
             if (r.status === 400 || r.status === 404) malformed += 1;
             continue;

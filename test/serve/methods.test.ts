@@ -17,7 +17,11 @@ describe('serve method table', () => {
       if (m.http !== null) expect(help).toContain(`${m.http.verb} /v1/${m.http.path.join('/')}`);
     }
     expect(help).toContain(`Routes: ${httpRouteList()}`);
-    expect(help).toContain(`Methods: ${METHODS.filter((m) => m.rpc).map((m) => (m.params ? `${m.rpc} ${m.params}` : m.rpc)).join(', ')}`);
+    expect(help).toContain(
+      `Methods: ${METHODS.filter((m) => m.rpc)
+        .map((m) => (m.params ? `${m.rpc} ${m.params}` : m.rpc))
+        .join(', ')}`,
+    );
     expect(rpcMethodNames()).toEqual(['emit', 'finalize_session', 'emit_gateway', 'gateway_collect', 'gateway_command', 'health', 'reload', 'shutdown']);
   });
 

@@ -46,17 +46,31 @@ const CASES: Case[] = [
   { name: 'kwargs: allow', payload: { tool_name: 'terminal', args: { command: 'ls' }, tool_call_id: 'c1' }, action: 'allow' },
   { name: 'wire: an extra key decides', payload: { tool_name: 'terminal', tool_input: { command: 'ls' }, extra: { task_id: 'forbidden' } }, action: 'block' },
   { name: 'kwargs: an extra key decides', payload: { tool_name: 'terminal', args: { command: 'ls' }, task_id: 'forbidden' }, action: 'block' },
-  { name: 'wire: a key that is not a stdin key', payload: { tool_name: 'terminal', tool_input: { command: 'ls' }, mystery: 1 }, action: 'allow', reported: ['mystery'] },
+  {
+    name: 'wire: a key that is not a stdin key',
+    payload: { tool_name: 'terminal', tool_input: { command: 'ls' }, mystery: 1 },
+    action: 'allow',
+    reported: ['mystery'],
+  },
   // A newcomer's payload: the tool's argument at the top level. Hooks see no command; it is said.
   { name: 'kwargs: a tool argument outside args', payload: { tool_name: 'terminal', command: 'rm -rf /' }, action: 'allow', reported: ['command'] },
-  { name: 'both forms at once: args decides, tool_input is said', payload: { tool_name: 'terminal', args: { command: 'ls' }, tool_input: { command: 'rm -rf /' } }, action: 'allow', reported: ['tool_input'] },
+  {
+    name: 'both forms at once: args decides, tool_input is said',
+    payload: { tool_name: 'terminal', args: { command: 'ls' }, tool_input: { command: 'rm -rf /' } },
+    action: 'allow',
+    reported: ['tool_input'],
+  },
 ];
 
 /** What must be equal on every face. */
 function essence(d: Decision): Pick<Decision, 'action' | 'message' | 'args'> {
   return { action: d.action, message: d.message, args: d.args };
 }
-const reportedKeys = (diagnostics: readonly Diagnostic[]): string[] => diagnostics.filter((d) => d.level !== 'info').map((d) => d.path).sort();
+const reportedKeys = (diagnostics: readonly Diagnostic[]): string[] =>
+  diagnostics
+    .filter((d) => d.level !== 'info')
+    .map((d) => d.path)
+    .sort();
 
 describe('one payload, one meaning: run, test, the library and serve (HTTP and stdio) decide alike', () => {
   let home: string;
@@ -77,43 +91,47 @@ describe('one payload, one meaning: run, test, the library and serve (HTTP and s
     if (served) await stopServe(served);
   });
 
-  it.each(CASES)('$name', async ({ payload, action, reported = [] }) => {
-    const stdin = JSON.stringify(payload);
-    const [run, test, library, http, stdio] = await Promise.all([
-      runBin(['run', 'pre_tool_call', '--home', home], { stdin, env }),
-      runBin(['test', 'pre_tool_call', '--json', '--home', home], { stdin, env }),
-      engine.emit('pre_tool_call', payload),
-      postJson(served, '/v1/emit/pre_tool_call', payload),
-      rpcClient(served).result<Emission>('emit', { event: 'pre_tool_call', kwargs: payload }),
-    ]);
-    expect(http.status).toBe(200);
-    const viaHttp = JSON.parse(http.body) as Emission;
-    const runDecision = JSON.parse(run.stdout) as Decision;
-    const testReport = JSON.parse(test.stdout) as Emission;
+  it.each(CASES)(
+    '$name',
+    async ({ payload, action, reported = [] }) => {
+      const stdin = JSON.stringify(payload);
+      const [run, test, library, http, stdio] = await Promise.all([
+        runBin(['run', 'pre_tool_call', '--home', home], { stdin, env }),
+        runBin(['test', 'pre_tool_call', '--json', '--home', home], { stdin, env }),
+        engine.emit('pre_tool_call', payload),
+        postJson(served, '/v1/emit/pre_tool_call', payload),
+        rpcClient(served).result<Emission>('emit', { event: 'pre_tool_call', kwargs: payload }),
+      ]);
+      expect(http.status).toBe(200);
+      const viaHttp = JSON.parse(http.body) as Emission;
+      const runDecision = JSON.parse(run.stdout) as Decision;
+      const testReport = JSON.parse(test.stdout) as Emission;
 
-    const expected = essence(library.decision);
-    expect(expected.action).toBe(action);
-    expect(essence(runDecision)).toEqual(expected);
-    expect(essence(testReport.decision)).toEqual(expected);
-    expect(essence(viaHttp.decision)).toEqual(expected);
-    expect(essence(stdio.decision)).toEqual(expected);
-    expect(run.code).toBe(action === 'block' ? 2 : 0);
-    expect(test.code).toBe(action === 'block' ? 2 : 0);
+      const expected = essence(library.decision);
+      expect(expected.action).toBe(action);
+      expect(essence(runDecision)).toEqual(expected);
+      expect(essence(testReport.decision)).toEqual(expected);
+      expect(essence(viaHttp.decision)).toEqual(expected);
+      expect(essence(stdio.decision)).toEqual(expected);
+      expect(run.code).toBe(action === 'block' ? 2 : 0);
+      expect(test.code).toBe(action === 'block' ? 2 : 0);
 
-    // The hooks got the same stdin on every face (cwd aside: the CLI's is its own working directory).
-    const stdinOf = (e: Emission): unknown => ({ ...e.payload, cwd: null });
-    expect(stdinOf(viaHttp)).toEqual(stdinOf(library));
-    expect(stdinOf(stdio)).toEqual(stdinOf(library));
-    expect(stdinOf(testReport)).toEqual(stdinOf(library));
+      // The hooks got the same stdin on every face (cwd aside: the CLI's is its own working directory).
+      const stdinOf = (e: Emission): unknown => ({ ...e.payload, cwd: null });
+      expect(stdinOf(viaHttp)).toEqual(stdinOf(library));
+      expect(stdinOf(stdio)).toEqual(stdinOf(library));
+      expect(stdinOf(testReport)).toEqual(stdinOf(library));
 
-    // Every face reports the same keys, and never drops one silently.
-    expect(reportedKeys(library.diagnostics)).toEqual(reported);
-    expect(reportedKeys(viaHttp.diagnostics)).toEqual(reported);
-    expect(reportedKeys(stdio.diagnostics)).toEqual(reported);
-    expect(reportedKeys(testReport.diagnostics.filter((d) => d.file === '<stdin>'))).toEqual(reported);
-    for (const key of reported) expect(run.stderr).toContain(`hermes-hooks: <stdin>: warning: ${key}: `);
-    if (reported.length === 0) expect(run.stderr).toBe('');
-  }, 120_000);
+      // Every face reports the same keys, and never drops one silently.
+      expect(reportedKeys(library.diagnostics)).toEqual(reported);
+      expect(reportedKeys(viaHttp.diagnostics)).toEqual(reported);
+      expect(reportedKeys(stdio.diagnostics)).toEqual(reported);
+      expect(reportedKeys(testReport.diagnostics.filter((d) => d.file === '<stdin>'))).toEqual(reported);
+      for (const key of reported) expect(run.stderr).toContain(`hermes-hooks: <stdin>: warning: ${key}: `);
+      if (reported.length === 0) expect(run.stderr).toBe('');
+    },
+    120_000,
+  );
 
   it('the modify is the same rewrite everywhere, and the wire form keeps its cwd and profile for the hooks', async () => {
     const wire = await engine.emit('pre_tool_call', CASES[2]!.payload);

@@ -12,11 +12,12 @@ import { approvedHome, baseEnv, BIN, CLIENT, cleanupTemps, http, runShell as sh,
 
 afterAll(cleanupTemps);
 
-
-
 async function guardedHome(): Promise<string> {
   const dir = tempDir();
-  const hook = writeScript(join(dir, 'g.sh'), `#!/bin/bash\np=$(cat)\nif [[ "$p" == *'rm -rf'* ]]; then echo '{"action":"block","message":"no rm -rf"}'; else echo '{}'; fi\n`);
+  const hook = writeScript(
+    join(dir, 'g.sh'),
+    `#!/bin/bash\np=$(cat)\nif [[ "$p" == *'rm -rf'* ]]; then echo '{"action":"block","message":"no rm -rf"}'; else echo '{}'; fi\n`,
+  );
   return approvedHome({ pre_tool_call: [{ command: hook, fail_closed: true }] });
 }
 
@@ -67,7 +68,8 @@ describe('print-config: the serve wirings', () => {
       `test -x "$0" || { echo "$0 is missing (hermes-hooks-client runs on it): reinstall it, or rerun hermes-hooks print-config ${agent}" >&2; exit 2; }; exec "$0" "$@"'`;
     // The perl client, run by the perl found on PATH (absolute: the agent's PATH may have none).
     const perl = (await sh('command -v perl', '', baseEnv())).stdout.trim();
-    const wired = (agent: string, event: string) => `${guard(agent)} ${perl} ${CLIENT} ${agent} ${event} ${socket} --gate 1 --home ${home} --node ${process.execPath} --bin ${BIN}`;
+    const wired = (agent: string, event: string) =>
+      `${guard(agent)} ${perl} ${CLIENT} ${agent} ${event} ${socket} --gate 1 --home ${home} --node ${process.execPath} --bin ${BIN}`;
     const cfg = async (agent: string) => JSON.parse((await runMain(['print-config', agent, '--home', home])).stdout);
     expect(await cfg('codex')).toEqual(JSON.parse((await runMain(['print-config', 'codex', '--serve', '--home', home])).stdout));
     const codex = (await cfg('codex')).hooks.PreToolUse[0].hooks[0];
@@ -78,9 +80,21 @@ describe('print-config: the serve wirings', () => {
     expect(cursor).toEqual({ command: wired('cursor', 'preToolUse'), timeout: AGENT_HOOK_TIMEOUT_S, failClosed: true });
 
     const cases: [string, string, string][] = [
-      ['codex', codex.command, JSON.stringify({ session_id: 'x', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'rm -rf /' }, cwd: '/tmp' })],
-      ['gemini', gemini.command, JSON.stringify({ session_id: 'g', hook_event_name: 'BeforeTool', tool_name: 'run_shell_command', tool_input: { command: 'rm -rf /' }, cwd: '/tmp' })],
-      ['cursor', cursor.command, JSON.stringify({ conversation_id: 'k', hook_event_name: 'preToolUse', tool_name: 'Shell', tool_input: { command: 'ls' }, workspace_roots: ['/tmp'] })],
+      [
+        'codex',
+        codex.command,
+        JSON.stringify({ session_id: 'x', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'rm -rf /' }, cwd: '/tmp' }),
+      ],
+      [
+        'gemini',
+        gemini.command,
+        JSON.stringify({ session_id: 'g', hook_event_name: 'BeforeTool', tool_name: 'run_shell_command', tool_input: { command: 'rm -rf /' }, cwd: '/tmp' }),
+      ],
+      [
+        'cursor',
+        cursor.command,
+        JSON.stringify({ conversation_id: 'k', hook_event_name: 'preToolUse', tool_name: 'Shell', tool_input: { command: 'ls' }, workspace_roots: ['/tmp'] }),
+      ],
     ];
     // Down: every wired call blocks with the reason.
     for (const [agent, command, stdin] of cases) {
@@ -120,12 +134,16 @@ describe('print-config: the serve wirings', () => {
     const cfg = async (agent: string, ...extra: string[]) => JSON.parse((await runMain(['print-config', agent, ...extra, '--home', home])).stdout);
     const claude = (await cfg('claude', '--http')).hooks;
     expect(claude.PreToolUse[0].hooks[0].onFailure).toBe('block');
-    for (const event of ['Stop', 'UserPromptSubmit', 'PostToolUse', 'SessionStart']) expect([event, claude[event][0].hooks[0].onFailure]).toEqual([event, undefined]);
+    for (const event of ['Stop', 'UserPromptSubmit', 'PostToolUse', 'SessionStart'])
+      expect([event, claude[event][0].hooks[0].onFailure]).toEqual([event, undefined]);
 
     const codexStop = (await cfg('codex')).hooks.Stop[0].hooks[0].command as string;
     const geminiAfter = (await cfg('gemini')).hooks.AfterAgent[0].hooks[0].command as string;
     const stdin = JSON.stringify({ session_id: 'x', hook_event_name: 'Stop', stop_hook_active: false, cwd: '/tmp' });
-    for (const [event, command] of [['Stop', codexStop], ['AfterAgent', geminiAfter]] as const) {
+    for (const [event, command] of [
+      ['Stop', codexStop],
+      ['AfterAgent', geminiAfter],
+    ] as const) {
       const down = await sh(command, stdin, baseEnv({ HERMES_HOOKS_AUTOSTART: '0' }));
       expect([event, down.code, down.stdout]).toEqual([event, 1, '']);
       expect(down.stderr).toBe(
@@ -148,7 +166,13 @@ describe('print-config: the serve wirings', () => {
     const hook = writeScript(join(dir, 'big.sh'), `#!/bin/bash\np=$(cat)\necho "{\\"action\\": \\"block\\", \\"message\\": \\"saw \${#p} bytes\\"}"\n`);
     const home = await approvedHome({ pre_tool_call: [hook] });
     const socket = join(home, 'hermes-hooks.sock');
-    const stdin = JSON.stringify({ session_id: 'big', hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: '/tmp/x', content: 'a'.repeat(1_500_000) }, cwd: '/tmp' });
+    const stdin = JSON.stringify({
+      session_id: 'big',
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Write',
+      tool_input: { file_path: '/tmp/x', content: 'a'.repeat(1_500_000) },
+      cwd: '/tmp',
+    });
     const served = await startServe(home, []);
     const viaClient = await sh(`${CLIENT} codex PreToolUse ${socket}`, stdin, baseEnv());
     const viaRun = await runBin(['run', 'PreToolUse', '--dialect', 'codex', '--home', home], { stdin });
@@ -158,7 +182,7 @@ describe('print-config: the serve wirings', () => {
     expect(await stopServe(served)).toBe(0);
   }, 60_000);
 
-  it('--config: the serve the printed client starts reads that file (with the home\'s allowlist), not the home\'s config.yaml', async () => {
+  it("--config: the serve the printed client starts reads that file (with the home's allowlist), not the home's config.yaml", async () => {
     const home = await approvedHome({ post_tool_call: ['/bin/true'] }); // its own config.yaml has no guard
     const dir = tempDir();
     const guard = writeScript(join(dir, 'g.sh'), `#!/bin/bash\ncat >/dev/null\necho '{"action":"block","message":"from the --config file"}'\n`);
@@ -201,17 +225,36 @@ describe('print-config: the serve wirings', () => {
       const r = await runMain(['print-config', ...args]);
       return [r.code, r.stdout, r.stderr];
     };
-    expect(await said('codex', '--url', 'http://127.0.0.1:1')).toEqual([1, '', 'hermes-hooks: print-config: --url is for agents with http hooks (claude); Codex runs commands — drop --url\n']);
-    expect(await said('gemini', '--http')).toEqual([1, '', 'hermes-hooks: print-config: --http is for agents with http hooks (claude); Gemini CLI runs commands — drop --http\n']);
+    expect(await said('codex', '--url', 'http://127.0.0.1:1')).toEqual([
+      1,
+      '',
+      'hermes-hooks: print-config: --url is for agents with http hooks (claude); Codex runs commands — drop --url\n',
+    ]);
+    expect(await said('gemini', '--http')).toEqual([
+      1,
+      '',
+      'hermes-hooks: print-config: --http is for agents with http hooks (claude); Gemini CLI runs commands — drop --http\n',
+    ]);
     expect(await said('claude', '--run', '--http')).toEqual([1, '', 'hermes-hooks: print-config: --run and --http are two different wirings; give one\n']);
-    expect(await said('claude', '--command', 'hh', '--url', 'http://127.0.0.1:1')).toEqual([1, '', 'hermes-hooks: print-config: --command and --url are two different wirings; give one\n']);
+    expect(await said('claude', '--command', 'hh', '--url', 'http://127.0.0.1:1')).toEqual([
+      1,
+      '',
+      'hermes-hooks: print-config: --command and --url are two different wirings; give one\n',
+    ]);
     expect(await said('codex', '--run', '--serve')).toEqual([1, '', 'hermes-hooks: print-config: --run and --serve are two different wirings; give one\n']);
-    expect(await said('codex', '--run', '--socket', '/tmp/x.sock')).toEqual([1, '', 'hermes-hooks: print-config: --socket is for the serve wiring (the default); --run starts no server\n']);
+    expect(await said('codex', '--run', '--socket', '/tmp/x.sock')).toEqual([
+      1,
+      '',
+      'hermes-hooks: print-config: --socket is for the serve wiring (the default); --run starts no server\n',
+    ]);
   });
 
   it('Claude Code by default: every event through the client, no token, nothing to start; --url implies --http', async () => {
     const home = await guardedHome();
-    const hooks = JSON.parse((await runMain(['print-config', 'claude', '--home', home])).stdout).hooks as Record<string, { hooks: Record<string, unknown>[] }[]>;
+    const hooks = JSON.parse((await runMain(['print-config', 'claude', '--home', home])).stdout).hooks as Record<
+      string,
+      { hooks: Record<string, unknown>[] }[]
+    >;
     for (const [event, groups] of Object.entries(hooks)) {
       const handler = groups[0]!.hooks[0]!;
       expect([event, handler.type, handler.timeout]).toEqual([event, 'command', AGENT_HOOK_TIMEOUT_S]);

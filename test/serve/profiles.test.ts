@@ -45,11 +45,16 @@ async function health(served: Served, profile?: string): Promise<Record<string, 
 }
 
 function envFile(file: string): Record<string, string> {
-  return Object.fromEntries(readFileSync(file, 'utf8').split('\n').filter((l) => l.includes('=')).map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
+  return Object.fromEntries(
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((l) => l.includes('='))
+      .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+  );
 }
 
 describe('serve --profiles over the socket', () => {
-  it('routes by X-Hermes-Profile, builds a profile on its first request, scopes its hooks\' env', async () => {
+  it("routes by X-Hermes-Profile, builds a profile on its first request, scopes its hooks' env", async () => {
     const { root, dir, work } = makeRoot();
     const served = await startServe(root, ['--profiles', '--accept-hooks'], { env: serveEnv(root) });
     try {
@@ -96,10 +101,16 @@ describe('serve --profiles over the socket', () => {
       // An agent's tool gate for a profile that cannot be served is that agent's block, never a 4xx
       // (which agents take as "go ahead"); a route that is no gate keeps the 404.
       const claude = { hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, session_id: 's' };
-      const gate = await http({ socketPath: served.socket! }, 'POST', '/v1/agent/claude/PreToolUse', { body: JSON.stringify(claude), headers: { 'x-hermes-profile': 'nope' } });
+      const gate = await http({ socketPath: served.socket! }, 'POST', '/v1/agent/claude/PreToolUse', {
+        body: JSON.stringify(claude),
+        headers: { 'x-hermes-profile': 'nope' },
+      });
       expect(gate.status).toBe(200);
       expect(gate.body).toMatch(/"deny".*unknown profile 'nope'/s);
-      const notGate = await http({ socketPath: served.socket! }, 'POST', '/v1/agent/claude/Notification', { body: '{}', headers: { 'x-hermes-profile': 'nope' } });
+      const notGate = await http({ socketPath: served.socket! }, 'POST', '/v1/agent/claude/Notification', {
+        body: '{}',
+        headers: { 'x-hermes-profile': 'nope' },
+      });
       expect(notGate.status).toBe(404);
       // The connection still works after a refusal whose body was never used.
       expect((await emit(served, null)).status).toBe(200);
@@ -177,7 +188,10 @@ describe('serve --profiles over stdio', () => {
     expect(await rpc.result('shutdown')).toEqual({ shutting_down: true });
     expect(await served.exited).toBe(0);
     // The work profile's open session was finalized by its own engine at shutdown.
-    const finals = readFileSync(join(dir, 'work-finalized.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    const finals = readFileSync(join(dir, 'work-finalized.jsonl'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
     expect(finals.map((f) => [f.session_id, f.extra.reason])).toEqual([['s1', 'shutdown']]);
   });
 });
@@ -214,7 +228,10 @@ describe('serve --profiles --surface gateway', () => {
     try {
       const command = async (profile: string | null) => {
         const headers: Record<string, string> = profile === null ? {} : { 'x-hermes-profile': profile };
-        const r = await http({ socketPath: served.socket! }, 'POST', '/v1/gateway/command', { body: JSON.stringify({ context: { command: 'whoami' } }), headers });
+        const r = await http({ socketPath: served.socket! }, 'POST', '/v1/gateway/command', {
+          body: JSON.stringify({ context: { command: 'whoami' } }),
+          headers,
+        });
         expect(r.status).toBe(200);
         return JSON.parse(r.body).result;
       };

@@ -13,8 +13,11 @@ const HOST = join(ROOT, 'scripts-examples/hosts/hermes_host.py');
 
 function runHost(home: string, extra: string[] = []): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile('python3', [HOST, '--hermes-hooks', `${process.execPath} ${BIN}`, '--home', home, ...extra], { env: baseEnv(), timeout: 60_000 }, (err, stdout, stderr) =>
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    execFile(
+      'python3',
+      [HOST, '--hermes-hooks', `${process.execPath} ${BIN}`, '--home', home, ...extra],
+      { env: baseEnv(), timeout: 60_000 },
+      (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
 }

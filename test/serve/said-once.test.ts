@@ -6,7 +6,7 @@
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { baseEnv, http, makeHome, postJson, startServe, stopServe, tempDir, waitFor, writeScript, cleanupTemps } from './_helpers.js';
+import { baseEnv, http, makeHome, postJson, startServe, stopServe, tempDir, writeScript, cleanupTemps } from './_helpers.js';
 
 vi.setConfig({ testTimeout: 120_000 });
 afterAll(cleanupTemps);
@@ -14,7 +14,13 @@ afterAll(cleanupTemps);
 const dir = tempDir('hh-once-');
 const GUARD = writeScript(join(dir, 'guard.sh'), '#!/bin/sh\nexit 0\n');
 
-const gate = (session: string): Record<string, unknown> => ({ hook_event_name: 'PreToolUse', session_id: session, tool_name: 'Bash', tool_input: { command: 'ls' }, cwd: '/tmp' });
+const gate = (session: string): Record<string, unknown> => ({
+  hook_event_name: 'PreToolUse',
+  session_id: session,
+  tool_name: 'Bash',
+  tool_input: { command: 'ls' },
+  cwd: '/tmp',
+});
 const systemMessage = (body: string): unknown => (body.trim() === '' ? undefined : (JSON.parse(body) as Record<string, unknown>)['systemMessage']);
 
 describe('serve tells a problem once per session', () => {
@@ -37,7 +43,8 @@ describe('serve tells a problem once per session', () => {
     expect(await post('/v1/agent/gemini/BeforeTool', { ...gate('s3'), hook_event_name: 'BeforeTool', tool_name: 'run_shell_command' })).toMatch(/pre_tool_use/);
 
     // The config changes (still wrong): serve reloads, and the sessions are told again.
-    const generation = async (): Promise<number> => (JSON.parse((await http({ socketPath: served.socket! }, 'GET', '/v1/health')).body) as { generation: number }).generation;
+    const generation = async (): Promise<number> =>
+      (JSON.parse((await http({ socketPath: served.socket! }, 'GET', '/v1/health')).body) as { generation: number }).generation;
     const reloaded = async (change: () => void): Promise<void> => {
       const before = await generation();
       change();

@@ -45,7 +45,11 @@ function victim(extra = ''): Victim {
   const profile = join(home, 'profiles', 'a-profile-home-with-a-rather-long-name'.repeat(2));
   runAs(VICTIM, ['mkdir', '-p', profile]);
   const guard = join(home, 'guard.sh');
-  runAs(VICTIM, ['sh', '-c', `printf '%s\\n' '#!/bin/sh' 'echo "{\\"decision\\":\\"block\\",\\"reason\\":\\"guarded by the victim hook\\"}"' > ${guard} && chmod 755 ${guard}`]);
+  runAs(VICTIM, [
+    'sh',
+    '-c',
+    `printf '%s\\n' '#!/bin/sh' 'echo "{\\"decision\\":\\"block\\",\\"reason\\":\\"guarded by the victim hook\\"}"' > ${guard} && chmod 755 ${guard}`,
+  ]);
   runAs(VICTIM, ['sh', '-c', `printf 'hooks:\\n  pre_tool_call:\\n    - command: ${guard}\\n' > ${join(profile, 'config.yaml')}`]);
   return { home, profile, env: { PATH: process.env.PATH, HOME: home, LANG: 'C.UTF-8', HERMES_ACCEPT_HOOKS: '1' } };
 }
@@ -79,7 +83,8 @@ function clientAsVictim(client: string, args: string[], env: NodeJS.ProcessEnv):
   return runWithStdin(cmd!, rest, GATE, env);
 }
 
-const denied = (r: Ran): string => (JSON.parse(r.stdout) as { hookSpecificOutput: { permissionDecisionReason: string } }).hookSpecificOutput.permissionDecisionReason;
+const denied = (r: Ran): string =>
+  (JSON.parse(r.stdout) as { hookSpecificOutput: { permissionDecisionReason: string } }).hookSpecificOutput.permissionDecisionReason;
 
 describe.each(CLIENTS)('a socket directory another user made first ($name client)', ({ path: client }) => {
   it('serve skips /tmp/hermes-hooks-<uid>, saying whose, and listens in $HOME/.cache/hermes-hooks; the client finds it there', async () => {

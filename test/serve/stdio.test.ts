@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { createHookEngine } from '../../src/engine/create-engine.js';
 import { silentLogger } from '../../src/engine/logger.js';
 import type { Emission } from '../../src/types.js';
-import { approvedHome, baseEnv, cleanupTemps, makeHome, rpcClient, startServe, stopServe, tempDir, waitFor, writeScript } from './_helpers.js';
+import { approvedHome, baseEnv, cleanupTemps, makeHome, rpcClient, startServe, tempDir, waitFor, writeScript } from './_helpers.js';
 
 afterAll(cleanupTemps);
 
@@ -52,7 +52,10 @@ describe('serve --stdio', () => {
     const rpc = rpcClient(served);
     await rpc.result('emit', { event: 'on_human_input_request', kwargs: { request_id: 'r1', kind: 'clarify', prompt: 'which branch?', session_id: 's' } });
     await rpc.result('emit', { event: 'on_human_input_request', kwargs: { request_id: 'r2', kind: 'sudo', prompt: 'password', session_id: 's' } });
-    const first = await rpc.result<Emission>('emit', { event: 'on_human_input_resolved', kwargs: { request_id: 'r1', outcome: 'answered', answer: 'the-secret-branch' } });
+    const first = await rpc.result<Emission>('emit', {
+      event: 'on_human_input_resolved',
+      kwargs: { request_id: 'r1', outcome: 'answered', answer: 'the-secret-branch' },
+    });
     const again = await rpc.result<Emission>('emit', { event: 'on_human_input_resolved', kwargs: { request_id: 'r1', outcome: 'answered' } });
     expect(first.hooks).toHaveLength(1);
     expect(again.hooks).toEqual([]); // a repeat runs nothing
@@ -62,7 +65,11 @@ describe('serve --stdio', () => {
     expect((await rpc.result<{ pending_human_input: number }>('health')).pending_human_input).toBe(1);
     await rpc.result('shutdown');
     expect(await served.exited).toBe(0);
-    const events = (await import('node:fs')).readFileSync(log, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    const events = (await import('node:fs'))
+      .readFileSync(log, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
     const resolved = events.filter((e) => e.hook_event_name === 'on_human_input_resolved').map((e) => [e.extra.request_id, e.extra.outcome]);
     expect(resolved).toEqual([
       ['r1', 'answered'],
@@ -129,15 +136,21 @@ describe('serve --stdio', () => {
     const errors = rpc.lines.filter((l) => l.error).map((l) => [l.id, (l.error as { code: number }).code, (l.error as { message: string }).message]);
     // Synchronous rejections come first, then the async ones: compare as a set, every line answered once.
     expect(errors).toHaveLength(7);
-    expect(errors).toEqual(expect.arrayContaining([
-      [null, -32700, expect.stringMatching(/^parse error: .*; send one JSON-RPC 2\.0 object per line$/)],
-      [null, -32600, 'invalid request: expected one JSON-RPC 2.0 object per line, got an array (batches are not supported)'],
-      ['x', -32602, expect.stringMatching(/^unknown hook event 'pre_tool_cal' \(did you mean 'pre_tool_call'\?\); valid: /)],
-      ['y', -32602, '"kwargs" must be a JSON object, not an array'],
-      ['z', -32601, "unknown method 'frobnicate' (methods: emit, finalize_session, emit_gateway, gateway_collect, gateway_command, health, reload, shutdown)"],
-      ['v', -32600, 'invalid request: "jsonrpc" must be "2.0"'],
-      ['big', -32600, 'request line longer than the 2048-byte limit (--max-body); skipped'],
-    ]));
+    expect(errors).toEqual(
+      expect.arrayContaining([
+        [null, -32700, expect.stringMatching(/^parse error: .*; send one JSON-RPC 2\.0 object per line$/)],
+        [null, -32600, 'invalid request: expected one JSON-RPC 2.0 object per line, got an array (batches are not supported)'],
+        ['x', -32602, expect.stringMatching(/^unknown hook event 'pre_tool_cal' \(did you mean 'pre_tool_call'\?\); valid: /)],
+        ['y', -32602, '"kwargs" must be a JSON object, not an array'],
+        [
+          'z',
+          -32601,
+          "unknown method 'frobnicate' (methods: emit, finalize_session, emit_gateway, gateway_collect, gateway_command, health, reload, shutdown)",
+        ],
+        ['v', -32600, 'invalid request: "jsonrpc" must be "2.0"'],
+        ['big', -32600, 'request line longer than the 2048-byte limit (--max-body); skipped'],
+      ]),
+    );
     expect(served.child.exitCode).toBeNull();
     await rpc.result('shutdown');
     expect(await served.exited).toBe(0);

@@ -23,7 +23,9 @@ describe('serve: the token file', () => {
       chmodSync(home, 0o1777);
       const r = await runBin(['serve', '--home', home, '--http', '127.0.0.1:0'], { killAfterMs: 20_000 });
       expect(r.code).toBe(1);
-      expect(r.stderr).toContain(`token file ${join(home, 'hermes-hooks.token')} is not used: the directory ${home} is not trusted: it is writable by group and others (mode 1777)`);
+      expect(r.stderr).toContain(
+        `token file ${join(home, 'hermes-hooks.token')} is not used: the directory ${home} is not trusted: it is writable by group and others (mode 1777)`,
+      );
       expect(existsSync(join(home, 'hermes-hooks.token'))).toBe(false);
       return;
     }
@@ -89,13 +91,17 @@ describe('serve: an untrusted config', () => {
       const health = JSON.parse((await http({ socketPath: served.socket! }, 'GET', '/v1/health')).body);
       expect(health).toMatchObject({ status: 'degraded', untrusted: [message] });
       expect(health.degraded_because).toContain(message);
-      const emitted = await http({ socketPath: served.socket! }, 'POST', '/v1/emit/pre_tool_call', { body: JSON.stringify({ tool_name: 'terminal', args: { command: 'ls' } }) });
+      const emitted = await http({ socketPath: served.socket! }, 'POST', '/v1/emit/pre_tool_call', {
+        body: JSON.stringify({ tool_name: 'terminal', args: { command: 'ls' } }),
+      });
       expect(JSON.parse(emitted.body).decision ?? JSON.parse(emitted.body)).toMatchObject({ action: 'allow' });
       expect(existsSync(log)).toBe(false);
       expect(existsSync(join(home, 'shell-hooks-allowlist.json'))).toBe(false);
       // Approved by its command (the user's own choice): the running server runs it at the next call.
       expect((await runMain(['approve', hook, '--home', home])).code).toBe(0);
-      await http({ socketPath: served.socket! }, 'POST', '/v1/emit/pre_tool_call', { body: JSON.stringify({ tool_name: 'terminal', args: { command: 'ls' } }) });
+      await http({ socketPath: served.socket! }, 'POST', '/v1/emit/pre_tool_call', {
+        body: JSON.stringify({ tool_name: 'terminal', args: { command: 'ls' } }),
+      });
       expect(readFileSync(log, 'utf8')).toBe('ran\n');
     } finally {
       expect(await stopServe(served)).toBe(0);

@@ -43,9 +43,7 @@ async function runHost(mode: string, send: NodeJS.Signals | null): Promise<HostE
   let stderr = '';
   host.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
   host.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((res) =>
-    host.on('exit', (code, signal) => res({ code, signal })),
-  );
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((res) => host.on('exit', (code, signal) => res({ code, signal })));
   let pids: number[];
   try {
     const ready = await waitFor(() => stdout.includes('ready') || host.exitCode !== null, 20_000);

@@ -16,8 +16,7 @@ const TIMER_MARGIN_MS = 1500;
 /** How much earlier than asked a Node timer may fire, measured against performance.now(). */
 const TIMER_EARLY_MS = 5;
 
-const run = (command: string, extra: Partial<SpawnHookOptions> = {}) =>
-  spawnHook({ command, stdin: PAYLOAD, timeoutMs: 10_000, ...extra });
+const run = (command: string, extra: Partial<SpawnHookOptions> = {}) => spawnHook({ command, stdin: PAYLOAD, timeoutMs: 10_000, ...extra });
 
 const pidFrom = (text: string, key: string): number => {
   const m = new RegExp(`${key}=(\\d+)`).exec(text);
@@ -295,7 +294,7 @@ describe('spawnHook: the answer is taken at the exit (issue 24 item 3)', () => {
     }
   });
 
-  it('a helper that left the group and the hook\'s output (setsid, redirected) is kept', async () => {
+  it("a helper that left the group and the hook's output (setsid, redirected) is kept", async () => {
     expect(await waitFor(() => liveHookCount() === 0, 3000)).toBe(true);
     const r = await run(fixture('setsid-helper-redirected.sh'));
     const helper = pidFrom(r.stdout, 'helper');
@@ -429,7 +428,11 @@ describe('spawnHook: the launch checks', () => {
   });
 
   it('a check that throws is a refusal, never a crash', async () => {
-    const r = await run('true', { beforeLaunch: () => { throw new Error('boom'); } });
+    const r = await run('true', {
+      beforeLaunch: () => {
+        throw new Error('boom');
+      },
+    });
     expect(r).toMatchObject({ status: 'launch_failed', error: 'launch check failed: boom' });
   });
 });

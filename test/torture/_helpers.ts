@@ -56,11 +56,7 @@ export function captureLogger(): CaptureLogger {
 }
 
 /** A temp profile home with this config.yaml, and the real engine over it (consent accepted, no prompt). */
-export async function engineFor(
-  yaml: string,
-  tag: string,
-  opts: HookEngineOptions = {},
-): Promise<{ engine: HookEngine; home: string; logger: CaptureLogger }> {
+export async function engineFor(yaml: string, tag: string, opts: HookEngineOptions = {}): Promise<{ engine: HookEngine; home: string; logger: CaptureLogger }> {
   const home = tempDir('home');
   writeFileSync(join(home, 'config.yaml'), yaml);
   const logger = captureLogger();

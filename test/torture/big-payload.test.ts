@@ -8,17 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createHookEngine } from '../../src/engine/create-engine.js';
 import { serializePayload } from '../../src/protocol/payload.js';
-import {
-  captureLogger,
-  FIXTURES,
-  killTagged,
-  newTag,
-  realPython,
-  removeTemps,
-  requireBuiltCli,
-  tempDir,
-  waitNoneLeft,
-} from './_helpers.js';
+import { captureLogger, FIXTURES, killTagged, newTag, realPython, removeTemps, requireBuiltCli, tempDir, waitNoneLeft } from './_helpers.js';
 
 const tag = newTag('payload');
 const MB50 = 50 * 1024 * 1024;

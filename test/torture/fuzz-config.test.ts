@@ -89,14 +89,93 @@ function check(text: string): void {
 }
 
 const FRAGMENTS = [
-  'hooks:', 'hooks_auto_accept: yes', 'outbound:', 'tool_loop_guardrails:', 'plugins:', 'dialects:', 'enabled:', 'disabled:',
-  'hook_callback_timeout: ', 'warn_after:', 'hard_stop_after:', 'warnings_enabled: ', 'exact_failure: ', 'claude:', 'codex:',
-  'tools:', 'events:', 'url: ', 'http://127.0.0.1:9/x', 'secret: ', '${HOOK_SECRET}', 'headers:', 'timeout: ', 'retries: ',
-  '\n', '\n  ', '\n    ', '\n      ', '  ', '- ', 'command: ', 'matcher: ', 'fail_closed: ', 'failClosed: ', 'dialect: ',
-  'pre_tool_call:', 'post_tool_call:', 'pre_tool_cal:', 'on_session_start:', '1:', '~', 'null', 'true', 'yes', 'no', '"x"',
-  "'y'", '/x.sh', '[', ']', '{', '}', ',', ':', '&a ', '*a', '<<: *a', '!!str ', '!!binary ', '!!set ', '!!omap ', '!custom ',
-  '? ', '|', '>', '#', '"', "'", '\t', '30', '-1', '0', '2.5', '1e3', '.inf', '.nan', '2024-01-01', '(?P<x>a)', '[abc', '\\q',
-  '---', '...', '%YAML 1.1', '\ufeff', '\u0000', 'é', '😀',
+  'hooks:',
+  'hooks_auto_accept: yes',
+  'outbound:',
+  'tool_loop_guardrails:',
+  'plugins:',
+  'dialects:',
+  'enabled:',
+  'disabled:',
+  'hook_callback_timeout: ',
+  'warn_after:',
+  'hard_stop_after:',
+  'warnings_enabled: ',
+  'exact_failure: ',
+  'claude:',
+  'codex:',
+  'tools:',
+  'events:',
+  'url: ',
+  'http://127.0.0.1:9/x',
+  'secret: ',
+  '${HOOK_SECRET}',
+  'headers:',
+  'timeout: ',
+  'retries: ',
+  '\n',
+  '\n  ',
+  '\n    ',
+  '\n      ',
+  '  ',
+  '- ',
+  'command: ',
+  'matcher: ',
+  'fail_closed: ',
+  'failClosed: ',
+  'dialect: ',
+  'pre_tool_call:',
+  'post_tool_call:',
+  'pre_tool_cal:',
+  'on_session_start:',
+  '1:',
+  '~',
+  'null',
+  'true',
+  'yes',
+  'no',
+  '"x"',
+  "'y'",
+  '/x.sh',
+  '[',
+  ']',
+  '{',
+  '}',
+  ',',
+  ':',
+  '&a ',
+  '*a',
+  '<<: *a',
+  '!!str ',
+  '!!binary ',
+  '!!set ',
+  '!!omap ',
+  '!custom ',
+  '? ',
+  '|',
+  '>',
+  '#',
+  '"',
+  "'",
+  '\t',
+  '30',
+  '-1',
+  '0',
+  '2.5',
+  '1e3',
+  '.inf',
+  '.nan',
+  '2024-01-01',
+  '(?P<x>a)',
+  '[abc',
+  '\\q',
+  '---',
+  '...',
+  '%YAML 1.1',
+  '\ufeff',
+  '\u0000',
+  'é',
+  '😀',
 ];
 
 describe('config parsers under fuzzing', () => {
@@ -118,10 +197,7 @@ describe('config parsers under fuzzing', () => {
     );
     const hookEntry = fc.oneof(
       value,
-      fc.record(
-        { command: value, matcher: value, timeout: value, fail_closed: value, failClosed: value, dialect: value },
-        { requiredKeys: [] },
-      ),
+      fc.record({ command: value, matcher: value, timeout: value, fail_closed: value, failClosed: value, dialect: value }, { requiredKeys: [] }),
     );
     const eventKey = fc.oneof(fc.constantFrom(...EVENT_NAMES, 'outbound', 'output_spill', 'pre_tool_cal'), fc.string({ maxLength: 12 }));
     const hooks = fc.oneof(value, fc.dictionary(eventKey, fc.oneof(fc.array(hookEntry, { maxLength: 4 }), value), { maxKeys: 4 }));
@@ -144,11 +220,21 @@ describe('config parsers under fuzzing', () => {
         { maxLength: 3 },
       ),
     );
-    const counts = fc.oneof(value, fc.dictionary(fc.oneof(fc.constantFrom('exact_failure', 'cycle', 'bogus'), fc.string({ maxLength: 6 })), value, { maxKeys: 3 }));
+    const counts = fc.oneof(
+      value,
+      fc.dictionary(fc.oneof(fc.constantFrom('exact_failure', 'cycle', 'bogus'), fc.string({ maxLength: 6 })), value, { maxKeys: 3 }),
+    );
     const guardrails = fc.oneof(
       value,
       fc.record(
-        { warnings_enabled: value, hard_stop_enabled: value, non_interactive_hard_stop_enabled: value, warn_after: counts, hard_stop_after: counts, typo: value },
+        {
+          warnings_enabled: value,
+          hard_stop_enabled: value,
+          non_interactive_hard_stop_enabled: value,
+          warn_after: counts,
+          hard_stop_after: counts,
+          typo: value,
+        },
         { requiredKeys: [] },
       ),
     );
@@ -162,10 +248,7 @@ describe('config parsers under fuzzing', () => {
         { maxKeys: 3 },
       ),
     );
-    const config = fc.record(
-      { hooks, outbound, hooks_auto_accept: value, tool_loop_guardrails: guardrails, plugins, dialects },
-      { requiredKeys: [] },
-    );
+    const config = fc.record({ hooks, outbound, hooks_auto_accept: value, tool_loop_guardrails: guardrails, plugins, dialects }, { requiredKeys: [] });
     fc.assert(
       fc.property(config, ({ outbound: ob, ...rest }) => {
         const root: Record<string, unknown> = { ...rest };

@@ -29,7 +29,10 @@ const wellFormed: fc.Arbitrary<Directive> = fc.oneof(
 const garbage = fc
   .oneof(
     fc.anything({ maxDepth: 2 }),
-    fc.record({ action: fc.constantFrom('block', 'modify', 'approve', 'BLOCK', 'allow', 7), message: fc.anything({ maxDepth: 1 }), args: fc.anything({ maxDepth: 1 }) }, { requiredKeys: [] }),
+    fc.record(
+      { action: fc.constantFrom('block', 'modify', 'approve', 'BLOCK', 'allow', 7), message: fc.anything({ maxDepth: 1 }), args: fc.anything({ maxDepth: 1 }) },
+      { requiredKeys: [] },
+    ),
   )
   .map((v) => v as Directive | null);
 const directives = fc.array(fc.oneof(fc.constant(null), wellFormed, wellFormed, garbage), { maxLength: 10 });
@@ -145,13 +148,19 @@ describe('resolver under fuzzing', () => {
     fc.assert(
       fc.property(directives, (ds) => {
         const llm = resolve('pre_llm_call', ds, null);
-        const contexts = ds.filter((x): x is { action: 'context'; context: string } => isObj(x) && x.action === 'context' && typeof x.context === 'string' && x.context !== '');
+        const contexts = ds.filter(
+          (x): x is { action: 'context'; context: string } => isObj(x) && x.action === 'context' && typeof x.context === 'string' && x.context !== '',
+        );
         expect(llm.context).toBe(contexts.length ? contexts.map((c) => c.context).join('\n\n') : null);
         expect(llm.action).toBe('allow');
         const verify = resolve('pre_verify', ds, null);
         if (verify.action === 'continue') {
           const i = verify.decided_by as number;
-          expect(ds.slice(0, i).some((x) => isObj(x) && (x.action === 'continue' || x.action === 'block') && typeof x.message === 'string' && x.message.trim() !== '')).toBe(false);
+          expect(
+            ds
+              .slice(0, i)
+              .some((x) => isObj(x) && (x.action === 'continue' || x.action === 'block') && typeof x.message === 'string' && x.message.trim() !== ''),
+          ).toBe(false);
         }
       }),
       { numRuns: 2000 },

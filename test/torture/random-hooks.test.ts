@@ -90,8 +90,32 @@ interface Plan {
 }
 
 const CHARS = [
-  ...'abcdefghijklmnopqrstuvwxyz', ...'ABCXYZ0189', ' ', ' ', '"', '\\', '/', "'", '\n', '\t', '{', '}', ':', ',',
-  'é', 'ß', '中', '文', '😀', '🚀', '\u2028', '\u0000', '\u00a0', '\ud800', '$', '`',
+  ...'abcdefghijklmnopqrstuvwxyz',
+  ...'ABCXYZ0189',
+  ' ',
+  ' ',
+  '"',
+  '\\',
+  '/',
+  "'",
+  '\n',
+  '\t',
+  '{',
+  '}',
+  ':',
+  ',',
+  'é',
+  'ß',
+  '中',
+  '文',
+  '😀',
+  '🚀',
+  '\u2028',
+  '\u0000',
+  '\u00a0',
+  '\ud800',
+  '$',
+  '`',
 ];
 
 function str(rng: Rng, max = 40): string {
@@ -288,13 +312,7 @@ function writeHook(dir: string, p: Omit<Plan, 'command'>, python: string): strin
     else lines.push(`kill -s ${p.end.signal.slice(3)} $$`, 'sleep 5', 'exit 99');
     script(file, lines.join('\n') + '\n');
   } else {
-    const lines = [
-      `#!${python}`,
-      'import os, signal, sys, time',
-      'def w(fd, data):',
-      '    while data:',
-      '        data = data[os.write(fd, data):]',
-    ];
+    const lines = [`#!${python}`, 'import os, signal, sys, time', 'def w(fd, data):', '    while data:', '        data = data[os.write(fd, data):]'];
     if (p.readsStdin) lines.push('sys.stdin.buffer.read()');
     lines.push(`w(1, open(${JSON.stringify(out)}, "rb").read())`, `w(2, open(${JSON.stringify(err)}, "rb").read())`);
     if (p.overflow && p.flood) lines.push(`while True: w(${p.overflow === 'stdout' ? 1 : 2}, b"x" * 65536)`);
@@ -346,10 +364,7 @@ function expectedRecord(p: Plan): RunRecord {
 }
 
 function predictedDirective(p: Plan): Directive | null {
-  return evaluateRun(
-    { event: p.event, command: p.command, fail_closed: p.failClosed && p.event === 'pre_tool_call', timeout: p.timeout },
-    expectedRecord(p),
-  );
+  return evaluateRun({ event: p.event, command: p.command, fail_closed: p.failClosed && p.event === 'pre_tool_call', timeout: p.timeout }, expectedRecord(p));
 }
 
 /** Python re.fullmatch of the few matchers used here. */

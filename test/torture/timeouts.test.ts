@@ -128,14 +128,16 @@ describe('200 timed-out hooks that fork grandchildren', () => {
         // suite runs one file at a time, so nothing else competes for those cores.
         expect(h.duration_ms, h.command).toBeLessThan(HOOK_TIMEOUT_S * 1000 + 1000 + TIMER_MARGIN_MS);
         expect(h.duration_ms, h.command).toBeGreaterThanOrEqual(900);
-        expect(h.directive).toEqual(
-          h.fail_closed ? { action: 'block', message: failClosedMessage(h.command, FAIL_CLOSED_REASON.timedOut(1)) } : null,
-        );
+        expect(h.directive).toEqual(h.fail_closed ? { action: 'block', message: failClosedMessage(h.command, FAIL_CLOSED_REASON.timedOut(1)) } : null);
       }
       if (event === 'pre_tool_call') {
         const first = shell.find((h) => h.fail_closed);
         expect(first).toBeDefined();
-        expect(emission.decision).toMatchObject({ action: 'block', decided_by: first?.index, message: first?.directive && 'message' in first.directive ? first.directive.message : null });
+        expect(emission.decision).toMatchObject({
+          action: 'block',
+          decided_by: first?.index,
+          message: first?.directive && 'message' in first.directive ? first.directive.message : null,
+        });
       } else {
         expect(emission.decision.action).toBe('allow');
       }

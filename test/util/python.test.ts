@@ -28,18 +28,35 @@ describe('pythonInt (Python int())', () => {
     expect(pythonInt(BigInt(12))).toBe(12);
   });
 
-  it.each([['30.5'], ['thirty'], [''], ['1__0'], ['_1'], ['1_'], ['+-1'], ['0x1e'], ['1e3'], [null], [undefined], [[30]], [new Map()], [Number.NaN], [Infinity], [new Date(0)]])(
-    '%j fails',
-    (value) => {
-      expect(pythonInt(value)).toBeNull();
-    },
-  );
+  it.each([
+    ['30.5'],
+    ['thirty'],
+    [''],
+    ['1__0'],
+    ['_1'],
+    ['1_'],
+    ['+-1'],
+    ['0x1e'],
+    ['1e3'],
+    [null],
+    [undefined],
+    [[30]],
+    [new Map()],
+    [Number.NaN],
+    [Infinity],
+    [new Date(0)],
+  ])('%j fails', (value) => {
+    expect(pythonInt(value)).toBeNull();
+  });
 
   it('agrees with Python int() on random strings made of digits, signs, underscores and spaces', () => {
-    const strings = fc.sample(fc.string({ unit: fc.constantFrom('0', '1', '7', '_', '-', '+', ' ', '\t', '.', 'e', '٣', '\u00a0', '\u2007', '\u001c', '\ufeff'), maxLength: 8 }), {
-      numRuns: 2000,
-      seed: 11,
-    });
+    const strings = fc.sample(
+      fc.string({ unit: fc.constantFrom('0', '1', '7', '_', '-', '+', ' ', '\t', '.', 'e', '٣', '\u00a0', '\u2007', '\u001c', '\ufeff'), maxLength: 8 }),
+      {
+        numRuns: 2000,
+        seed: 11,
+      },
+    );
     strings.push('9'.repeat(4300), '9'.repeat(4301));
     const py = runPython<(number | null)[]>(
       [
@@ -65,7 +82,30 @@ describe('pythonInt (Python int())', () => {
 
 describe('pyRepr / pyTypeName / pyStrip', () => {
   it('renders values like Python repr()', () => {
-    const values: unknown[] = ['30.5', "it's", 'say "hi"', 'both \' and "', 'tab\tnl\n\\', '\u0007', 'é😀', null, true, false, 3, -0.5, 1e20, 1.5e-7, [1, 'a', null], new Map<unknown, unknown>([['s', 30], [1, [true]]]), new Set(), Number.NaN, -Infinity];
+    const values: unknown[] = [
+      '30.5',
+      "it's",
+      'say "hi"',
+      'both \' and "',
+      'tab\tnl\n\\',
+      '\u0007',
+      'é😀',
+      null,
+      true,
+      false,
+      3,
+      -0.5,
+      1e20,
+      1.5e-7,
+      [1, 'a', null],
+      new Map<unknown, unknown>([
+        ['s', 30],
+        [1, [true]],
+      ]),
+      new Set(),
+      Number.NaN,
+      -Infinity,
+    ];
     expect(values.map((v) => pyRepr(v))).toEqual([
       "'30.5'",
       '"it\'s"',
@@ -92,8 +132,14 @@ describe('pyRepr / pyTypeName / pyStrip', () => {
   it('agrees with Python repr() on random strings', () => {
     // Characters whose printability is the same in every recent Unicode version (Python and ICU
     // may be on different ones, which changes the repr of newly assigned characters).
-    const unit = fc.oneof(fc.string({ unit: 'binary-ascii', minLength: 1, maxLength: 1 }), fc.constantFrom('é', '\u00a0', '\u00ad', '\u200b', '\u2028', '\u3000', '\ue000', '\ud800', '😀', '\u{10ffff}', '字'));
-    const strings = fc.sample(fc.array(unit, { maxLength: 10 }).map((cs) => cs.join('')), { numRuns: 500, seed: 5 });
+    const unit = fc.oneof(
+      fc.string({ unit: 'binary-ascii', minLength: 1, maxLength: 1 }),
+      fc.constantFrom('é', '\u00a0', '\u00ad', '\u200b', '\u2028', '\u3000', '\ue000', '\ud800', '😀', '\u{10ffff}', '字'),
+    );
+    const strings = fc.sample(
+      fc.array(unit, { maxLength: 10 }).map((cs) => cs.join('')),
+      { numRuns: 500, seed: 5 },
+    );
     const py = runPython<string[]>('import json, sys\njson.dump([repr(s) for s in json.load(sys.stdin)], sys.stdout)', strings);
     expect(strings.map((s) => pyRepr(s))).toEqual(py);
   });

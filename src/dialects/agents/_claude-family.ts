@@ -181,7 +181,8 @@ function answerToolGate(variant: Variant, a: AnswerInput, specific: (fields: Jso
   }
   // updatedInput replaces the whole input, so it carries the full merged arguments. Claude: no
   // permissionDecision, so its own permission check still runs; Codex needs allow.
-  if (theirArgs) return specific(variant === 'codex' ? { permissionDecision: 'allow', updatedInput: theirArgs, ...context } : { updatedInput: theirArgs, ...context });
+  if (theirArgs)
+    return specific(variant === 'codex' ? { permissionDecision: 'allow', updatedInput: theirArgs, ...context } : { updatedInput: theirArgs, ...context });
   if (decision.context !== null) return specific(context);
   return OK_EMPTY;
 }

@@ -8,8 +8,7 @@ import type { DialectAnswer, Reading } from './module.js';
 export const block = (message: string | undefined): Directive => ({ action: 'block', message: message ?? DEFAULT_BLOCK_MESSAGE });
 export const approve = (message: string | undefined): Directive => (message === undefined ? { action: 'approve' } : { action: 'approve', message });
 export const contextOf = (text: string | undefined): Directive | null => (text === undefined ? null : { action: 'context', context: text });
-export const continueWith = (message: string | undefined): Directive | null =>
-  message === undefined ? null : { action: 'continue', message: message.trim() };
+export const continueWith = (message: string | undefined): Directive | null => (message === undefined ? null : { action: 'continue', message: message.trim() });
 export const none = (garbled = false): Reading => ({ directive: null, garbled });
 export const obj = (v: unknown): JsonObject => (isPlainObject(v) ? v : {});
 

@@ -14,7 +14,7 @@ const SETUP_NOTES = [
   'Where: merge the "hooks" object into ~/.claude/settings.json (every project) or',
   '  <project>/.claude/settings.json (that project; .claude/settings.local.json to keep it out of git).',
   '  Keep the other keys of the file; if it already has "hooks", add these events to it.',
-  'Before it runs: interactive Claude Code holds back settings-file hooks until the folder\'s',
+  "Before it runs: interactive Claude Code holds back settings-file hooks until the folder's",
   '  workspace-trust dialog is accepted (claude -p treats the folder as trusted). Start a new',
   '  session after editing; /hooks in Claude Code lists what it loaded.',
   'Optional (Claude Code 2.1.295+): add "onFailure": "block" to the PreToolUse handler, so a',
@@ -86,7 +86,16 @@ export const claude = defineAgent({
   recognise: { stdinKeys: ['transcript_path', 'permission_mode', 'tool_use_id'] },
   import: {
     formats: [
-      { id: 'claude', writer: 'Claude Code', title: 'Claude Code settings', dir: '.claude', timeoutUnit: 's', defaultTimeout: 600, projectDirVar: 'CLAUDE_PROJECT_DIR', envPrefix: 'CLAUDE' },
+      {
+        id: 'claude',
+        writer: 'Claude Code',
+        title: 'Claude Code settings',
+        dir: '.claude',
+        timeoutUnit: 's',
+        defaultTimeout: 600,
+        projectDirVar: 'CLAUDE_PROJECT_DIR',
+        envPrefix: 'CLAUDE',
+      },
       {
         id: 'qwen',
         writer: 'Qwen Code',
@@ -119,7 +128,9 @@ export const claude = defineAgent({
     defaultTimeoutOn: { UserPromptSubmit: 30 },
     exactNameMatchers: true,
     invalidMatcher: 'skip',
-    notes: ['cannot verify workspace trust: interactive Claude Code runs settings-file hooks only after the folder\'s trust dialog is accepted (claude -p trusts it); /hooks in Claude Code lists what it loaded.'],
+    notes: [
+      "cannot verify workspace trust: interactive Claude Code runs settings-file hooks only after the folder's trust dialog is accepted (claude -p trusts it); /hooks in Claude Code lists what it loaded.",
+    ],
   },
   printConfig: {
     httpHooks: true,

@@ -20,23 +20,35 @@ const trust: TrustFacts = {
     const snake = entry.event.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
     const suffix = `:${snake}:${entry.group}:${entry.index}`;
     if (!config || config.text === null) {
-      return { ok: false, message: `not trusted: ${config?.path ?? '~/.codex/config.toml'} does not exist, so no trust is recorded and Codex skips this hook without a word — ${TRUST_HOW}` };
+      return {
+        ok: false,
+        message: `not trusted: ${config?.path ?? '~/.codex/config.toml'} does not exist, so no trust is recorded and Codex skips this hook without a word — ${TRUST_HOW}`,
+      };
     }
     // Codex keys trust by the hooks file's absolute real path (hooks/src/lib.rs hook_key).
     const states = codexHookStates(config.text);
     const paths = [entry.filePath, entry.realPath].filter((p): p is string => p !== undefined);
     const state = states.find((s) => paths.some((p) => s.key === `${p}${suffix}`));
     if (!state) {
-      return { ok: false, message: `not trusted: no [hooks.state] record for ${entry.filePath}${suffix} in ${config.path}, so Codex skips this hook without a word — ${TRUST_HOW}` };
+      return {
+        ok: false,
+        message: `not trusted: no [hooks.state] record for ${entry.filePath}${suffix} in ${config.path}, so Codex skips this hook without a word — ${TRUST_HOW}`,
+      };
     }
     if (state.enabled === false) return { ok: false, message: `disabled in ${config.path} (enabled = false): Codex does not run it — enable it in /hooks` };
     if (!state.trustedHash) return { ok: false, message: `not trusted: ${config.path} has a record for it but no trusted_hash — ${TRUST_HOW}` };
-    return { ok: null, message: `trust recorded in ${config.path}; cannot verify it still matches this entry (any edit makes it "modified" and Codex skips it) — if unsure, open /hooks` };
+    return {
+      ok: null,
+      message: `trust recorded in ${config.path}; cannot verify it still matches this entry (any edit makes it "modified" and Codex skips it) — if unsure, open /hooks`,
+    };
   },
   note(config, mentionsUs) {
     const toml = config.text;
     if (!toml || !/^\s*\[\[?hooks\.(?!state\b)/m.test(toml) || !mentionsUs(toml)) return null;
-    return { ok: null, message: `${config.path} also wires hermes-hooks inline under [hooks]: not checked here (TOML); /hooks in codex lists and trusts those entries.` };
+    return {
+      ok: null,
+      message: `${config.path} also wires hermes-hooks inline under [hooks]: not checked here (TOML); /hooks in codex lists and trusts those entries.`,
+    };
   },
 };
 
@@ -166,7 +178,7 @@ export const codex = defineAgent({
       'Where: ~/.codex/hooks.json (user) or <repo>/.codex/hooks.json (project), merged into its "hooks".',
       'Before it runs: Codex runs a hook only once it is TRUSTED, and skips an untrusted one without',
       '  a word. Open the interactive codex, run /hooks and trust the hermes-hooks entries (or start',
-      '  codex with --dangerously-bypass-hook-trust, for automation). Trust pins each entry\'s hash:',
+      "  codex with --dangerously-bypass-hook-trust, for automation). Trust pins each entry's hash:",
       '  any edit to an entry (command, matcher, timeout) makes it "modified" and it stops running',
       '  until trusted again. Hooks are on by default since Codex 0.124 ([features] hooks).',
     ],

@@ -36,14 +36,17 @@ function eventFields(f: StdinFields): Record<string, unknown> | null {
       return {
         tool_name: f.theirTool,
         tool_input: JSON.stringify(f.toolInput),
-        ...(theirEvent === 'afterMCPExecution' ? { result_json: typeof extra['result'] === 'string' ? extra['result'] : JSON.stringify(extra['result'] ?? null) } : {}),
+        ...(theirEvent === 'afterMCPExecution'
+          ? { result_json: typeof extra['result'] === 'string' ? extra['result'] : JSON.stringify(extra['result'] ?? null) }
+          : {}),
       };
     case 'afterShellExecution':
       return { command: str(input['command']) ?? '', output: str(extra['result']) ?? '', duration: num(extra['duration_ms']) ?? 0 };
     case 'afterFileEdit': {
-      const edit = f.ourTool === 'write_file'
-        ? { old_string: '', new_string: str(input['content']) ?? '' }
-        : { old_string: str(input['old_string']) ?? '', new_string: str(input['new_string']) ?? '' };
+      const edit =
+        f.ourTool === 'write_file'
+          ? { old_string: '', new_string: str(input['content']) ?? '' }
+          : { old_string: str(input['old_string']) ?? '', new_string: str(input['new_string']) ?? '' };
       return { file_path: str(input['path']) ?? '', edits: [edit] };
     }
     case 'beforeSubmitPrompt':
@@ -141,7 +144,9 @@ function answerDecision({ theirEvent, decision, theirArgs }: AnswerInput): Diale
     if (theirArgs) {
       // The hook wanted different arguments and this event cannot carry them: running the original
       // call would ignore the hook, so refuse it and say what would be allowed.
-      const wanted = inert(theirEvent === 'beforeShellExecution' && typeof theirArgs['command'] === 'string' ? theirArgs['command'] : JSON.stringify(theirArgs));
+      const wanted = inert(
+        theirEvent === 'beforeShellExecution' && typeof theirArgs['command'] === 'string' ? theirArgs['command'] : JSON.stringify(theirArgs),
+      );
       const message = `hermes-hooks rewrote this call, but Cursor's ${theirEvent} cannot apply rewrites; run it as: ${wanted}`;
       return json({ permission: 'deny', user_message: message, agent_message: message });
     }

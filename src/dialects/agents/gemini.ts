@@ -178,7 +178,18 @@ export const gemini = defineAgent({
   // It sends transcript_path as Claude Code does; the timestamp tells them apart.
   recognise: { stdinMark: 'timestamp' },
   import: {
-    formats: [{ id: 'gemini', writer: 'Gemini CLI', title: 'Gemini CLI settings', dir: '.gemini', timeoutUnit: 'ms', defaultTimeout: 60, projectDirVar: 'GEMINI_PROJECT_DIR', envPrefix: 'GEMINI' }],
+    formats: [
+      {
+        id: 'gemini',
+        writer: 'Gemini CLI',
+        title: 'Gemini CLI settings',
+        dir: '.gemini',
+        timeoutUnit: 'ms',
+        defaultTimeout: 60,
+        projectDirVar: 'GEMINI_PROJECT_DIR',
+        envPrefix: 'GEMINI',
+      },
+    ],
     matcherStyle: 'regex',
     invalidMatcher: 'exact',
     shell: 'bash',
@@ -206,7 +217,7 @@ export const gemini = defineAgent({
       '  <project>/.gemini/settings.json (project hooks run only in trusted folders).',
       'Before it runs: Gemini CLI warns once about a new or changed hook, then trusts it. Older',
       '  stable releases needed the hook system switched on in settings.json (unverified for your',
-      '  version: if /hooks panel lists nothing, check Gemini CLI\'s hooks docs). Timeouts are ms.',
+      "  version: if /hooks panel lists nothing, check Gemini CLI's hooks docs). Timeouts are ms.",
     ],
   },
 });
