@@ -30,5 +30,8 @@ export const AGENT_HOOK_TIMEOUT_S = CLIENT_TIMEOUT_S + 5;
 
 /** The chain in one line, for --help and the README. */
 export function deadlineChainText(): string {
-  return `hook ≤ ${HOOK_TIMEOUT_MAX_S}s (+ kill grace) < serve --request-timeout ${SERVE_REQUEST_TIMEOUT_S}s < client HERMES_HOOKS_TIMEOUT ${CLIENT_TIMEOUT_S}s < agent hook timeout ${AGENT_HOOK_TIMEOUT_S}s`;
+  return (
+    `hook ≤ ${HOOK_TIMEOUT_MAX_S}s (+ kill grace) < serve --request-timeout ${SERVE_REQUEST_TIMEOUT_S}s < client HERMES_HOOKS_TIMEOUT ` +
+    `${CLIENT_TIMEOUT_S}s < agent hook timeout ${AGENT_HOOK_TIMEOUT_S}s`
+  );
 }

@@ -137,7 +137,9 @@ function skippedHttpEntries(dialect: AgentDialect, json: Record<string, unknown>
     if (ours) {
       out.push({
         ok: false,
-        message: `${file}: ${agentName(dialect)} skips HTTP hooks on ${event}: this event never reaches hermes-hooks — use the command hook 'hermes-hooks print-config ${dialect}' prints`,
+        message:
+          `${file}: ${agentName(dialect)} skips HTTP hooks on ${event}: this event never reaches hermes-hooks — use the command hook ` +
+          `'hermes-hooks print-config ${dialect}' prints`,
       });
     }
   }
@@ -172,7 +174,9 @@ export function checkAgentConfig(input: AgentDoctorInput): AgentDoctorReport {
       if (file.role === 'reads') {
         report.general.push({
           ok: false,
-          message: `${file.path} is not valid JSON (${json}): ${agentName(dialect)} cannot read it${mentions ? ', so its hermes-hooks entries never run' : ''}. Fix the syntax.`,
+          message:
+            `${file.path} is not valid JSON (${json}): ${agentName(dialect)} cannot read ` +
+            `it${mentions ? ', so its hermes-hooks entries never run' : ''}. Fix the syntax.`,
         });
       }
       continue;
@@ -184,7 +188,9 @@ export function checkAgentConfig(input: AgentDoctorInput): AgentDoctorReport {
       if (ours.length) {
         report.general.push({
           ok: false,
-          message: `${file.path} has ${ours.length} hermes-hooks entr${ours.length === 1 ? 'y' : 'ies'}, but ${agentName(dialect)} never reads that file: move them to ${file.instead}.`,
+          message:
+            `${file.path} has ${ours.length} hermes-hooks entr${ours.length === 1 ? 'y' : 'ies'}, but ${agentName(dialect)} never reads that ` +
+            `file: move them to ${file.instead}.`,
         });
       }
       continue;
@@ -205,12 +211,16 @@ export function checkAgentConfig(input: AgentDoctorInput): AgentDoctorReport {
   if (!anyOurs) {
     report.general.push({
       ok: false,
-      message: `no hermes-hooks entry in ${read.map((f) => f.path).join(' or ')}: ${agentName(dialect)} runs none of the profile's hooks. Wire it with 'hermes-hooks print-config ${dialect}'.`,
+      message:
+        `no hermes-hooks entry in ${read.map((f) => f.path).join(' or ')}: ${agentName(dialect)} runs none of the profile's hooks. Wire it ` +
+        `with 'hermes-hooks print-config ${dialect}'.`,
     });
   } else if (gateWired.size === 0) {
     report.general.push({
       ok: false,
-      message: `no hermes-hooks entry on ${agent.doctor.gate}: the profile's pre_tool_call guards never see a tool call. Wire it with 'hermes-hooks print-config ${dialect}'.`,
+      message:
+        `no hermes-hooks entry on ${agent.doctor.gate}: the profile's pre_tool_call guards never see a tool call. Wire it with 'hermes-hooks ` +
+        `print-config ${dialect}'.`,
     });
   }
   const gate = agent.doctor.gate;

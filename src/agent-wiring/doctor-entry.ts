@@ -50,7 +50,9 @@ export function checkEntry(input: AgentDoctorInput, file: AgentFile, raw: RawEnt
     else
       checks.push({
         ok: false,
-        message: `matcher ${JSON.stringify(raw.matcher)} skips ${missed.join(', ')}: those calls never reach the profile's guards — use "*" (the profile's own matchers pick the tools)`,
+        message:
+          `matcher ${JSON.stringify(raw.matcher)} skips ${missed.join(', ')}: those calls never reach the profile's guards — use "*" (the ` +
+          `profile's own matchers pick the tools)`,
       });
   }
 
@@ -64,7 +66,9 @@ export function checkEntry(input: AgentDoctorInput, file: AgentFile, raw: RawEnt
     if (seconds === null) {
       checks.push({
         ok: null,
-        message: `no timeout set and ${agentName(dialect)}'s default is not documented: set "timeout": ${AGENT_HOOK_TIMEOUT_S * (agent.timeoutUnit === 'ms' ? 1000 : 1)}`,
+        message:
+          `no timeout set and ${agentName(dialect)}'s default is not documented: set "timeout": ` +
+          `${AGENT_HOOK_TIMEOUT_S * (agent.timeoutUnit === 'ms' ? 1000 : 1)}`,
       });
     } else if (need !== null && seconds < need) {
       const hint =
@@ -73,24 +77,32 @@ export function checkEntry(input: AgentDoctorInput, file: AgentFile, raw: RawEnt
           : '';
       checks.push({
         ok: false,
-        message: `${agentName(dialect)} stops the hook after ${fmt(seconds)} s${given === null ? ' (its default)' : ''}${hint}, but the profile's ${ourEvent} hooks may take up to ${slowest} s: a slow guard is cut off and the call goes ahead — set "timeout": ${AGENT_HOOK_TIMEOUT_S * unit}`,
+        message:
+          `${agentName(dialect)} stops the hook after ${fmt(seconds)} s${given === null ? ' (its default)' : ''}${hint}, but the profile's ` +
+          `${ourEvent} hooks may take up to ${slowest} s: a slow guard is cut off and the call goes ahead — set "timeout": ${AGENT_HOOK_TIMEOUT_S * unit}`,
       });
     } else if (url !== null && seconds <= SERVE_REQUEST_TIMEOUT_S) {
       checks.push({
         ok: false,
-        message: `${agentName(dialect)} stops the request after ${fmt(seconds)} s, before serve's own ${SERVE_REQUEST_TIMEOUT_S} s deadline for the call: a slow serve lets the call go ahead — set "timeout": ${AGENT_HOOK_TIMEOUT_S * unit}`,
+        message:
+          `${agentName(dialect)} stops the request after ${fmt(seconds)} s, before serve's own ${SERVE_REQUEST_TIMEOUT_S} s deadline for the ` +
+          `call: a slow serve lets the call go ahead — set "timeout": ${AGENT_HOOK_TIMEOUT_S * unit}`,
       });
     } else if (client !== null && seconds <= CLIENT_TIMEOUT_S) {
       // Through the client, the agent must outwait the client's own deadline: a frozen serve is
       // answered with a block only when the client gives up first.
       checks.push({
         ok: false,
-        message: `${agentName(dialect)} stops the hook after ${fmt(seconds)} s, before the client's own ${CLIENT_TIMEOUT_S} s deadline for serve: a frozen serve lets the call go ahead — set "timeout": ${AGENT_HOOK_TIMEOUT_S * unit}`,
+        message:
+          `${agentName(dialect)} stops the hook after ${fmt(seconds)} s, before the client's own ${CLIENT_TIMEOUT_S} s deadline for serve: a ` +
+          `frozen serve lets the call go ahead — set "timeout": ${AGENT_HOOK_TIMEOUT_S * unit}`,
       });
     } else {
       checks.push({
         ok: true,
-        message: `timeout ${fmt(seconds)} s${given === null ? ' (default)' : ''} outlasts the profile's ${ourEvent} hooks${slowest === undefined ? ' (none configured)' : ` (up to ${slowest} s)`}`,
+        message:
+          `timeout ${fmt(seconds)} s${given === null ? ' (default)' : ''} outlasts the profile's ${ourEvent} ` +
+          `hooks${slowest === undefined ? ' (none configured)' : ` (up to ${slowest} s)`}`,
       });
     }
   }
@@ -123,7 +135,9 @@ function runChecks(input: AgentDoctorInput, file: AgentFile, command: string, ev
   else if (dialectArg !== dialect)
     out.push({
       ok: false,
-      message: `--dialect ${dialectArg} in ${agentName(dialect)}'s config: the answers are in ${isAgentDialect(dialectArg) ? agentName(dialectArg) : dialectArg}'s format, which ${agentName(dialect)} misreads — use '--dialect ${dialect}'`,
+      message:
+        `--dialect ${dialectArg} in ${agentName(dialect)}'s config: the answers are in ` +
+        `${isAgentDialect(dialectArg) ? agentName(dialectArg) : dialectArg}'s format, which ${agentName(dialect)} misreads — use '--dialect ${dialect}'`,
     });
   if (/(^|\s)--fail-open(\s|$)/.test(command))
     out.push({ ok: null, message: '--fail-open: when hermes-hooks cannot decide (broken config …) the call goes ahead unguarded' });
@@ -148,7 +162,9 @@ function httpChecks(input: AgentDoctorInput, url: string, raw: RawEntry): AgentC
   if (gate && raw.handler['onFailure'] !== 'block') {
     out.push({
       ok: false,
-      message: `no "onFailure": "block": when serve is down, slow or refuses the token, ${agentName(dialect)} lets the call through — add it (Claude Code 2.1.295+)`,
+      message:
+        `no "onFailure": "block": when serve is down, slow or refuses the token, ${agentName(dialect)} lets the call through — add it (Claude ` +
+        `Code 2.1.295+)`,
     });
   } else {
     out.push({ ok: true, message: `calls hermes-hooks serve over http (${url})${gate ? ', failing closed' : ''}` });
@@ -187,7 +203,9 @@ function clientChecks(input: AgentDoctorInput, c: ClientWiring, event: string): 
   if (c.agent !== dialect)
     out.push({
       ok: false,
-      message: `the client answers as '${c.agent ?? ''}', not as ${agentName(dialect)}: ${agentName(dialect)} misreads every answer — use 'hermes-hooks print-config ${dialect}'`,
+      message:
+        `the client answers as '${c.agent ?? ''}', not as ${agentName(dialect)}: ${agentName(dialect)} misreads every answer — use ` +
+        `'hermes-hooks print-config ${dialect}'`,
     });
   if (c.event !== event)
     out.push({
@@ -198,12 +216,16 @@ function clientChecks(input: AgentDoctorInput, c: ClientWiring, event: string): 
   if (state !== 'ok') {
     out.push({
       ok: false,
-      message: `the client ${c.path} is not an executable file here: a tool gate blocks every call (and other events go ahead) until it is — reinstall hermes-hooks, then rerun 'hermes-hooks print-config ${dialect}'`,
+      message:
+        `the client ${c.path} is not an executable file here: a tool gate blocks every call (and other events go ahead) until it is — ` +
+        `reinstall hermes-hooks, then rerun 'hermes-hooks print-config ${dialect}'`,
     });
   } else if (c.interpreter !== undefined && input.probes.runnable(c.interpreter, 'exec') !== 'ok') {
     out.push({
       ok: false,
-      message: `${c.interpreter}, which runs the client, is not there: a tool gate blocks every call (and other events go ahead) until it is — rerun 'hermes-hooks print-config ${dialect}'`,
+      message:
+        `${c.interpreter}, which runs the client, is not there: a tool gate blocks every call (and other events go ahead) until it is — rerun ` +
+        `'hermes-hooks print-config ${dialect}'`,
     });
   } else {
     out.push({
@@ -244,7 +266,9 @@ function programCheck(input: AgentDoctorInput, file: AgentFile, command: string)
   if (program === 'npx' || program.endsWith('/npx') || (program === 'npm' && argv[1] === 'exec')) {
     return {
       ok: false,
-      message: `runs through npx: ~1.2 s per call, and outside a project with hermes-hooks installed npx exits 1, which ${agentName(dialect)} reads as "go ahead" — every guard fails open. ${cap(FIX_COMMAND(dialect))}.`,
+      message:
+        `runs through npx: ~1.2 s per call, and outside a project with hermes-hooks installed npx exits 1, which ${agentName(dialect)} reads ` +
+        `as "go ahead" — every guard fails open. ${cap(FIX_COMMAND(dialect))}.`,
     };
   }
   const where = agentModule(dialect).import.scriptsFromConfigDir ? 'the hooks.json folder' : "the agent's working directory";
@@ -252,7 +276,9 @@ function programCheck(input: AgentDoctorInput, file: AgentFile, command: string)
     if (!isAbsolute(path)) {
       return {
         ok: false,
-        message: `${what} '${path}' is a relative path, resolved against ${where}, which changes from project to project — use an absolute path (${FIX_COMMAND(dialect)})`,
+        message:
+          `${what} '${path}' is a relative path, resolved against ${where}, which changes from project to project — use an absolute path ` +
+          `(${FIX_COMMAND(dialect)})`,
       };
     }
     const state = probes.runnable(path, mode);
@@ -291,7 +317,9 @@ function programCheck(input: AgentDoctorInput, file: AgentFile, command: string)
   if (!program.includes('/')) {
     return {
       ok: null,
-      message: `'${program}' is ${resolved} on this PATH; ${agentName(dialect)}'s PATH may differ (apps started from a desktop often lack ~/.nvm or ~/.local/bin) — an absolute path is safer (${FIX_COMMAND(dialect)})`,
+      message:
+        `'${program}' is ${resolved} on this PATH; ${agentName(dialect)}'s PATH may differ (apps started from a desktop often lack ~/.nvm or ` +
+        `~/.local/bin) — an absolute path is safer (${FIX_COMMAND(dialect)})`,
     };
   }
   return { ok: true, message: `runs ${program} (exists)` };

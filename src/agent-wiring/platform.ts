@@ -35,7 +35,14 @@ export function platformRule(dialect: AgentDialect, configured: string | undefin
   if (configured !== undefined) return `guardrails count ${agent.label} sessions as platform '${configured}' (${setting} in config.yaml)`;
   const indicator = agent.attendedEnv;
   if (indicator === undefined) {
-    return `guardrails count ${agent.label} sessions as platform '${ATTENDED_PLATFORM}' (interactive: a loop is warned, not stopped, unless hard_stop_enabled): ${agent.label} tells its hooks nothing about who is watching — set ${setting} in config.yaml to choose`;
+    return (
+      `guardrails count ${agent.label} sessions as platform '${ATTENDED_PLATFORM}' (interactive: a loop is warned, not stopped, unless ` +
+      `hard_stop_enabled): ${agent.label} tells its hooks nothing about who is watching — set ${setting} in config.yaml to choose`
+    );
   }
-  return `guardrails count ${agent.label} sessions as platform '${UNATTENDED_PLATFORM}' (hard stops on) when ${indicator.variable}=${indicator.unattended} in the hook's env, else '${ATTENDED_PLATFORM}' (interactive) — set ${setting} in config.yaml to choose (behind serve's http hooks the variable does not arrive)`;
+  return (
+    `guardrails count ${agent.label} sessions as platform '${UNATTENDED_PLATFORM}' (hard stops on) when ` +
+    `${indicator.variable}=${indicator.unattended} in the hook's env, else '${ATTENDED_PLATFORM}' (interactive) — set ${setting} in config.yaml to ` +
+    `choose (behind serve's http hooks the variable does not arrive)`
+  );
 }

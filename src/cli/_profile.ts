@@ -114,7 +114,8 @@ export function missingConfigNote({ location, config }: { location: CheckedLocat
   if (config.exists) return null;
   return location.homeFrom === 'default'
     ? `No config file at ${location.configFile}: no hooks are configured.`
-    : `No config file at ${location.configFile}: the profile home ${location.home} (given by ${givenBy(location)}) has no ${CONFIG_FILE_NAME}, so no hooks are configured there.`;
+    : `No config file at ${location.configFile}: the profile home ${location.home} (given by ${givenBy(location)}) has no ${CONFIG_FILE_NAME}, so no ` +
+        `hooks are configured there.`;
 }
 
 function givenBy(location: CheckedLocation): string {

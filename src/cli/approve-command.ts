@@ -36,7 +36,8 @@ export async function approveCommand({ values, positionals }: ParsedArgs, io: Cl
     const why = distrust.message !== '' ? distrust.message : (profile.untrusted[0]?.message ?? '');
     if (values.all) {
       throw new CliError(
-        `approve: --all refused: ${inert(why)}\nFix that first, or review each hook and approve it by its command (hermes-hooks approve '<command>'). Nothing was approved.`,
+        `approve: --all refused: ${inert(why)}\nFix that first, or review each hook and approve it by its command (hermes-hooks approve '<command>'). ` +
+          `Nothing was approved.`,
       );
     }
     writeLine(io.stderr, `hermes-hooks: warning: ${inert(why)}`);
@@ -117,7 +118,8 @@ function printApprovals(io: CliIO, json: boolean, result: ApproveResult, already
     for (const { subject, consent } of already) {
       writeLine(
         io.stdout,
-        `Already approved [${subject.event}] ${inert(subject.command)}  (${inert(consent.approved_at ?? '?')}, sha256 ${consent.approved_sha256?.slice(0, 12)}… unchanged)`,
+        `Already approved [${subject.event}] ${inert(subject.command)}  (${inert(consent.approved_at ?? '?')}, sha256 ` +
+          `${consent.approved_sha256?.slice(0, 12)}… unchanged)`,
       );
     }
     for (const a of result.approvals) {

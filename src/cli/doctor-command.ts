@@ -278,12 +278,16 @@ function consentCheck(spec: HookSpec, consent: ConsentInfo, runnable: Runnable):
   if (consent.state === 'modified') {
     return {
       ok: false,
-      message: `${consent.reason} — review the script, then 'hermes-hooks approve' it again${fc ? '; until then, being fail_closed, it blocks every call it matches' : ''}`,
+      message:
+        `${consent.reason} — review the script, then 'hermes-hooks approve' it ` +
+        `again${fc ? '; until then, being fail_closed, it blocks every call it matches' : ''}`,
     };
   }
   return {
     ok: false,
-    message: `not approved — hook will NOT run (${fc ? `and, being fail_closed, blocks the calls it matches; run \`${fix}\`` : `run \`${fix}\`, --accept-hooks, or answer the TTY prompt`})`,
+    message:
+      `not approved — hook will NOT run ` +
+      `(${fc ? `and, being fail_closed, blocks the calls it matches; run \`${fix}\`` : `run \`${fix}\`, --accept-hooks, or answer the TTY prompt`})`,
   };
 }
 
@@ -332,7 +336,9 @@ function smokeCheck(spec: HookSpec, o: HookOutcome): Check {
       // A guard may mean to block the synthetic call; its own block with a message is not a fault.
       return {
         ok: null,
-        message: `answered ${JSON.stringify(o.directive)} on the synthetic payload ${t} — it blocks the synthetic call (${syntheticCall(spec)}); fine if it means to`,
+        message:
+          `answered ${JSON.stringify(o.directive)} on the synthetic payload ${t} — it blocks the synthetic call (${syntheticCall(spec)}); fine ` +
+          `if it means to`,
       };
     }
     return { ok: true, message: `answered ${JSON.stringify(o.directive)} on the synthetic payload ${t}` };

@@ -124,18 +124,25 @@ function report(
       // failing otherwise): said, and kept in the backup.
       const converted = new Set(result.hooks.map((h) => /^hooks\.([^.[]+)/.exec(h.source)?.[1]));
       const dropped = result.foreignKeys!.filter((k) => !converted.has(k));
+      const removed = dropped.length
+        ? `; removed ${dropped.map((k) => `hooks.${k}`).join(', ')}, which could not be carried over (see above; the backup keeps it)`
+        : '';
       writeLine(
         io.stderr,
         written.wrote
-          ? `Converted ${[...converted].map((k) => `hooks.${k}`).join(', ') || 'nothing'} in ${opts.target} into ${result.hooks.length} Hermes hook entr${result.hooks.length === 1 ? 'y' : 'ies'} (backup: ${written.wrote})` +
-              `${dropped.length ? `; removed ${dropped.map((k) => `hooks.${k}`).join(', ')}, which could not be carried over (see above; the backup keeps it)` : ''}. Approve them with 'hermes-hooks approve --all'.`
+          ? `Converted ${[...converted].map((k) => `hooks.${k}`).join(', ') || 'nothing'} in ${opts.target} into ${result.hooks.length} Hermes hook ` +
+              `entr${result.hooks.length === 1 ? 'y' : 'ies'} (backup: ${written.wrote})` +
+              `${removed}. Approve them with 'hermes-hooks approve --all'.`
           : `Nothing to convert in ${opts.target}; it is unchanged.`,
       );
     } else if (opts.write) {
+      const already = written.added < result.hooks.length ? `; ${result.hooks.length - written.added} already there` : '';
       writeLine(
         io.stderr,
         written.added > 0
-          ? `Merged ${written.added} hook(s) into ${opts.configFile}${written.wrote ? ` (backup: ${written.wrote})` : ''}${written.added < result.hooks.length ? `; ${result.hooks.length - written.added} already there` : ''}. Approve them with 'hermes-hooks approve --all'.`
+          ? `Merged ${written.added} hook(s) into ` +
+              `${opts.configFile}${written.wrote ? ` (backup: ${written.wrote})` : ''}` +
+              `${already}. Approve them with 'hermes-hooks approve --all'.`
           : result.hooks.length
             ? `Nothing to merge: all ${result.hooks.length} hook(s) are already in ${opts.configFile}; it is unchanged.`
             : 'Nothing to merge.',
@@ -143,7 +150,8 @@ function report(
     } else if (opts.inPlace && result.hooks.length) {
       writeLine(
         io.stderr,
-        `To replace ${result.foreignKeys!.map((k) => `hooks.${k}`).join(', ')} with these entries in ${opts.target}, run this again with --write (a backup is kept).`,
+        `To replace ${result.foreignKeys!.map((k) => `hooks.${k}`).join(', ')} with these entries in ${opts.target}, run this again with --write (a ` +
+          `backup is kept).`,
       );
     }
   }

@@ -28,7 +28,9 @@ const CLI_BIN = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url))
 
 const HTTP_AGENTS = AGENT_DIALECTS.filter((a) => agentModule(a).printConfig.httpHooks);
 
-const PRINT_HELP = `Usage: hermes-hooks print-config <${AGENT_DIALECTS.join('|')}> [--socket PATH | --run [--command CMD] | --http [--url URL]] [discovery options]
+const PRINT_HELP =
+  `Usage: hermes-hooks print-config <${AGENT_DIALECTS.join('|')}> [--socket PATH | --run [--command CMD] | --http [--url URL]] ` +
+  `[discovery options]
 
 Print the settings snippet that hands every event of that agent to hermes-hooks, for the profile
 chosen by the discovery options (--home, --profile, --config, or $HERMES_HOME).

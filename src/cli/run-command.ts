@@ -62,7 +62,8 @@ export async function runCommand({ values, positionals }: ParsedArgs, io: CliIO)
       if (event === 'on_human_input_request' && engine.specs.some((s) => s.event === 'on_human_input_resolved')) {
         writeLine(
           io.stderr,
-          'hermes-hooks: note: the on_human_input_resolved hooks of this request cannot run through `run` (they pair inside one engine): send both events to one `hermes-hooks serve`',
+          'hermes-hooks: note: the on_human_input_resolved hooks of this request cannot run through `run` (they pair inside one engine): send both ' +
+            'events to one `hermes-hooks serve`',
         );
       }
       writeLine(io.stdout, JSON.stringify(emission.decision));

@@ -155,7 +155,8 @@ function serveOptions(values: ServeValues): ServeOptions {
   const http = typeof values.http === 'string' ? parseHostPort(values.http) : null;
   if (http && !isLoopbackHost(http.host) && !values['allow-remote']) {
     throw new CliError(
-      `serve: refusing to listen on ${http.host}: it is not a loopback address; pass --allow-remote if other machines must reach this server (every request still needs the token)`,
+      `serve: refusing to listen on ${http.host}: it is not a loopback address; pass --allow-remote if other machines must reach this server (every ` +
+        `request still needs the token)`,
     );
   }
   if (values['token-env'] !== undefined && !http)
@@ -329,7 +330,8 @@ function connectionCap(v: unknown, concurrency: number): number {
   const budget = connectionBudget(limit, concurrency);
   if (budget !== null && n > budget) {
     throw new CliError(
-      `serve: --max-connections ${n} is more than the open-file limit allows (${limit} open files; ${limit! - budget} are kept for the process, ${concurrency} hooks and the overflow): at most ${Math.max(budget, 0)}; raise the limit (ulimit -n) or lower --max-connections`,
+      `serve: --max-connections ${n} is more than the open-file limit allows (${limit} open files; ${limit! - budget} are kept for the process, ` +
+        `${concurrency} hooks and the overflow): at most ${Math.max(budget, 0)}; raise the limit (ulimit -n) or lower --max-connections`,
     );
   }
   return n;

@@ -272,7 +272,10 @@ export function matcherFindings(matcher: string, dialect: Dialect, maps: Dialect
     return [
       {
         level: 'warning',
-        message: `matcher '${matcher}' matches no ${whose} (a matcher is case-sensitive) — did you mean ${caseOnly.length === 1 ? `'${caseOnly[0]}'` : `one of ${caseOnly.map((n) => `'${n}'`).join(', ')}`}? As written, this hook never runs for ${caseOnly.length === 1 ? 'it' : 'them'}`,
+        message:
+          `matcher '${matcher}' matches no ${whose} (a matcher is case-sensitive) — did you mean ` +
+          `${caseOnly.length === 1 ? `'${caseOnly[0]}'` : `one of ${caseOnly.map((n) => `'${n}'`).join(', ')}`}? As written, this hook never runs for ` +
+          `${caseOnly.length === 1 ? 'it' : 'them'}`,
       },
     ];
   }
@@ -282,7 +285,9 @@ export function matcherFindings(matcher: string, dialect: Dialect, maps: Dialect
 function unknownToolsInfo(matcher: string, candidates: string[], whose: string): Finding {
   return {
     level: 'info',
-    message: `matcher '${matcher}' matches no known ${whose} (${[...candidates].sort().join(', ')}); fine for a plugin or MCP tool, otherwise this hook never runs`,
+    message:
+      `matcher '${matcher}' matches no known ${whose} (${[...candidates].sort().join(', ')}); fine for a plugin or MCP tool, otherwise this ` +
+      `hook never runs`,
   };
 }
 

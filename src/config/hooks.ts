@@ -126,7 +126,8 @@ class HooksParser {
         this.push(
           'error',
           ['hooks'],
-          `must be a mapping of event name to a list of hooks (hooks: {pre_tool_call: [{command: …}]}); got ${pyTypeName(hooks)} — none of its hooks are registered`,
+          `must be a mapping of event name to a list of hooks (hooks: {pre_tool_call: [{command: …}]}); got ${pyTypeName(hooks)} — none of its hooks ` +
+            `are registered`,
         );
       }
       return this.result(autoAccept);

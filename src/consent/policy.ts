@@ -190,7 +190,9 @@ export function consentRefusal(
   if (revoked) {
     return {
       block: false,
-      message: `${who} is no longer approved (its approval was revoked) — skipped. Approve it again with \`${fix}\`${blanket ? `, or use ${AUTO_ACCEPT}` : ` ${NOT_BLANKET}`}.`,
+      message:
+        `${who} is no longer approved (its approval was revoked) — skipped. Approve it again with ` +
+        `\`${fix}\`${blanket ? `, or use ${AUTO_ACCEPT}` : ` ${NOT_BLANKET}`}.`,
     };
   }
   return { block: false, message: skipMessage(spec, consent, false, fix, opts.promptable ?? true, blanket) };

@@ -123,7 +123,9 @@ function approvalOf(
   if (approvedSha === null) {
     // Ours, but nothing was pinned (an old approval of a missing script): whatever appeared there since is unknown.
     info.state = 'modified';
-    info.reason = `modified since approval: the approval of ${when} pinned no file (the script was missing or unreadable then); ${where} ${current === null ? `is still not a readable file (${script?.error ?? 'not inspected'})` : `is sha256 ${short(current)} now`}`;
+    info.reason =
+      `modified since approval: the approval of ${when} pinned no file (the script was missing or unreadable then); ${where} ` +
+      `${current === null ? `is still not a readable file (${script?.error ?? 'not inspected'})` : `is sha256 ${short(current)} now`}`;
     return info;
   }
   const named = approvedSha === current && script !== null ? namedDrift(entry, script) : null;
@@ -140,7 +142,8 @@ function approvalOf(
   info.state = 'modified';
   info.reason =
     current === null
-      ? `modified since approval: ${where} is missing or unreadable now (${script?.error ?? 'not inspected'}); it was approved ${when} with sha256 ${short(approvedSha)}`
+      ? `modified since approval: ${where} is missing or unreadable now (${script?.error ?? 'not inspected'}); it was approved ${when} with sha256 ` +
+        `${short(approvedSha)}`
       : `modified since approval: ${where} changed (sha256 ${short(approvedSha)} at approval ${when}, now ${short(current)})`;
   const approvedPath = typeof entry.script_path === 'string' ? entry.script_path : null;
   if (approvedPath !== null && approvedPath !== info.script_path) info.reason += `; it was ${approvedPath} when approved`;

@@ -306,7 +306,9 @@ export class ConsentStore {
     if (!isLink) return this.path;
     const verdict = checkTrust(this.path);
     if (verdict.target !== null) return verdict.target;
-    this.refusal = `shell hook allowlist ${this.path} is a symlink to nothing (a missing file or directory on its way), so it is not written through — create its target, or remove the link, then approve again`;
+    this.refusal =
+      `shell hook allowlist ${this.path} is a symlink to nothing (a missing file or directory on its way), so it is not written through ` +
+      `— create its target, or remove the link, then approve again`;
     throw new AllowlistRefusedError(this.refusal);
   }
 }

@@ -219,11 +219,13 @@ export function trustWarnings(judged: readonly JudgedSubject[]): Diagnostic[] {
 
 /** What an untrusted profile home costs (its allowlist, plugins/, hooks/, BOOT.md are under the same rule). */
 export const UNTRUSTED_HOME =
-  'Nothing under it is trusted either: its allowlist approves nothing (a fail_closed guard blocks), its plugins/, gateway hooks/ and BOOT.md are not loaded, and a config.yaml in it grants nothing.';
+  'Nothing under it is trusted either: its allowlist approves nothing (a fail_closed guard blocks), its plugins/, gateway hooks/ and BOOT.md are not ' +
+  'loaded, and a config.yaml in it grants nothing.';
 
 /** What an untrusted config grants: nothing but what the allowlist already approved. */
 export const UNTRUSTED_CONFIG =
-  'Nothing in it is granted: only hooks already approved in your allowlist run (an unapproved fail_closed guard blocks); hooks_auto_accept, --accept-hooks and HERMES_ACCEPT_HOOKS do not apply to its hooks, and its plugins.enabled and hooks.outbound are not used.';
+  'Nothing in it is granted: only hooks already approved in your allowlist run (an unapproved fail_closed guard blocks); hooks_auto_accept, ' +
+  '--accept-hooks and HERMES_ACCEPT_HOOKS do not apply to its hooks, and its plugins.enabled and hooks.outbound are not used.';
 
 /**
  * The profile's own subjects: the home, the config file, and with `layout` the folders and files

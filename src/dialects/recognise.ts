@@ -97,10 +97,17 @@ export function foreignHooksMessage(f: ForeignHooksKey, file: string): string {
   }
   const meant = `did you mean '${f.event}' with 'dialect: ${f.agent}'?`;
   if (f.shape !== 'groups' && agentModule(f.agent).configShape !== 'flat') {
-    return `unknown hook event '${f.key}': it is ${label}'s name — ${meant} As written none of its hooks run; rename the key and add dialect: ${f.agent} to each entry, or ${convert}`;
+    return (
+      `unknown hook event '${f.key}': it is ${label}'s name — ${meant} As written none of its hooks run; rename the key and add dialect: ` +
+      `${f.agent} to each entry, or ${convert}`
+    );
   }
   const format = f.shape === 'groups' ? `${label}'s hooks format (matcher groups with nested hooks: lists)` : `${label}'s hooks format`;
-  return `'${f.key}' is ${format}, which Hermes does not read, so none of its hooks run${EVENTS[f.event].canBlock ? ' (each tool call they would have checked is blocked until then)' : ''} — ${meant} ${convert[0]!.toUpperCase()}${convert.slice(1)}`;
+  return (
+    `'${f.key}' is ${format}, which Hermes does not read, so none of its hooks ` +
+    `run${EVENTS[f.event].canBlock ? ' (each tool call they would have checked is blocked until then)' : ''} — ${meant} ` +
+    `${convert[0]!.toUpperCase()}${convert.slice(1)}`
+  );
 }
 
 /** Another agent's event name (`PreToolUse`, `BeforeTool`, `beforeShellExecution`) and ours for it. */

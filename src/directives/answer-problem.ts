@@ -143,7 +143,9 @@ function toolWord(word: unknown, field: 'action' | 'decision'): AnswerProblem {
   const intent = intentOf(word);
   if (intent === 'allow') {
     return {
-      message: `answered ${quote(word)}, which is not a Hermes action — to allow, print nothing or {} (the call goes ahead, as meant); 'approve' would ask the user first`,
+      message:
+        `answered ${quote(word)}, which is not a Hermes action — to allow, print nothing or {} (the call goes ahead, as meant); 'approve' ` +
+        `would ask the user first`,
       failsClosed: false,
       lost: false,
     };
@@ -219,21 +221,27 @@ function misplacedKeys(event: EventName, obj: JsonObject): AnswerProblem | null 
       const meant =
         ['allow', 'deny', 'ask', 'defer'].find((w) => w === lower) ?? (intentOf(lower) === 'block' ? 'deny' : intentOf(lower) === 'ask' ? 'ask' : null);
       return {
-        message: `printed hookSpecificOutput.permissionDecision ${quote(pd)}, which is not one Hermes reads (allow, deny, ask, defer)${meant ? ` — did you mean '${meant}'?` : ''}`,
+        message:
+          `printed hookSpecificOutput.permissionDecision ${quote(pd)}, which is not one Hermes reads (allow, deny, ask, ` +
+          `defer)${meant ? ` — did you mean '${meant}'?` : ''}`,
         failsClosed: meant !== 'allow' && meant !== 'defer',
         lost: meant !== 'allow' && meant !== 'defer',
       };
     }
     if ('permissionDecision' in obj) {
       return {
-        message: `printed permissionDecision ${quote(obj.permissionDecision)} at the top level, where Hermes does not read it — Claude Code's form puts it inside hookSpecificOutput; or print {"action":"block","message":"…"}`,
+        message:
+          `printed permissionDecision ${quote(obj.permissionDecision)} at the top level, where Hermes does not read it — Claude Code's form ` +
+          `puts it inside hookSpecificOutput; or print {"action":"block","message":"…"}`,
         failsClosed: meansStricter(obj.permissionDecision),
         lost: meansStricter(obj.permissionDecision),
       };
     }
     if ('permission' in obj) {
       return {
-        message: `printed Cursor's 'permission' answer (${quote(obj.permission)}), which Hermes does not read — mark the hook dialect: cursor, or print {"action":"block","message":"…"}`,
+        message:
+          `printed Cursor's 'permission' answer (${quote(obj.permission)}), which Hermes does not read — mark the hook dialect: cursor, or ` +
+          `print {"action":"block","message":"…"}`,
         failsClosed: meansStricter(obj.permission),
         lost: meansStricter(obj.permission),
       };

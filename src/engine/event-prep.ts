@@ -78,7 +78,9 @@ function unpairedNote(requestId: string, tracker: HumanInputTracker): Diagnostic
   return {
     level: 'warning',
     ...at,
-    message: `no on_human_input_request with ${named} is pending in this engine, so the on_human_input_resolved hooks did not run: a request and its resolution pair inside one engine — emit both to the same serve or library engine`,
+    message:
+      `no on_human_input_request with ${named} is pending in this engine, so the on_human_input_resolved hooks did not run: a request and its ` +
+      `resolution pair inside one engine — emit both to the same serve or library engine`,
   };
 }
 

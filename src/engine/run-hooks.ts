@@ -234,7 +234,8 @@ async function runBounded(
   const consequence = event === 'pre_tool_call' ? 'the tool call is blocked (fail closed)' : 'its result is skipped';
   const error =
     result.kind === 'abandoned'
-      ? `${DISPATCHER_BOUND}: still running after ${bound}; abandoned (it runs on to its own timeout), ${consequence}; suppressed for ${round(ctx.callbacks.suppressMs / 1000)}s`
+      ? `${DISPATCHER_BOUND}: still running after ${bound}; abandoned (it runs on to its own timeout), ${consequence}; suppressed for ` +
+        `${round(ctx.callbacks.suppressMs / 1000)}s`
       : `${DISPATCHER_BOUND}: not run, ${result.why}; ${consequence}`;
   const directive: Directive | null = event === 'pre_tool_call' ? { action: 'block', message: DISPATCHER_TIMEOUT_MESSAGE } : null;
   return {

@@ -69,7 +69,8 @@ function convertTimeout(ctx: Ctx, raw: unknown, path: ConfigPath): number | null
       'warning',
       path,
       `timeout ${raw} is in milliseconds here and becomes ${seconds} s; if it was meant as seconds ` +
-        `(Claude's unit, which \`gemini hooks migrate\` and Qwen 1.x examples copy unconverted), set timeout: ${Math.min(Math.ceil(raw), MAX_TIMEOUT)} in the imported entry`,
+        `(Claude's unit, which \`gemini hooks migrate\` and Qwen 1.x examples copy unconverted), set timeout: ` +
+        `${Math.min(Math.ceil(raw), MAX_TIMEOUT)} in the imported entry`,
     );
   }
   if (seconds > MAX_TIMEOUT) {

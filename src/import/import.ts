@@ -170,7 +170,8 @@ function importFromHermesConfig(
     ctx,
     'info',
     ['hooks'],
-    `read ${foreign.map((f) => `hooks.${f.key}`).join(', ')} as ${from.format.writer}'s (dialect ${from.agent.name}); the Hermes events beside them are left as they are`,
+    `read ${foreign.map((f) => `hooks.${f.key}`).join(', ')} as ${from.format.writer}'s (dialect ${from.agent.name}); the Hermes events beside them ` +
+      `are left as they are`,
   );
   return convert(
     ctx,

@@ -5,7 +5,9 @@
 
 export const REDACTED = '[REDACTED]';
 
-const SECRET_KEY = String.raw`[A-Za-z0-9_.-]*?(?:password|passwd|passphrase|secret|secret[_-]?key|api[_-]?key|apikey|access[_-]?key|private[_-]?key|token|credentials?)`;
+const SECRET_KEY =
+  String.raw`[A-Za-z0-9_.-]*?(?:password|passwd|passphrase|secret|secret[_-]?key|api[_-]?key|apikey|` +
+  String.raw`access[_-]?key|private[_-]?key|token|credentials?)`;
 
 const RULES: [RegExp, string][] = [
   // PEM private keys, whole block.
@@ -20,7 +22,14 @@ const RULES: [RegExp, string][] = [
   [/(--(?:password|passwd|passphrase|token|secret|api-key|apikey)\s+)\S+/gi, `$1${REDACTED}`],
   // Well-known token shapes, wherever they appear.
   [
-    /\b(?:sk-(?:ant-|proj-)?[A-Za-z0-9_-]{16,}|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|xox[abprs]-[A-Za-z0-9-]{10,}|AKIA[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{35}|glpat-[A-Za-z0-9_-]{20,}|hf_[A-Za-z0-9]{30,}|eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,})/g,
+    new RegExp(
+      [
+        String.raw`\b(?:sk-(?:ant-|proj-)?[A-Za-z0-9_-]{16,}|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}`,
+        String.raw`|xox[abprs]-[A-Za-z0-9-]{10,}|AKIA[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{35}|glpat-[A-Za-z0-9_-]{20,}|hf_[A-Za-z0-9]{30,}`,
+        String.raw`|eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,})`,
+      ].join(''),
+      'g',
+    ),
     REDACTED,
   ],
 ];

@@ -107,7 +107,8 @@ export function parseMatcher({ raw, base, prefix, warn }: EntryScope, events: re
   if (!events.some((ev) => EVENTS[ev].toolScoped)) {
     warn(
       [...base, 'matcher'],
-      `${prefix}.matcher=${pyRepr(rawMatcher)} will be ignored — the matcher field is only honored for pre_tool_call / post_tool_call, and none is listed in events.`,
+      `${prefix}.matcher=${pyRepr(rawMatcher)} will be ignored — the matcher field is only honored for pre_tool_call / post_tool_call, and none is ` +
+        `listed in events.`,
     );
     return null;
   }

@@ -177,7 +177,8 @@ async function liveThread(p: PluginState): Promise<Live> {
   }
   if ((again.hooks ?? []).length !== p.registered) {
     p.opts.logger.warn(
-      `[plugins] ${p.opts.name}: register(ctx) registered ${again.hooks?.length ?? 0} hooks after a restart, ${p.registered} at first; calls follow the first registration order`,
+      `[plugins] ${p.opts.name}: register(ctx) registered ${again.hooks?.length ?? 0} hooks after a restart, ${p.registered} at first; calls follow ` +
+        `the first registration order`,
     );
   }
   return me;

@@ -12,7 +12,8 @@ export const DecisionActionSchema = z.enum(['block', 'approve', 'allow', 'contin
 const decisionFields = {
   event: EventNameSchema,
   action: DecisionActionSchema.describe(
-    'block / approve / allow / continue (pre_verify) / handled (post_gateway_admission) / rewrite (transform and rewrite events: use `result`) / skip (pre_gateway_dispatch: drop the message).',
+    'block / approve / allow / continue (pre_verify) / handled (post_gateway_admission) / rewrite (transform and rewrite events: use `result`) / skip ' +
+      '(pre_gateway_dispatch: drop the message).',
   ),
   message: z.string().nullable().describe('Block message, approval prompt or continue message.'),
   args: JsonObjectSchema.nullable().describe('pre_tool_call: the merged tool arguments when a modify applied.'),
@@ -20,7 +21,8 @@ const decisionFields = {
   decided_by: hookIndex
     .nullable()
     .describe(
-      'Index of the hook that decided (block / approve / continue / handled / rewrite / skip; an explicit pre_gateway_dispatch allow; the last writer on merging events).',
+      'Index of the hook that decided (block / approve / continue / handled / rewrite / skip; an explicit pre_gateway_dispatch allow; the last writer ' +
+        'on merging events).',
     ),
   modified_by: z.array(hookIndex).describe('Indices of hooks whose modify was applied, in order.'),
   conflicts: z.array(z.string()).describe('Argument keys two modifies set to different values (sorted).'),
@@ -43,7 +45,9 @@ const decisionFields = {
     .nullable()
     .optional()
     .describe(
-      'Transform and rewrite events (present on them, null when no hook answered): what the host uses instead of the original — the replaced text (transform_tool_result, transform_terminal_output, transform_llm_output, pre_gateway_dispatch rewrite, pre_tts_synthesis), the classification (transform_api_error_classification) or the merged overrides (pre_transcription).',
+      'Transform and rewrite events (present on them, null when no hook answered): what the host uses instead of the original — the replaced text ' +
+        '(transform_tool_result, transform_terminal_output, transform_llm_output, pre_gateway_dispatch rewrite, pre_tts_synthesis), the ' +
+        'classification (transform_api_error_classification) or the merged overrides (pre_transcription).',
     ),
 };
 

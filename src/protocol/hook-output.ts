@@ -82,7 +82,8 @@ export const RewriteOutputSchema = z
     text: z.string().describe('The replacement ("" counts on transform_tool_result / transform_terminal_output).'),
   })
   .describe(
-    'transform_tool_result / transform_terminal_output / transform_llm_output: replace the text (first answer wins; an empty text is ignored on transform_llm_output). pre_gateway_dispatch: replace the message text.',
+    'transform_tool_result / transform_terminal_output / transform_llm_output: replace the text (first answer wins; an empty text is ignored on ' +
+      'transform_llm_output). pre_gateway_dispatch: replace the message text.',
   );
 
 export const SkipOutputSchema = z
@@ -103,7 +104,8 @@ export const TranscriptionOutputSchema = z
 export const TtsTextOutputSchema = z
   .strictObject({ text: z.string().describe('Non-blank replacement script.') })
   .describe(
-    'pre_tts_synthesis: replace the spoken script (exactly this one key; anything else with `text` or `action` blocks synthesis as invalid). `{"action":"block","message"?}` blocks it.',
+    'pre_tts_synthesis: replace the spoken script (exactly this one key; anything else with `text` or `action` blocks synthesis as invalid). ' +
+      '`{"action":"block","message"?}` blocks it.',
   );
 
 export const HermesOutputSchema = z

@@ -68,7 +68,8 @@ export const HookReportSchema = z
       .min(0)
       .optional()
       .describe(
-        'Shell hooks: processes the hook left running when it exited (the rest of its process group, and any process still holding its output), all killed when its answer was taken; 0 when none.',
+        'Shell hooks: processes the hook left running when it exited (the rest of its process group, and any process still holding its output), all ' +
+          'killed when its answer was taken; 0 when none.',
       ),
     stdout_dropped_bytes: z
       .number()

@@ -25,7 +25,8 @@ export function loadToken(opts: { file: string; tokenEnv?: string; env: NodeJS.P
     const value = opts.env[opts.tokenEnv]?.trim() ?? '';
     if (value.length < 16) {
       throw new Error(
-        `--token-env ${opts.tokenEnv}: the variable is ${value ? 'shorter than 16 characters' : 'unset or empty'}; set it to a long random secret (e.g. openssl rand -hex 32)`,
+        `--token-env ${opts.tokenEnv}: the variable is ${value ? 'shorter than 16 characters' : 'unset or empty'}; set it to a long random secret ` +
+          `(e.g. openssl rand -hex 32)`,
       );
     }
     return value;
@@ -33,7 +34,8 @@ export function loadToken(opts: { file: string; tokenEnv?: string; env: NodeJS.P
   const dir = checkTrust(dirname(opts.file), { kind: 'directory' });
   if (dir.findings.length > 0) {
     throw new Error(
-      `token file ${opts.file} is not used: the ${distrustMessage('directory', dir)} (another user could replace the token there); or give the token with --token-env VAR`,
+      `token file ${opts.file} is not used: the ${distrustMessage('directory', dir)} (another user could replace the token there); or give the token ` +
+        `with --token-env VAR`,
     );
   }
   try {

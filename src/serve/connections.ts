@@ -265,9 +265,14 @@ function summary(g: Guard): string | null {
   g.acceptErrors.clear();
   if (shedParts.length === 0 && timedOut === null) return null;
   const s = stats(g);
-  const now = `now ${s.open} connections of ${max}: ${s.waiting_for_headers} waiting for headers, ${s.sending_body} sending a body, ${s.being_answered} being answered`;
+  const now =
+    `now ${s.open} connections of ${max}: ${s.waiting_for_headers} waiting for headers, ${s.sending_body} sending a body, ` +
+    `${s.being_answered} being answered`;
   if (shedParts.length === 0) return `serve ${timedOut} (--headers-timeout; ${now})`;
-  return `serve is shedding load: ${[...shedParts, ...(timedOut ? [timedOut] : [])].join('; ')} (${answeredUnchecked ? 'a tool gate answered unchecked is blocked; ' : ''}${now})`;
+  return (
+    `serve is shedding load: ${[...shedParts, ...(timedOut ? [timedOut] : [])].join('; ')} ` +
+    `(${answeredUnchecked ? 'a tool gate answered unchecked is blocked; ' : ''}${now})`
+  );
 }
 
 function stats(g: Guard): ConnectionStats {

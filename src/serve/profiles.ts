@@ -82,7 +82,8 @@ async function route(st: RouterState, name: unknown): Promise<HostedProfile | nu
   if (typeof name !== 'string') throw new RequestError(`"profile" must be a profile name (a string), not ${JSON.stringify(name)}`);
   if (name.includes('/') || name.includes('\\') || name.includes('\0') || name === '.' || name === '..') {
     throw new RequestError(
-      `invalid profile name ${JSON.stringify(name)}: a profile name is one directory under ${join(st.opts.root, 'profiles')}, without '/', '\\', NUL, '.' or '..'`,
+      `invalid profile name ${JSON.stringify(name)}: a profile name is one directory under ${join(st.opts.root, 'profiles')}, without '/', '\\', NUL, ` +
+        `'.' or '..'`,
     );
   }
   if (name === st.opts.defaultName) return null;

@@ -107,7 +107,9 @@ export const claude = defineAgent({
         envPrefix: 'QWEN',
         matcherStyle: 'regex',
         invalidMatcher: 'exact',
-        note: `Qwen Code uses Claude's event names but its own tool names (run_shell_command …): matchers are kept as written; map its tools under dialects.claude.tools in config.yaml if they should match`,
+        note:
+          `Qwen Code uses Claude's event names but its own tool names (run_shell_command …): matchers are kept as written; map its tools under ` +
+          `dialects.claude.tools in config.yaml if they should match`,
       },
     ],
     matcherStyle: 'names-or-regex',
@@ -129,7 +131,8 @@ export const claude = defineAgent({
     exactNameMatchers: true,
     invalidMatcher: 'skip',
     notes: [
-      "cannot verify workspace trust: interactive Claude Code runs settings-file hooks only after the folder's trust dialog is accepted (claude -p trusts it); /hooks in Claude Code lists what it loaded.",
+      "cannot verify workspace trust: interactive Claude Code runs settings-file hooks only after the folder's trust dialog is accepted (claude -p " +
+        'trusts it); /hooks in Claude Code lists what it loaded.',
     ],
   },
   printConfig: {

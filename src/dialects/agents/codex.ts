@@ -22,7 +22,9 @@ const trust: TrustFacts = {
     if (!config || config.text === null) {
       return {
         ok: false,
-        message: `not trusted: ${config?.path ?? '~/.codex/config.toml'} does not exist, so no trust is recorded and Codex skips this hook without a word — ${TRUST_HOW}`,
+        message:
+          `not trusted: ${config?.path ?? '~/.codex/config.toml'} does not exist, so no trust is recorded and Codex skips this hook without a ` +
+          `word — ${TRUST_HOW}`,
       };
     }
     // Codex keys trust by the hooks file's absolute real path (hooks/src/lib.rs hook_key).
@@ -32,14 +34,17 @@ const trust: TrustFacts = {
     if (!state) {
       return {
         ok: false,
-        message: `not trusted: no [hooks.state] record for ${entry.filePath}${suffix} in ${config.path}, so Codex skips this hook without a word — ${TRUST_HOW}`,
+        message:
+          `not trusted: no [hooks.state] record for ${entry.filePath}${suffix} in ${config.path}, so Codex skips this hook without a word — ` + `${TRUST_HOW}`,
       };
     }
     if (state.enabled === false) return { ok: false, message: `disabled in ${config.path} (enabled = false): Codex does not run it — enable it in /hooks` };
     if (!state.trustedHash) return { ok: false, message: `not trusted: ${config.path} has a record for it but no trusted_hash — ${TRUST_HOW}` };
     return {
       ok: null,
-      message: `trust recorded in ${config.path}; cannot verify it still matches this entry (any edit makes it "modified" and Codex skips it) — if unsure, open /hooks`,
+      message:
+        `trust recorded in ${config.path}; cannot verify it still matches this entry (any edit makes it "modified" and Codex skips it) — if ` +
+        `unsure, open /hooks`,
     };
   },
   note(config, mentionsUs) {
