@@ -73,7 +73,7 @@ describe.each(CLIENTS)('the client and a frozen serve ($name client)', ({ path }
 });
 
 describe('signs of life on the wire', () => {
-  it('asked for: 200 at once, spaces while the hooks run, the answer and its headers as trailers; not asked: as before', async () => {
+  it('asked for: a 200 once the hooks take 0.5 s, spaces while they run, the answer and its headers as trailers; not asked: as before', async () => {
     const dir = tempDir();
     const slow = writeScript(join(dir, 's.sh'), `#!/bin/bash\nsleep 2\necho 'err line' >&2\necho '{"action":"block","message":"slow guard"}'\n`);
     const home = await approvedHome({ pre_tool_call: [{ command: slow, timeout: 30 }] });
