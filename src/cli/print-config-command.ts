@@ -90,6 +90,14 @@ export async function printConfigCommand(args: string[], io: CliIO): Promise<num
   const needs = profileEvents(profile.config);
   const target = { home: profile.home, configFile: profile.configFile, maps, needs, needed: (ours: EventName) => isNeeded(needs, ours) };
   if (wiring === 'run') return printRun(agent, values, target, io);
+  if (wiring === 'http') {
+    // The client command on the prompt starts serve again when none answers (an http hook cannot):
+    // wired whether or not the profile has a hook there, so a session outlives serve.
+    for (const their of agentModule(agent).printConfig.startsServeOn ?? []) {
+      const ours = maps[agent].events.get(their);
+      if (ours !== undefined && !needs.needs.has(ours)) needs.needs.set(ours, `${their} through the client starts serve when none answers (--http)`);
+    }
+  }
   return printServe(agent, values, { ...target, http: wiring === 'http' }, io);
 }
 

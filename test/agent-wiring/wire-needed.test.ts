@@ -37,7 +37,9 @@ describe('print-config wires only what the profile needs', () => {
     const hh = makeHome(PRE_ONLY);
     for (const wiring of [[], ['--run'], ['--http']]) {
       const { hooks, stderr } = await printConfig(hh, 'claude', ...wiring);
-      expect([wiring, Object.keys(hooks)]).toEqual([wiring, ['PreToolUse', 'SessionStart']]);
+      // --http: the prompt stays on the client, which starts serve again when none answers.
+      const http = wiring[0] === '--http' ? ['UserPromptSubmit'] : [];
+      expect([wiring, Object.keys(hooks)]).toEqual([wiring, ['PreToolUse', ...http, 'SessionStart']]);
       expect(stderr).toContain('pre_tool_call: the profile\'s pre_tool_call hooks');
       expect(stderr).toContain("on_session_start: the start-of-session summary of the profile's problems");
       expect(stderr).toContain(`Re-wire: hermes-hooks print-config claude --home ${hh}${wiring.length ? ` ${wiring[0]}` : ''}`);
