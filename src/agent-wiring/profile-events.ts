@@ -32,7 +32,7 @@ export function profileEvents(config: LoadedConfig): ProfileEvents {
   if (!needs.has('post_tool_call') && (guard.warnings_enabled || guard.hard_stop_enabled || guard.non_interactive_hard_stop_enabled)) {
     needs.set(
       'post_tool_call',
-      'the tool-loop guardrails, which count each call\'s result (tool_loop_guardrails: warnings_enabled, hard_stop_enabled and ' +
+      "the tool-loop guardrails, which count each call's result (tool_loop_guardrails: warnings_enabled, hard_stop_enabled and " +
         'non_interactive_hard_stop_enabled all false turn them off)',
     );
   }

@@ -40,7 +40,7 @@ describe('print-config wires only what the profile needs', () => {
       // --http: the prompt stays on the client, which starts serve again when none answers.
       const http = wiring[0] === '--http' ? ['UserPromptSubmit'] : [];
       expect([wiring, Object.keys(hooks)]).toEqual([wiring, ['PreToolUse', ...http, 'SessionStart']]);
-      expect(stderr).toContain('pre_tool_call: the profile\'s pre_tool_call hooks');
+      expect(stderr).toContain("pre_tool_call: the profile's pre_tool_call hooks");
       expect(stderr).toContain("on_session_start: the start-of-session summary of the profile's problems");
       expect(stderr).toContain(`Re-wire: hermes-hooks print-config claude --home ${hh}${wiring.length ? ` ${wiring[0]}` : ''}`);
     }
@@ -88,11 +88,17 @@ describe('doctor --agent after the profile changed', () => {
     expect(before.code).toBe(0);
     expect(before.general.filter((c) => /is not wired/.test(c.message))).toEqual([]);
 
-    writeFileSync(join(hh, 'config.yaml'), `hooks:\n  pre_tool_call:\n    - command: /bin/true\n  post_tool_call:\n    - command: /bin/true\n${GUARDRAILS_OFF}`);
+    writeFileSync(
+      join(hh, 'config.yaml'),
+      `hooks:\n  pre_tool_call:\n    - command: /bin/true\n  post_tool_call:\n    - command: /bin/true\n${GUARDRAILS_OFF}`,
+    );
     const after = await doctorClaude(hh, home, project);
     const rewire = `re-wire: hermes-hooks print-config claude --home ${hh}`;
     expect(after.general.filter((c) => /is not wired/.test(c.message))).toEqual([
-      { ok: null, message: `PostToolUse is not wired (post_tool_call: the profile's post_tool_call hooks): Claude Code never sends it to hermes-hooks — ${rewire}` },
+      {
+        ok: null,
+        message: `PostToolUse is not wired (post_tool_call: the profile's post_tool_call hooks): Claude Code never sends it to hermes-hooks — ${rewire}`,
+      },
       {
         ok: null,
         message: `PostToolUseFailure is not wired (post_tool_call: the profile's post_tool_call hooks): Claude Code never sends it to hermes-hooks — ${rewire}`,
