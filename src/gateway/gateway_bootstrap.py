@@ -43,7 +43,11 @@ import traceback
 # The shared worker plumbing sits in spawn/ beside both bootstraps' folders (src/spawn, dist/spawn;
 # the bundle's copy in dist/cli finds dist/spawn too). Off sys.path again once imported.
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "spawn"))
+_dont_write = sys.dont_write_bytecode
+# No __pycache__ beside our own module (src/, or an installed package that may be read-only).
+sys.dont_write_bytecode = True
 import hermes_hooks_worker as worker  # noqa: E402
+sys.dont_write_bytecode = _dont_write
 del sys.path[0]
 
 _proto_out = None
