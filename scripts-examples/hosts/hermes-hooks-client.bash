@@ -239,8 +239,10 @@ send() {
   elif [[ $left =~ ^[0-9]+$ ]] && ((SECONDS > 1)); then
     left=$((left > SECONDS - 1 ? left - SECONDS + 1 : 1))
   fi
-  local args=(-sS -i --max-time "$left" --unix-socket "$sock" "${agent_env[@]}"
-    -H 'content-type: application/json' -H 'Expect:' --data-binary @- "http://localhost/v1/agent/$agent/$event")
+  # Signs of life asked for (as in hermes-hooks-client): curl gives up on 2 s under 1 byte/s, and
+  # a live serve whose hooks take their time sends a byte every 0.5 s.
+  local args=(-sS -i --max-time "$left" --speed-limit 1 --speed-time 2 --unix-socket "$sock" "${agent_env[@]}"
+    -H 'X-Hermes-Hooks-Heartbeat: 1' -H 'content-type: application/json' -H 'Expect:' --data-binary @- "http://localhost/v1/agent/$agent/$event")
   if [ -n "$autostart" ]; then
     resp=$(curl "${args[@]}" 2>&1 <<<"$input" && printf .)
   else
@@ -261,7 +263,7 @@ recently_unanswered() {
 if [ -n "$autostart" ] && [ ! -e "$sock" ] && [ ! -L "$sock" ]; then start_serve; fi
 check_socket
 if recently_unanswered; then
-  fail "hermes-hooks serve on $sock did not answer within ${HERMES_HOOKS_TIMEOUT:-310}s a moment ago, so this call does not wait again (for ${HERMES_HOOKS_RETRY_AFTER:-60}s, HERMES_HOOKS_RETRY_AFTER); restart it (kill it, the next call starts one) or see its stderr"
+  fail "hermes-hooks serve on $sock did not answer a moment ago, so this call does not wait again (for ${HERMES_HOOKS_RETRY_AFTER:-60}s, HERMES_HOOKS_RETRY_AFTER); restart it (kill it, the next call starts one) or see its stderr"
 fi
 send
 rc=$?
@@ -279,6 +281,9 @@ case $rc in
   7) fail "nothing answers on $sock (connection refused: the server that made it has stopped)${why:+ and starting one failed: $why}; start it with: $start" ;;
   28)
     (umask 077 && now >"$unanswered") 2>/dev/null
+    # curl's words tell the silence (--speed-time) from the deadline (--max-time).
+    [[ $resp == *'Operation too slow'* ]] &&
+      fail "hermes-hooks serve on $sock is not answering (no sign of life for 2s): it is frozen or wedged"
     fail "hermes-hooks serve on $sock did not answer within ${HERMES_HOOKS_TIMEOUT:-310}s (HERMES_HOOKS_TIMEOUT)"
     ;;
   52 | 55 | 56) fail "hermes-hooks serve on $sock closed the connection without an answer (shutting down, or shedding load: its stderr says which)" ;;
@@ -296,13 +301,25 @@ status=${head#HTTP/1.1 }
 status=${status%% *}
 code=
 err=
+beats=0
+# A slow answer's headers come as trailers (heartbeat.ts), which curl prints after the body,
+# x-hermes-hooks-beats first: the last one is theirs (the body's own text cannot end the answer).
+if [[ $head == *$'\r\n'[Tt]railer:* && $body == *x-hermes-hooks-beats:* ]]; then
+  head+=$'\r\n'x-hermes-hooks-beats:${body##*x-hermes-hooks-beats:}
+  body=${body%x-hermes-hooks-beats:*}
+fi
 while IFS= read -r line; do
   line=${line%$'\r'}
   case $line in
     x-hermes-hooks-exit:*) code=${line#*: } ;;
     x-hermes-hooks-stderr:*) err=${line#*: } ;;
+    x-hermes-hooks-status:*) status=${line#*: } ;; # an error found late
+    x-hermes-hooks-beats:*) beats=${line#*: } ;;
   esac
 done <<<"$head"
+# The leading liveness bytes (spaces), counted as bytes.
+unbeat() { local LC_ALL=C; body=${body:beats}; }
+[[ $beats =~ ^[0-9]+$ ]] && ((beats > 0)) && unbeat
 [ "$status" = 200 ] && [ -n "$code" ] || fail "hermes-hooks serve answered HTTP $status: $body"
 
 printf '%s' "$body"

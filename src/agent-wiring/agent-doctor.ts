@@ -18,6 +18,8 @@ import type { AgentCheck, AgentFileSpec } from '../dialects/agents/module.js';
 import type { AgentDialect, DialectMaps } from '../dialects/names.js';
 import { checkEntry, type RawEntry } from './doctor-entry.js';
 import { httpPortChecks, type ListenersProbe } from './http-port.js';
+import { wiredEvents } from './print-config.js';
+import { isNeeded, type ProfileEvents } from './profile-events.js';
 
 /** ok: true ✓, false ✗ (a problem: exit 1), null ℹ (information, or a risk we cannot settle). */
 export type { AgentCheck } from '../dialects/agents/module.js';
@@ -56,6 +58,8 @@ export interface AgentDoctorInput {
   profileTimeouts: Partial<Record<EventName, number>>;
   home: string;
   probes: AgentProbes;
+  /** The events the profile needs (profile-events.ts), and the print-config command that re-wires it. */
+  needs?: { events: ProfileEvents; rewire: string };
 }
 
 export interface AgentEntry {
@@ -223,6 +227,7 @@ export function checkAgentConfig(input: AgentDoctorInput): AgentDoctorReport {
         `print-config ${dialect}'.`,
     });
   }
+  if (anyOurs && input.needs !== undefined) report.general.push(...unwiredChecks(input, input.needs, report.entries, gates));
   const gate = agent.doctor.gate;
   const alsoWired = [...gateWired].filter((e) => e !== gate);
   if (gateWired.has(gate) && alsoWired.length > 0) {
@@ -240,6 +245,24 @@ export function checkAgentConfig(input: AgentDoctorInput): AgentDoctorReport {
 
   report.problems = report.general.filter((c) => c.ok === false).length + report.entries.reduce((n, e) => n + e.checks.filter((c) => c.ok === false).length, 0);
   return report;
+}
+
+/**
+ * The events the profile needs that no entry is on: print-config wires only those, so a hook added
+ * later on another event never runs until the agent is re-wired. The gate is the ✗ above.
+ */
+function unwiredChecks(input: AgentDoctorInput, needs: { events: ProfileEvents; rewire: string }, entries: AgentEntry[], gates: string[]): AgentCheck[] {
+  const { dialect, maps } = input;
+  const wired = new Set(entries.map((e) => e.event));
+  const missing = wiredEvents(dialect, maps, (ours) => isNeeded(needs.events, ours)).filter((e) => !wired.has(e) && !gates.includes(e));
+  return missing.map((theirEvent) => {
+    const ours = maps[dialect].events.get(theirEvent)!;
+    const why = needs.events.needs.get(ours) ?? needs.events.everyEvent;
+    return {
+      ok: null,
+      message: `${theirEvent} is not wired (${ours}: ${why}): ${agentName(dialect)} never sends it to hermes-hooks — re-wire: ${needs.rewire}`,
+    };
+  });
 }
 
 /** The files each agent reads, and places people put hooks that it never reads. */

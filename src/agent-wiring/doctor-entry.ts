@@ -111,6 +111,13 @@ export function checkEntry(input: AgentDoctorInput, file: AgentFile, raw: RawEnt
   if (field !== undefined && raw.event === agent.doctor.gate && raw.handler[field] !== true) {
     checks.push({ ok: null, message: `no "${field}": true — if the command cannot start or times out, ${agent.label} lets the call through` });
   }
+  // Claude's onFailure on a command gate (an http gate without it is ✗ above): without it a timeout
+  // the person lowered, or a client that cannot start, lets the call through.
+  const wanted = Object.entries(agent.printConfig.gateFailClosed ?? {});
+  if (url === null && raw.event === agent.doctor.gate && wanted.some(([k, v]) => raw.handler[k] !== v)) {
+    const fields = wanted.map(([k, v]) => `"${k}": ${JSON.stringify(v)}`).join(', ');
+    checks.push({ ok: null, message: `no ${fields} — if the command cannot start or times out, ${agent.label} lets the call through (add it, or re-wire)` });
+  }
   const trust = agent.doctor.trust;
   if (trust)
     checks.push(trust.check(input.trustConfig, { filePath: file.path, realPath: file.realPath, event: raw.event, group: raw.group, index: raw.index }));

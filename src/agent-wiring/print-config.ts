@@ -22,15 +22,24 @@ import { shellQuote } from '../shell-words.js';
 import { agentModule } from '../dialects/agents/index.js';
 import { DEFAULT_DIALECT_MAPS, toolFamily, type AgentDialect, type DialectMaps } from '../dialects/names.js';
 
-/** Their events that print-config wires, in map order. */
-export function wiredEvents(dialect: AgentDialect, maps: DialectMaps = DEFAULT_DIALECT_MAPS): string[] {
-  return [...maps[dialect].events.keys()].filter((name) => toolFamily(dialect, name) === undefined);
+/**
+ * Their events that print-config wires, in map order: those whose Hermes event `needed` says (the
+ * profile's, profile-events.ts), or all when it is not given.
+ */
+export function wiredEvents(dialect: AgentDialect, maps: DialectMaps = DEFAULT_DIALECT_MAPS, needed?: (ours: EventName) => boolean): string[] {
+  return [...maps[dialect].events]
+    .filter(([name, ours]) => toolFamily(dialect, name) === undefined && (needed === undefined || needed(ours)))
+    .map(([name]) => name);
 }
 
 /** The JSON snippet (pretty-printed, ending in a newline) to paste into the agent's hook config. */
-export function printDialectConfig(dialect: AgentDialect, opts: { command: string; maps?: DialectMaps; runArgs?: readonly string[] }): string {
+export function printDialectConfig(
+  dialect: AgentDialect,
+  opts: { command: string; maps?: DialectMaps; runArgs?: readonly string[]; needed?: (ours: EventName) => boolean },
+): string {
   const tail = opts.runArgs?.length ? ` ${opts.runArgs.join(' ')}` : '';
-  return snippet(dialect, opts.maps ?? DEFAULT_DIALECT_MAPS, (theirEvent) => ({ command: `${opts.command} run ${theirEvent} --dialect ${dialect}${tail}` }));
+  const run = (theirEvent: string): { command: string } => ({ command: `${opts.command} run ${theirEvent} --dialect ${dialect}${tail}` });
+  return snippet(dialect, opts.maps ?? DEFAULT_DIALECT_MAPS, opts.needed, run);
 }
 
 /**
@@ -41,12 +50,13 @@ export function printDialectConfig(dialect: AgentDialect, opts: { command: strin
 function snippet(
   dialect: AgentDialect,
   maps: DialectMaps,
+  needed: ((ours: EventName) => boolean) | undefined,
   wire: (theirEvent: string, ours: EventName) => { command: string; handler?: Record<string, unknown> },
 ): string {
   const agent = agentModule(dialect);
   const seconds = agent.timeoutUnit === 'ms' ? AGENT_HOOK_TIMEOUT_S * 1000 : AGENT_HOOK_TIMEOUT_S;
   const hooks: Record<string, unknown[]> = {};
-  for (const theirEvent of wiredEvents(dialect, maps)) {
+  for (const theirEvent of wiredEvents(dialect, maps, needed)) {
     const ours = maps[dialect].events.get(theirEvent)!;
     const { command, handler: given } = wire(theirEvent, ours);
     if (agent.configShape === 'flat') {
@@ -55,7 +65,10 @@ function snippet(
       continue;
     }
     const named = agent.printConfig.handlerName !== undefined ? { name: agent.printConfig.handlerName } : {};
-    const handler = given ?? { ...named, type: 'command', command, timeout: seconds };
+    // The agent's own fail-closed fields on its gate (Claude's onFailure: block): a command that cannot
+    // start, or a timeout the person lowered, then blocks the call instead of letting it through.
+    const failClosed = theirEvent === agent.doctor.gate ? (agent.printConfig.gateFailClosed ?? {}) : {};
+    const handler = given ?? { ...named, type: 'command', command, timeout: seconds, ...failClosed };
     hooks[theirEvent] = [EVENTS[ours].toolScoped ? { matcher: '*', hooks: [handler] } : { hooks: [handler] }];
   }
   return `${JSON.stringify(agent.versionedConfig ? { version: 1, hooks } : { hooks }, null, 2)}\n`;
@@ -99,7 +112,15 @@ export interface ClientCommand {
  */
 export function printServeConfig(
   dialect: AgentDialect,
-  opts: { maps?: DialectMaps; url: string; client: ClientCommand; socket: string; clientOptions?: readonly string[]; http?: boolean },
+  opts: {
+    maps?: DialectMaps;
+    url: string;
+    client: ClientCommand;
+    socket: string;
+    clientOptions?: readonly string[];
+    http?: boolean;
+    needed?: (ours: EventName) => boolean;
+  },
 ): string {
   // What the client needs beyond AGENT EVENT SOCKET (the profile home, the server to start on first
   // use) as its options, not an `env VAR=…` in front: that is one process more on every call.
@@ -107,7 +128,7 @@ export function printServeConfig(
   // (exit 127), which Codex and Gemini read as a non-blocking error — the call would go through unguarded.
   const tail = opts.clientOptions ?? [];
   const base = opts.url.replace(/\/+$/, '');
-  return snippet(dialect, opts.maps ?? DEFAULT_DIALECT_MAPS, (theirEvent, ours) => {
+  return snippet(dialect, opts.maps ?? DEFAULT_DIALECT_MAPS, opts.needed, (theirEvent, ours) => {
     // Through `sh -c` whatever the agent's shell: a client or interpreter that is gone (package
     // removed or moved) blocks with a reason instead of failing open as "command not found" would.
     // The interpreter by absolute path: the shebang's `env perl` would need perl on the agent's PATH.

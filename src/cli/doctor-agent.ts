@@ -16,6 +16,8 @@ import { CliError, writeLine, type CliIO } from './_io.js';
 import { openProfile } from './_profile.js';
 import { whichOnPath } from '../spawn/launch-problems.js';
 import { portListeners } from '../serve/port-owner.js';
+import { profileEvents } from '../agent-wiring/profile-events.js';
+import { shellQuote } from '../shell-words.js';
 
 const HELP = `Usage: hermes-hooks doctor --agent <${AGENT_DIALECTS.join('|')}> [--project DIR] [--json] [discovery options]
 
@@ -69,6 +71,7 @@ export async function doctorAgentCommand(args: string[], io: CliIO): Promise<num
     profileTimeouts,
     home,
     probes: fsProbes(io),
+    needs: { events: profileEvents(profile.config), rewire: rewireCommand(agent, values, files) },
   });
   if (broken) {
     report.general.unshift({
@@ -108,6 +111,19 @@ export async function doctorAgentCommand(args: string[], io: CliIO): Promise<num
       : paint('red', `${report.problems} problem(s) found: ${agent} will skip hermes-hooks or let calls through unguarded. Fix them, then re-run this check.`),
   );
   return report.problems === 0 ? 0 : 1;
+}
+
+/**
+ * The print-config command that re-wires this agent for this profile, in the wiring its entries use
+ * (http URLs: --http; `run --dialect`: --run; else the client's default). Replace the entries with its output.
+ */
+function rewireCommand(agent: AgentDialect, values: Record<string, unknown>, files: AgentFile[]): string {
+  const words = ['hermes-hooks', 'print-config', agent];
+  for (const key of ['home', 'profile', 'config']) if (typeof values[key] === 'string') words.push(`--${key}`, shellQuote(values[key] as string));
+  const text = files.map((f) => (f.role === 'reads' ? (f.text ?? '') : '')).join('\n');
+  if (/\/v1\/agent\//.test(text)) words.push('--http');
+  else if (!/hermes-hooks-client/.test(text) && /\brun\s+\S+\s+--dialect/.test(text)) words.push('--run');
+  return words.join(' ');
 }
 
 /**

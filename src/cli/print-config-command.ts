@@ -8,7 +8,9 @@ import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { agentModule, AGENT_DIALECTS, isAgentDialect, type AgentDialect } from '../dialects/agents/index.js';
 import type { DialectMaps } from '../dialects/names.js';
-import { printDialectConfig, printServeConfig, setupNotes, type ClientCommand } from '../agent-wiring/print-config.js';
+import { printDialectConfig, printServeConfig, setupNotes, wiredEvents, type ClientCommand } from '../agent-wiring/print-config.js';
+import { isNeeded, profileEvents, type ProfileEvents } from '../agent-wiring/profile-events.js';
+import type { EventName } from '../events.js';
 import { whichOnPath } from '../spawn/launch-problems.js';
 import { TOKEN_FILE_NAME } from '../serve/auth.js';
 import { SOCKET_FILE_NAME } from '../serve/socket-file.js';
@@ -85,8 +87,18 @@ export async function printConfigCommand(args: string[], io: CliIO): Promise<num
   const wiring = chooseWiring(agent, values);
   const profile = await openProfile(discoveryOf(values), io);
   const maps = profile.config.dialects.maps;
-  if (wiring === 'run') return printRun(agent, values, { home: profile.home, configFile: profile.configFile, maps }, io);
-  return printServe(agent, values, { home: profile.home, configFile: profile.configFile, maps, http: wiring === 'http' }, io);
+  const needs = profileEvents(profile.config);
+  const target = { home: profile.home, configFile: profile.configFile, maps, needs, needed: (ours: EventName) => isNeeded(needs, ours) };
+  if (wiring === 'run') return printRun(agent, values, target, io);
+  if (wiring === 'http') {
+    // The client command on the prompt starts serve again when none answers (an http hook cannot):
+    // wired whether or not the profile has a hook there, so a session outlives serve.
+    for (const their of agentModule(agent).printConfig.startsServeOn ?? []) {
+      const ours = maps[agent].events.get(their);
+      if (ours !== undefined && !needs.needs.has(ours)) needs.needs.set(ours, `${their} through the client starts serve when none answers (--http)`);
+    }
+  }
+  return printServe(agent, values, { ...target, http: wiring === 'http' }, io);
 }
 
 /** Which wiring the flags ask for; flags that cannot go together are a mistake said, not one ignored. */
@@ -110,6 +122,33 @@ interface Target {
   home: string;
   configFile: string;
   maps: DialectMaps;
+  needs: ProfileEvents;
+  needed: (ours: EventName) => boolean;
+}
+
+/**
+ * Which events the snippet wires and why (an event with no hook costs nothing, so only the profile's
+ * are), and the command that re-wires once a hook is added on another.
+ */
+function wiredNotes(agent: AgentDialect, target: Target, rewire: string): string[] {
+  const wired = wiredEvents(agent, target.maps, target.needed);
+  if (target.needs.everyEvent !== null) return [`Wired: every event (${target.needs.everyEvent}).`];
+  const why = [...new Set(wired.map((e) => target.maps[agent].events.get(e)!))].map((ours) => `  ${ours}: ${target.needs.needs.get(ours)}`);
+  return [
+    `Wired: only the events this profile needs (an event with no hook costs nothing): ${wired.join(', ')} —`,
+    ...why,
+    `  Added a hook on another event? Re-wire: ${rewire} (hermes-hooks doctor --agent ${agent} says when one is missing).`,
+  ];
+}
+
+/** `hermes-hooks print-config …` as this run was given it (the profile and wiring flags), for the re-wire hint. */
+function rewireCommand(agent: AgentDialect, values: Record<string, unknown>): string {
+  const words = ['hermes-hooks', 'print-config', agent];
+  for (const key of ['home', 'profile', 'config', 'socket', 'command', 'url']) {
+    if (typeof values[key] === 'string') words.push(`--${key}`, shellQuote(values[key] as string));
+  }
+  for (const key of ['run', 'http']) if (values[key] === true) words.push(`--${key}`);
+  return words.join(' ');
 }
 
 /** print-config --run: `hermes-hooks run` per call. */
@@ -118,7 +157,7 @@ function printRun(agent: AgentDialect, values: Record<string, unknown>, target: 
   const program = explicit ? (values.command as string) : thisCli();
   if (program.trim() === '') throw new CliError('print-config: --command is empty');
   const runArgs = profileArgs(values, target.home, io);
-  io.stdout.write(printDialectConfig(agent, { command: program, maps: target.maps, runArgs }).replace(/\n?$/, '\n'));
+  io.stdout.write(printDialectConfig(agent, { command: program, maps: target.maps, runArgs, needed: target.needed }).replace(/\n?$/, '\n'));
 
   // stderr only: `print-config claude > snippet.json` stays valid JSON.
   const notes = [`hermes-hooks print-config ${agent}: the hooks read ${target.configFile}`];
@@ -130,7 +169,7 @@ function printRun(agent: AgentDialect, values: Record<string, unknown>, target: 
       '  pass --command.',
     );
   }
-  notes.push(...setupNotes(agent));
+  notes.push(...wiredNotes(agent, target, rewireCommand(agent, values)), ...setupNotes(agent));
   notes.push(STRICT_TIP);
   for (const line of notes) writeLine(io.stderr, line);
   return 0;
@@ -173,7 +212,15 @@ function printServe(agent: AgentDialect, values: Record<string, unknown>, target
   }
   const serveArgs = [...(configFile !== undefined ? ['--config', configFile] : []), ...(target.http ? ['--http', new URL(url).host] : [])];
   if (serveArgs.length > 0) clientOptions.push('--serve-args', serveArgs.join(' '));
-  const snippet = printServeConfig(agent, { maps: target.maps, url, client, socket: computed ? '' : socket, clientOptions, http: target.http });
+  const snippet = printServeConfig(agent, {
+    maps: target.maps,
+    url,
+    client,
+    socket: computed ? '' : socket,
+    clientOptions,
+    http: target.http,
+    needed: target.needed,
+  });
   io.stdout.write(snippet.replace(/\n?$/, '\n'));
   // The server the snippet talks to reads the config print-config was pointed at, in that home.
   const config = configFile !== undefined ? ` --config ${shellQuote(configFile)}` : '';
@@ -186,7 +233,7 @@ function printServe(agent: AgentDialect, values: Record<string, unknown>, target
   }
   if (target.http) {
     const unitArgs = `serve --home ${shellQuote(absHome)}${config} --socket ${shellQuote(socket)} --http ${new URL(url).host}`;
-    notes.push(...httpServeNotes(start, unitArgs, new URL(url)));
+    notes.push(...httpServeNotes(start, unitArgs, new URL(url)), ...wiredNotes(agent, target, rewireCommand(agent, values)));
     const facts = agentModule(agent).printConfig;
     notes.push(...(facts.httpNotes?.(shellQuote(join(home, TOKEN_FILE_NAME)), setupNotes(agent)) ?? setupNotes(agent)));
   } else {
@@ -195,6 +242,7 @@ function printServe(agent: AgentDialect, values: Record<string, unknown>, target
       `  the client starts it on first use and it exits after ${AUTOSTART_IDLE_EXIT_S / 60} idle minutes.`,
       `  To run it yourself (a service, its own log): ${start}`,
       `  'print-config ${agent} --run' wires a 'hermes-hooks run' per call instead (no server, slower).`,
+      ...wiredNotes(agent, target, rewireCommand(agent, values)),
       ...setupNotes(agent),
     );
   }

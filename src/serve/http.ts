@@ -12,6 +12,7 @@ import { RequestError } from './api.js';
 import { checkRequest, type AuthPolicy } from './auth.js';
 import { Shed, type RequestSlot } from './connections.js';
 import { errorAnswer, ServeError } from './error-answer.js';
+import { HEARTBEAT_HEADER, startHeartbeat, type Heartbeat } from './heartbeat.js';
 import { callMethod, findRoute, profileContext, httpRouteList, type HttpRoute, type Params, type ServeMethod } from './methods.js';
 import type { TransportContext } from './transport.js';
 import { errorText } from '../errors.js';
@@ -174,27 +175,23 @@ async function answerAgent(
   let answer: DialectAnswer;
   // A profile that cannot be served (unknown, misnamed, its config unusable) is a call not decided.
   let routed = false;
+  // Signs of life while the hooks run, when asked (heartbeat.ts): from the body read on, every
+  // error is found after the status may have gone out, so each is answered through it.
+  let beat: Heartbeat | null = null;
   try {
     const profileCtx = await routedContext(ctx, req, ex);
     routed = true;
     const params = { ...(await readParams(ex, route, pathParams)), agentEnv: agentEnvOf(req) };
+    if (req.headers[HEARTBEAT_HEADER] !== undefined) beat = startHeartbeat(ex.res);
     answer = (await callMethod(method, params, profileCtx, client)) as DialectAnswer;
   } catch (e) {
-    // Whatever stops the call being decided (a body that is not JSON or too big, the server
-    // shutting down or shedding load, a fault of ours) is answered on a tool gate as that agent's own block, as
-    // `run --dialect` answers: agents take a 4xx/5xx from an HTTP hook as "go ahead".
-    // An unknown agent or event is still a 404: there is no gate to answer for.
-    if (routed && e instanceof RequestError && e.kind === 'not_found') throw e;
-    const unreadable = e instanceof ServeError && e.jsonError !== undefined;
-    const problem = unreadable ? unreadableInputProblem(agent, (e as ServeError).jsonError!) : errorAnswer(e).message;
     try {
-      answer = ctx.api.agentCannotDecide(agent, theirEvent, problem);
-    } catch (notAGate) {
-      // Not a tool gate: the error itself is the answer (a body that is not JSON says so as the agent's input).
-      throw unreadable ? notAGate : e;
+      answer = cannotDecideAgent(ctx, ex, agent, theirEvent, routed, e);
+    } catch (error) {
+      if (beat === null) throw error;
+      const { status, message } = errorAnswer(error);
+      return beat.send(status, `${JSON.stringify({ error: { status, message } })}\n`, { 'content-type': 'application/json' });
     }
-    // The rest of an oversized or shed body is never read: the connection cannot carry another request.
-    if ((e instanceof ServeError && e.code === 'too_large') || e instanceof Shed) ex.res.setHeader('connection', 'close');
   }
   const stdout = answer.stdout === '' || answer.stdout.endsWith('\n') ? answer.stdout : `${answer.stdout}\n`;
   const headers: Record<string, string> = {
@@ -202,7 +199,28 @@ async function answerAgent(
     'x-hermes-hooks-exit': String(answer.exitCode),
   };
   if (answer.stderr) headers['x-hermes-hooks-stderr'] = encodeURIComponent(answer.stderr);
-  return send(ex.res, 200, stdout, headers);
+  return beat === null ? send(ex.res, 200, stdout, headers) : beat.send(200, stdout, headers);
+}
+
+/** A call that could not be decided: on a tool gate the agent's own block; elsewhere (or a 404) the error, thrown. */
+function cannotDecideAgent(ctx: HttpContext, ex: Exchange, agent: string, theirEvent: string, routed: boolean, e: unknown): DialectAnswer {
+  let answer: DialectAnswer;
+  // Whatever stops the call being decided (a body that is not JSON or too big, the server
+  // shutting down or shedding load, a fault of ours) is answered on a tool gate as that agent's own block, as
+  // `run --dialect` answers: agents take a 4xx/5xx from an HTTP hook as "go ahead".
+  // An unknown agent or event is still a 404: there is no gate to answer for.
+  if (routed && e instanceof RequestError && e.kind === 'not_found') throw e;
+  const unreadable = e instanceof ServeError && e.jsonError !== undefined;
+  const problem = unreadable ? unreadableInputProblem(agent, (e as ServeError).jsonError!) : errorAnswer(e).message;
+  try {
+    answer = ctx.api.agentCannotDecide(agent, theirEvent, problem);
+  } catch (notAGate) {
+    // Not a tool gate: the error itself is the answer (a body that is not JSON says so as the agent's input).
+    throw unreadable ? notAGate : e;
+  }
+  // The rest of an oversized or shed body is never read: the connection cannot carry another request.
+  if (((e instanceof ServeError && e.code === 'too_large') || e instanceof Shed) && !ex.res.headersSent) ex.res.setHeader('connection', 'close');
+  return answer;
 }
 
 function safeDecode(s: string): string {

@@ -11,7 +11,7 @@ describe('printDialectConfig', () => {
     const handler = (ev: string) => ({ type: 'command', command: `hermes-hooks run ${ev} --dialect claude`, timeout: AGENT_HOOK_TIMEOUT_S });
     expect(JSON.parse(text)).toEqual({
       hooks: {
-        PreToolUse: [{ matcher: '*', hooks: [handler('PreToolUse')] }],
+        PreToolUse: [{ matcher: '*', hooks: [{ ...handler('PreToolUse'), onFailure: 'block' }] }],
         PostToolUse: [{ matcher: '*', hooks: [handler('PostToolUse')] }],
         PostToolUseFailure: [{ matcher: '*', hooks: [handler('PostToolUseFailure')] }],
         UserPromptSubmit: [{ hooks: [handler('UserPromptSubmit')] }],

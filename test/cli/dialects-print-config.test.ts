@@ -4,6 +4,7 @@
 // stdin, and read the answer the way the agent does.
 
 import { AGENT_HOOK_TIMEOUT_S } from '../../src/deadlines.js';
+import { EVENT_NAMES } from '../../src/events.js';
 import { symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -152,7 +153,13 @@ function checkShape(agent: Agent, snippet: Json): Map<string, { matcher: string 
       if (TOOL_EVENTS.has(event)) expect(item['matcher']).toBe('*');
       for (const h of item['hooks'] as Json[]) {
         expect(h['type']).toBe('command');
-        expect(Object.keys(h).sort()).toEqual(agent === 'gemini' ? ['command', 'name', 'timeout', 'type'] : ['command', 'timeout', 'type']);
+        // Claude's tool gate fails closed when the command cannot answer (onFailure: block, on every wiring).
+        const keys = agent === 'gemini' ? ['command', 'name', 'timeout', 'type'] : ['command', 'timeout', 'type'];
+        if (agent === 'claude' && event === 'PreToolUse') {
+          keys.splice(1, 0, 'onFailure');
+          expect(h['onFailure']).toBe('block');
+        }
+        expect(Object.keys(h).sort()).toEqual(keys);
         entries.push({ matcher: item['matcher'] as string | undefined, handler: h as unknown as Handler });
       }
     }
@@ -170,10 +177,13 @@ function checkShape(agent: Agent, snippet: Json): Map<string, { matcher: string 
   return out;
 }
 
+/** A profile with a hook on every Hermes event: print-config then wires every event the agent maps (it wires only what is needed). */
+const EVERY_EVENT = `hooks:\n${EVENT_NAMES.map((e) => `  ${e}:\n    - command: /bin/true\n`).join('')}`;
+
 describe('print-config output is settings the agent accepts', () => {
   let home: string;
   beforeAll(async () => {
-    home = makeHome('hooks: {}\n');
+    home = makeHome(EVERY_EVENT);
   });
 
   it('claude: wires PreToolUse, PostToolUse, UserPromptSubmit, Stop, SessionStart … to run --dialect claude', async () => {
@@ -221,7 +231,7 @@ describe('print-config output is settings the agent accepts', () => {
   });
 
   it('dialects: in config.yaml shapes the snippet (an event removed, another one added)', async () => {
-    const custom = makeHome(`hooks: {}
+    const custom = makeHome(`${EVERY_EVENT}
 dialects:
   claude:
     events:

@@ -25,7 +25,11 @@ function setup(timeout = 30): Setup {
   const project = join(root, 'project');
   mkdirSync(home);
   mkdirSync(project);
-  const hh = makeHome(`hooks:\n  pre_tool_call:\n    - command: /bin/true\n      timeout: ${timeout}\n`);
+  // A hook on every other event too: print-config wires only the events the profile has hooks for.
+  const others = ['post_tool_call', 'pre_llm_call', 'pre_verify', 'on_session_end', 'subagent_start', 'subagent_stop']
+    .map((e) => `  ${e}:\n    - command: /bin/true\n      timeout: 1\n`)
+    .join('');
+  const hh = makeHome(`hooks:\n  pre_tool_call:\n    - command: /bin/true\n      timeout: ${timeout}\n${others}`);
   return { home, project, hh };
 }
 

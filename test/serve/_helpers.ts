@@ -67,6 +67,7 @@ export interface HttpResult {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   body: string;
+  trailers: Record<string, string | undefined>;
 }
 
 /** One HTTP request over the Unix socket (`socketPath`) or TCP (`port`). */
@@ -89,7 +90,9 @@ export function http(
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8'), trailers: res.trailers }),
+        );
         res.on('error', reject);
       },
     );

@@ -12,13 +12,14 @@ import { approvedHome, baseEnv, BIN, CLIENT, cleanupTemps, http, runShell as sh,
 
 afterAll(cleanupTemps);
 
-async function guardedHome(): Promise<string> {
+/** A pre_tool_call guard; `more`: hooks on other events too (print-config wires only the profile's events). */
+async function guardedHome(more: Record<string, string[]> = {}): Promise<string> {
   const dir = tempDir();
   const hook = writeScript(
     join(dir, 'g.sh'),
     `#!/bin/bash\np=$(cat)\nif [[ "$p" == *'rm -rf'* ]]; then echo '{"action":"block","message":"no rm -rf"}'; else echo '{}'; fi\n`,
   );
-  return approvedHome({ pre_tool_call: [{ command: hook, fail_closed: true }] });
+  return approvedHome({ pre_tool_call: [{ command: hook, fail_closed: true }], ...more });
 }
 
 describe('print-config: the serve wirings', () => {
@@ -129,7 +130,7 @@ describe('print-config: the serve wirings', () => {
   }, 60_000);
 
   it('only tool gates fail closed: with the server down or the client gone, Stop and AfterAgent are a non-blocking error (exit 1), never a forced turn', async () => {
-    const home = await guardedHome();
+    const home = await guardedHome({ pre_verify: ['/bin/true'] });
     const socket = join(home, 'hermes-hooks.sock');
     const cfg = async (agent: string, ...extra: string[]) => JSON.parse((await runMain(['print-config', agent, ...extra, '--home', home])).stdout);
     const claude = (await cfg('claude', '--http')).hooks;

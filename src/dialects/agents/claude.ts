@@ -17,8 +17,8 @@ const SETUP_NOTES = [
   "Before it runs: interactive Claude Code holds back settings-file hooks until the folder's",
   '  workspace-trust dialog is accepted (claude -p treats the folder as trusted). Start a new',
   '  session after editing; /hooks in Claude Code lists what it loaded.',
-  'Optional (Claude Code 2.1.295+): add "onFailure": "block" to the PreToolUse handler, so a',
-  '  command that cannot start or times out blocks instead of letting the call through.',
+  'The PreToolUse handler carries "onFailure": "block" (Claude Code 2.1.295+): a command that cannot',
+  '  start, times out or exits oddly blocks the call instead of letting it through. Keep it when editing.',
 ];
 
 export const claude = defineAgent({
@@ -141,8 +141,10 @@ export const claude = defineAgent({
     noHttpOn: ['SessionStart', 'Setup'],
     // Every turn starts with a prompt: through the client it brings back a serve that idled out.
     startsServeOn: ['UserPromptSubmit'],
+    // Every wiring's PreToolUse command handler (client, --run; --http's http one too): not optional.
+    gateFailClosed: { onFailure: 'block' },
     setupNotes: SETUP_NOTES,
-    // The --http snippet already carries onFailure: say what it depends on instead of suggesting to add it.
+    // The --http snippet's onFailure: say what it depends on.
     httpNotes: (tokenFile, setupNotes) => [
       `  and give Claude Code the token: export HERMES_HOOKS_TOKEN=$(cat ${tokenFile})`,
       ...setupNotes.filter((l) => l !== SETUP_NOTES[6] && l !== SETUP_NOTES[7]),

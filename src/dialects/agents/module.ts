@@ -181,6 +181,11 @@ export interface PrintConfigFacts {
    * can start a serve that is not running (an http hook cannot), so a session outlives serve's idle exit.
    */
   startsServeOn?: readonly string[];
+  /**
+   * Fields every printed tool-gate handler carries so the agent blocks when the command cannot start,
+   * times out or exits oddly (Claude's `onFailure: "block"`); doctor --agent warns when one lacks them.
+   */
+  gateFailClosed?: Readonly<Record<string, unknown>>;
   /** Where the snippet goes and what the agent needs before it runs it (the doctor line is added). */
   setupNotes: readonly string[];
   /** print-config --http's notes, when they differ: given the token file (quoted) and setupNotes. */
