@@ -212,6 +212,28 @@ export interface StdinReading {
   attempt?: { key: string; counts: 'loops' | 'repeat' };
 }
 
+/** What one kind of answer does in this agent. `yes`/`no`, or `ignored`: the agent accepts the field and drops it. */
+export type SupportLevel = 'yes' | 'no' | 'ignored';
+
+/**
+ * What an answer can do in this agent, how its failures behave and how we know: the support matrix
+ * in the docs is generated from these, and `drops` feeds the warnings (doctor --agent, SessionStart
+ * summary) where the agent would drop what a hook said.
+ */
+export interface AgentSupport {
+  /** On the tool gate: block the call, rewrite its arguments, add context for the model; stop the agent (its stop event). */
+  block: SupportLevel;
+  rewrite: SupportLevel;
+  context: SupportLevel;
+  stop: SupportLevel;
+  /** How the agent treats a hook that times out, cannot start, exits non-zero or prints garbage: one short sentence each. */
+  failures: { timeout: string; crash: string; garbled: string };
+  /** Proven against the real agent (its version), or built from its docs (the source read and the date). */
+  verified: { how: 'real-agent'; version: string } | { how: 'docs'; source: string; date: string };
+  /** Per answer kind the agent drops although a hook can say it: the sentence doctor and the summary say. */
+  drops?: Partial<Record<'block' | 'rewrite' | 'context' | 'stop', string>>;
+}
+
 export interface AgentModule<N extends string = string> {
   /** The dialect name (`dialect: claude`, `--dialect claude`, /v1/agent/claude/…). */
   readonly name: N;
@@ -254,6 +276,8 @@ export interface AgentModule<N extends string = string> {
   readonly import: ImportRules;
   readonly doctor: DoctorFacts;
   readonly printConfig: PrintConfigFacts;
+  /** Filled by every record (issue 32 makes it required once the four older records carry it). */
+  readonly support?: AgentSupport;
 }
 
 /** Keeps the record's name a literal type, so the registry can derive the union of names. */
