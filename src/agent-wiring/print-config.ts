@@ -69,7 +69,7 @@ function snippet(
     // start, or a timeout the person lowered, then blocks the call instead of letting it through.
     const failClosed = theirEvent === agent.doctor.gate ? (agent.printConfig.gateFailClosed ?? {}) : {};
     const handler = given ?? { ...named, type: 'command', command, timeout: seconds, ...failClosed };
-    hooks[theirEvent] = [EVENTS[ours].toolScoped ? { matcher: '*', hooks: [handler] } : { hooks: [handler] }];
+    hooks[theirEvent] = [EVENTS[ours].toolScoped ? { matcher: agent.printConfig.matchAll ?? '*', hooks: [handler] } : { hooks: [handler] }];
   }
   return `${JSON.stringify(agent.versionedConfig ? { version: 1, hooks } : { hooks }, null, 2)}\n`;
 }

@@ -127,11 +127,13 @@ function takeSession(dialect: AgentDialect, fields: Fields): unknown {
 export function parseDialectInput(
   dialect: AgentDialect,
   maps: DialectMaps,
-  stdinJson: unknown,
+  rawStdin: unknown,
   opts: { event?: string } = {},
 ): ParsedDialectInput | { error: string } {
   if (!isAgentDialect(dialect)) return { error: `unknown dialect '${String(dialect)}'` };
-  if (!isPlainObject(stdinJson)) return { error: `${dialect} hook input must be one JSON object` };
+  if (!isPlainObject(rawStdin)) return { error: `${dialect} hook input must be one JSON object` };
+  const normalise = agentModule(dialect).stdin?.normalise;
+  const stdinJson = normalise === undefined ? rawStdin : normalise(rawStdin);
   const stdinEvent = str(stdinJson['hook_event_name']);
   if (stdinEvent !== null && opts.event !== undefined && stdinEvent !== opts.event) {
     return { error: `stdin is a '${stdinEvent}' event but the command line says '${opts.event}'` };

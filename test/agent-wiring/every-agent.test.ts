@@ -82,7 +82,8 @@ describe.each(AGENTS.map((a) => [a.name, a] as const))('every consumer knows %s'
       const payload = { ...wire(ourEvent, { tool_name: 'terminal', tool_input: { command: 'ls' }, extra }), session_id: 'sess-9' };
       const stdin = renderDialectStdin(name, maps, payload, { cwd: '/tmp', theirEvent });
       expect(stdin, `${name} ${theirEvent}: no stdin`).not.toBeNull();
-      const parsed = parseDialectInput(name, maps, JSON.parse(JSON.stringify(stdin)));
+      // The event comes with the stdin's own name, or on the command line (`run <event>`, serve's URL) for an agent whose stdin has none.
+      const parsed = parseDialectInput(name, maps, JSON.parse(JSON.stringify(stdin)), { event: theirEvent });
       if ('error' in parsed) throw new Error(`${name} ${theirEvent}: ${parsed.error}`);
       expect([theirEvent, parsed.event, parsed.kwargs['session_id']]).toEqual([theirEvent, ourEvent, 'sess-9']);
       const text = JSON.stringify(stdin);
@@ -98,7 +99,7 @@ describe.each(AGENTS.map((a) => [a.name, a] as const))('every consumer knows %s'
     const dir = tempDir('hh-every-');
     const guard = writeScript(join(dir, 'guard.sh'), `#!/bin/sh\nif grep -q 'rm -rf'; then printf '%s\\n' '${agent.blockOnStdout}'; fi\nexit 0\n`);
     const handler = { type: 'command', command: guard, timeout: 30 };
-    const hooks = agent.configShape === 'flat' ? { [gate]: [{ command: guard, timeout: 30 }] } : { [gate]: [{ matcher: '*', hooks: [handler] }] };
+    const hooks = agent.configShape === 'flat' ? { [gate]: [{ command: guard, timeout: 30 }] } : { [gate]: [{ matcher: agent.printConfig.matchAll ?? '*', hooks: [handler] }] };
     const file = join(dir, agent.import.formats[0]!.dir, 'hooks.json');
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, JSON.stringify(agent.versionedConfig ? { version: 1, hooks } : { hooks }));

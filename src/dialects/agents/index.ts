@@ -7,13 +7,15 @@
 // AGENTS below; test/agent-wiring/every-agent.test.ts runs it through every consumer and says what
 // is missing. Add its own cases beside the others' under test/dialects/ and test/agent-wiring/.
 
+import { antigravity } from './antigravity.js';
 import { claude } from './claude.js';
 import { codex } from './codex.js';
 import { cursor } from './cursor.js';
 import { gemini } from './gemini.js';
+import { goose } from './goose.js';
 import type { AgentModule } from './module.js';
 
-export const AGENTS = [claude, codex, gemini, cursor] as const;
+export const AGENTS = [claude, codex, gemini, cursor, goose, antigravity] as const;
 
 /** The agents' dialect names (`claude` …); `hermes` is the native wire and has no record. */
 export type AgentDialect = (typeof AGENTS)[number]['name'];

@@ -186,6 +186,8 @@ export interface PrintConfigFacts {
    * times out or exits oddly (Claude's `onFailure: "block"`); doctor --agent warns when one lacks them.
    */
   gateFailClosed?: Readonly<Record<string, unknown>>;
+  /** The matcher print-config writes for "every tool" on tool events (default `*`; Goose reads `*` as a bad regex and skips the rule). */
+  matchAll?: string;
   /** Where the snippet goes and what the agent needs before it runs it (the doctor line is added). */
   setupNotes: readonly string[];
   /** print-config --http's notes, when they differ: given the token file (quoted) and setupNotes. */
@@ -204,6 +206,11 @@ export interface RecogniseFacts {
 
 /** How its hook stdin reads as our kwargs (the rest of its fields pass under their own names). */
 export interface StdinReading {
+  /**
+   * Their stdin laid out as the machinery reads it (`hook_event_name`, `tool_name`, `tool_input` at the
+   * top level), for an agent that names or nests them otherwise (Goose's `event`, Antigravity's `toolCall`).
+   */
+  normalise?: (raw: JsonObject) => JsonObject;
   sessionKeys?: readonly string[];
   renames?: Readonly<Record<string, string>>;
   /** Per our event: their field → our kwarg (`result` becomes a JSON string, `user_message` the prompt's text). */
