@@ -152,4 +152,17 @@ export const claude = defineAgent({
       '  server is down or the token is wrong — wire it with print-config claude (no --http) there.',
     ],
   },
+  // Proven by scripts/e2e/claude.mjs (claude -p against a fake model, every wiring and serve state).
+  support: {
+    block: 'yes',
+    rewrite: 'yes',
+    context: 'yes',
+    stop: 'yes',
+    failures: {
+      timeout: 'no decision, the call runs — unless onFailure: block (2.1.295+), which print-config sets on PreToolUse',
+      crash: 'a non-blocking error (exit other than 0/2), the call runs — unless onFailure: block',
+      garbled: 'stdout that is not JSON is shown as text, the call runs',
+    },
+    verified: { how: 'real-agent', version: 'Claude Code 2.1.197' },
+  },
 });

@@ -188,4 +188,17 @@ export const codex = defineAgent({
       '  until trusted again. Hooks are on by default since Codex 0.124 ([features] hooks).',
     ],
   },
+  // Proven by scripts/e2e/codex.mjs (codex exec against a fake model, every wiring and serve state).
+  support: {
+    block: 'yes',
+    rewrite: 'yes',
+    context: 'yes',
+    stop: 'yes',
+    failures: {
+      timeout: '"hook timed out": a failed hook, the call runs',
+      crash: 'a failed hook (exit other than 0/2), the call runs',
+      garbled: 'unparsable JSON or any field Codex does not expect fails the hook, the call runs',
+    },
+    verified: { how: 'real-agent', version: 'Codex 0.171.0' },
+  },
 });

@@ -251,4 +251,18 @@ export const cursor = defineAgent({
       '  safe assumption; unverified). Its Hooks output panel shows each run.',
     ],
   },
+  // Not run here: docs/dialects.md and reference §b4 (cursor.com/docs/agent/hooks, mostly through third-party copies).
+  support: {
+    block: 'yes',
+    rewrite: 'yes',
+    context: 'no',
+    stop: 'yes',
+    failures: {
+      timeout: 'fails open unless failClosed: true (print-config sets it on preToolUse)',
+      crash: 'fails open unless failClosed: true; exit 2 blocks',
+      garbled: 'invalid JSON from a permission hook is reported to block (third-party, unverified)',
+    },
+    verified: { how: 'docs', source: 'cursor.com/docs/agent/hooks via third-party copies (survey of 2026-09-14), reference §b4', date: '2026-09-14' },
+    drops: { rewrite: "Cursor's beforeShellExecution and the other family events cannot carry a rewrite: hermes-hooks denies and says what to run" },
+  },
 });

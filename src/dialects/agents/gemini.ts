@@ -220,4 +220,18 @@ export const gemini = defineAgent({
       "  version: if /hooks panel lists nothing, check Gemini CLI's hooks docs). Timeouts are ms.",
     ],
   },
+  // Proven by scripts/e2e/gemini.mjs (Gemini CLI core's own HookSystem and scheduler, no model).
+  support: {
+    block: 'yes',
+    rewrite: 'yes',
+    context: 'ignored',
+    stop: 'yes',
+    failures: {
+      timeout: 'a failed hook, the call runs',
+      crash: 'exit 1 is a warning and the call runs; plain text with exit 2 or more denies',
+      garbled: 'plain text on exit 0 allows (shown as a message); JSON wins over the exit code',
+    },
+    verified: { how: 'real-agent', version: 'Gemini CLI core 0.61.0' },
+    drops: { context: 'Gemini drops additionalContext on BeforeTool (it reads it on AfterTool only): a context for the tool gate is not sent' },
+  },
 });

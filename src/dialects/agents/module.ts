@@ -283,8 +283,8 @@ export interface AgentModule<N extends string = string> {
   readonly import: ImportRules;
   readonly doctor: DoctorFacts;
   readonly printConfig: PrintConfigFacts;
-  /** Filled by every record (issue 32 makes it required once the four older records carry it). */
-  readonly support?: AgentSupport;
+  /** What its answers can do, how its failures behave, how we know: the support matrix (docs/agents.md) and the drop warnings read it. */
+  readonly support: AgentSupport;
 }
 
 /** Keeps the record's name a literal type, so the registry can derive the union of names. */
