@@ -99,7 +99,10 @@ describe.each(AGENTS.map((a) => [a.name, a] as const))('every consumer knows %s'
     const dir = tempDir('hh-every-');
     const guard = writeScript(join(dir, 'guard.sh'), `#!/bin/sh\nif grep -q 'rm -rf'; then printf '%s\\n' '${agent.blockOnStdout}'; fi\nexit 0\n`);
     const handler = { type: 'command', command: guard, timeout: 30 };
-    const hooks = agent.configShape === 'flat' ? { [gate]: [{ command: guard, timeout: 30 }] } : { [gate]: [{ matcher: agent.printConfig.matchAll ?? '*', hooks: [handler] }] };
+    const hooks =
+      agent.configShape === 'flat'
+        ? { [gate]: [{ command: guard, timeout: 30 }] }
+        : { [gate]: [{ matcher: agent.printConfig.matchAll ?? '*', hooks: [handler] }] };
     const file = join(dir, agent.import.formats[0]!.dir, 'hooks.json');
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, JSON.stringify(agent.versionedConfig ? { version: 1, hooks } : { hooks }));

@@ -110,7 +110,17 @@ export const antigravity = defineAgent({
   answer,
   recognise: { stdinKeys: ['conversationId', 'toolCall', 'stepIdx', 'workspacePaths'], decisive: true },
   import: {
-    formats: [{ id: 'antigravity', writer: 'Antigravity', title: 'Antigravity hooks.json', dir: '.agents', timeoutUnit: 's', defaultTimeout: null, envPrefix: 'ANTIGRAVITY' }],
+    formats: [
+      {
+        id: 'antigravity',
+        writer: 'Antigravity',
+        title: 'Antigravity hooks.json',
+        dir: '.agents',
+        timeoutUnit: 's',
+        defaultTimeout: null,
+        envPrefix: 'ANTIGRAVITY',
+      },
+    ],
     matcherStyle: 'regex',
     invalidMatcher: 'skip',
     shell: 'sh',
@@ -149,9 +159,13 @@ export const antigravity = defineAgent({
       crash: 'no decision: the call is blocked',
       garbled: 'a missing or malformed decision blocks the call',
     },
-    verified: { how: 'docs', source: 'Antigravity CLI hooks docs (antigravity.google, mirrored at gemini.meetcoding.cn/antigravity/hooks.html)', date: '2026-12-06' },
+    verified: {
+      how: 'docs',
+      source: 'Antigravity CLI hooks docs (antigravity.google, mirrored at gemini.meetcoding.cn/antigravity/hooks.html)',
+      date: '2026-12-06',
+    },
     drops: {
-      rewrite: "Antigravity documents no rewrite: hermes-hooks denies the call and says what to run instead",
+      rewrite: 'Antigravity documents no rewrite: hermes-hooks denies the call and says what to run instead',
       context: 'Antigravity hooks cannot add context this way (PreInvocation injectSteps is not used): a context a hook gives is dropped',
       stop: 'Antigravity documents no answer on Stop that keeps the agent going: a continue is dropped',
     },

@@ -262,7 +262,7 @@ export const cursor = defineAgent({
       crash: 'fails open unless failClosed: true; exit 2 blocks',
       garbled: 'invalid JSON from a permission hook is reported to block (third-party, unverified)',
     },
-    verified: { how: 'docs', source: 'cursor.com/docs/agent/hooks via third-party copies (survey of 2026-09-14), reference §b4', date: '2026-09-14' },
+    verified: { how: 'docs', source: 'cursor.com/docs/agent/hooks through third-party copies (reference §b4)', date: '2026-09-14' },
     drops: { rewrite: "Cursor's beforeShellExecution and the other family events cannot carry a rewrite: hermes-hooks denies and says what to run" },
   },
 });

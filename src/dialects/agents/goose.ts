@@ -52,7 +52,12 @@ function readRun(r: ReadInput): Reading {
   const garbled = stdout !== '' && json === null;
   // Only PreToolUse and Stop can block in Goose; exit 2 takes the reason from stderr, the JSON
   // block counts whatever the exit code (docs: "stdout Is the Decision Channel").
-  const blocks = r.run.exit_code === 2 ? nonBlank(r.stderr) ?? GOOSE_DEFAULT_REASON : json?.['decision'] === 'block' ? (nonBlank(json['reason']) ?? GOOSE_DEFAULT_REASON) : null;
+  const blocks =
+    r.run.exit_code === 2
+      ? (nonBlank(r.stderr) ?? GOOSE_DEFAULT_REASON)
+      : json?.['decision'] === 'block'
+        ? (nonBlank(json['reason']) ?? GOOSE_DEFAULT_REASON)
+        : null;
   let directive: Directive | null = null;
   if (blocks !== null && event === 'pre_tool_call') directive = block(blocks);
   // A blocking Stop keeps the turn going: the reason is the next instruction.
