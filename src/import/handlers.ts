@@ -169,6 +169,7 @@ const READ_FIELDS = new Set([
   'timeout_sec',
   'shell',
   'onFailure',
+  'on_failure',
   'failClosed',
   'matcher',
   'enabled',
@@ -215,6 +216,13 @@ function failClosedOf(ctx: Ctx, handler: Record<string, unknown>, at: ConfigPath
     if (handler['onFailure'] === 'block') wanted = true;
     else if (handler['onFailure'] !== 'continue')
       diag(ctx, 'warning', where, `onFailure must be "continue" or "block"; got ${JSON.stringify(handler['onFailure'])}; failing open`);
+  }
+  // Goose's spelling: `on_failure: "allow" | "block"` (it skips the whole file on any other value).
+  if (handler['on_failure'] !== undefined) {
+    where = [...at, 'on_failure'];
+    if (handler['on_failure'] === 'block') wanted = true;
+    else if (handler['on_failure'] !== 'allow')
+      diag(ctx, 'warning', where, `on_failure must be "allow" or "block"; got ${JSON.stringify(handler['on_failure'])}; failing open`);
   }
   if (handler['failClosed'] !== undefined) {
     where = [...at, 'failClosed'];
