@@ -7,6 +7,9 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parse } from 'yaml';
 import { afterAll, describe, expect, it } from 'vitest';
+import { DEFAULT_DIALECT_MAPS } from '../../src/dialects/names.js';
+import { renderDialectAnswer } from '../../src/dialects/translate-call.js';
+import { decision } from '../_dialect-fixtures.js';
 import { runMain } from '../cli/_helpers.js';
 import { approvedHome, BIN, baseEnv, cleanupTemps, makeHome, runWithStdin, tempDir, writeScript } from '../serve/_helpers.js';
 
@@ -84,6 +87,25 @@ describe('Antigravity: run PreToolUse --dialect antigravity (built CLI)', () => 
     // PostToolUse, an event that decides nothing, still carries a decision.
     const post = await runBuilt(['run', 'PostToolUse', '--dialect', 'antigravity', '--home', home], agyStdin('ls', cwd));
     expect(JSON.parse(post.stdout)).toEqual({ decision: 'allow' });
+  });
+});
+
+describe('what neither can say is never sent as a go-ahead', () => {
+  it('an approve: Goose blocks saying it cannot ask; Antigravity asks with force_ask (plain ask would honour its Always-Allow cache)', () => {
+    const approve = decision('pre_tool_call', 'approve', { message: 'Check this' });
+    const goose = renderDialectAnswer('goose', DEFAULT_DIALECT_MAPS, 'PreToolUse', approve, 'terminal');
+    expect(JSON.parse(goose.stdout)).toEqual({
+      decision: 'block',
+      reason: 'Check this (Goose hooks cannot ask for approval, so hermes-hooks blocks the call)',
+    });
+    const agy = renderDialectAnswer('antigravity', DEFAULT_DIALECT_MAPS, 'PreToolUse', approve, 'terminal');
+    expect(JSON.parse(agy.stdout)).toEqual({ decision: 'force_ask', reason: 'Check this' });
+  });
+
+  it('a Stop continue: Goose keeps the turn going with decision block; Antigravity has no way and says allow', () => {
+    const more = decision('pre_verify', 'continue', { message: 'run the tests' });
+    expect(JSON.parse(renderDialectAnswer('goose', DEFAULT_DIALECT_MAPS, 'Stop', more, null).stdout)).toEqual({ decision: 'block', reason: 'run the tests' });
+    expect(JSON.parse(renderDialectAnswer('antigravity', DEFAULT_DIALECT_MAPS, 'Stop', more, null).stdout)).toEqual({ decision: 'allow' });
   });
 });
 
