@@ -85,6 +85,8 @@ describe('setupNotes: where the snippet goes and what the agent needs first', ()
       codex: 'Where: ~/.codex/hooks.json (user) or <repo>/.codex/hooks.json (project), merged into its "hooks".',
       gemini: 'Where: merge the "hooks" object into ~/.gemini/settings.json (user) or',
       cursor: 'Where: ~/.cursor/hooks.json (user) or <project>/.cursor/hooks.json (project); keep',
+      goose: 'Where: a plugin folder, ~/.agents/plugins/hermes-hooks/ (user) or <project>/.agents/plugins/hermes-hooks/',
+      antigravity: 'Where: merge the "hooks" object into ~/.gemini/config/hooks.json (user) or <workspace>/.agents/hooks.json',
     };
     for (const dialect of AGENT_DIALECTS) {
       const notes = setupNotes(dialect);
