@@ -8,6 +8,7 @@ import { parseConfigText } from '../../src/config/source.js';
 import { importAgentConfig, mergeIntoConfig, type ImportedHook } from '../../src/import/import.js';
 import type { Diagnostic } from '../../src/types.js';
 import { configText, FIXTURES } from '../_dialect-fixtures.js';
+import { AGENT_DIALECTS } from '../../src/dialects/agents/index.js';
 
 const expected = (name: string): string => readFileSync(`${FIXTURES}expected/${name}.yaml`, 'utf8');
 const tuples = (diagnostics: Diagnostic[]) => diagnostics.map((d) => [d.level, d.path, d.line, d.message]);
@@ -291,7 +292,7 @@ describe('importAgentConfig: formats, detection and odd input', () => {
     expect(bad.diagnostics[0]).toMatchObject({ level: 'error', line: 3, column: 20, file: '/p/.claude/settings.json' });
     expect(bad.diagnostics[0]!.message).toMatch(/^not valid JSON: /);
     expect(importAgentConfig('x.json', '{}', { dialect: 'hermes' }).diagnostics[0]!.message).toBe(
-      "a Hermes config needs no import; pass the agent's dialect (claude, codex, gemini, cursor)",
+      `a Hermes config needs no import; pass the agent's dialect (${AGENT_DIALECTS.join(', ')})`,
     );
     expect(importAgentConfig('x.json', '[]').diagnostics[0]!.message).toBe('expected a JSON object with a "hooks" key');
     const empty = importAgentConfig('/p/.claude/settings.json', '{"model": "opus", "disableAllHooks": true}');
