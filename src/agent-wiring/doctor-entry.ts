@@ -51,7 +51,8 @@ export function checkEntry(input: AgentDoctorInput, file: AgentFile, raw: RawEnt
       checks.push({
         ok: false,
         message:
-          `matcher ${JSON.stringify(raw.matcher)} skips ${missed.join(', ')}: those calls never reach the profile's guards — use "*" (the ` +
+          `matcher ${JSON.stringify(raw.matcher)} skips ${missed.join(', ')}: those calls never reach the profile's guards — use ` +
+          `${JSON.stringify(agent.printConfig.matchAll ?? '*')} (the ` +
           `profile's own matchers pick the tools)`,
       });
   }
@@ -334,11 +335,12 @@ function programCheck(input: AgentDoctorInput, file: AgentFile, command: string)
 
 /** The agent's tool names (and an MCP tool) a matcher would not send to us; null = it sends them all. */
 function missedTools(input: AgentDoctorInput, matcher: unknown): string[] | null {
-  if (matcher === undefined || matcher === null || matcher === '' || matcher === '*') return null;
+  const agent = agentModule(input.dialect);
+  // `*` means every tool except where the agent reads it as a bad regex (Goose skips that rule).
+  if (matcher === undefined || matcher === null || matcher === '' || (matcher === '*' && (agent.printConfig.matchAll ?? '*') === '*')) return null;
   if (typeof matcher !== 'string') return ['every tool (the matcher is not a string)'];
   // Codex matches its canonical names and their aliases (Edit|Write fire for apply_patch, §b2); the
   // others match the tool names their maps list. Plus one MCP tool in the agent's spelling.
-  const agent = agentModule(input.dialect);
   const groups: readonly (readonly string[])[] =
     agent.doctor.matcherTools ??
     [...new Set([...input.maps[input.dialect].tools.keys(), agent.mcpDoubleUnderscore ? 'mcp__server__tool' : 'mcp_server_tool'])].map((t) => [t]);

@@ -169,7 +169,7 @@ describe('print-config, import and doctor --agent', () => {
     expect((await test('ls')).code).toBe(0);
   });
 
-  it('doctor --agent goose: the printed plugin hooks.json is healthy; without on_failure it says the gate fails open', async () => {
+  it('doctor --agent goose: the printed plugin hooks.json is healthy; without on_failure the gate fails open; a "*" matcher guards nothing', async () => {
     const home = await hermesGuard();
     const printed = (await runMain(['print-config', 'goose', '--home', home])).stdout;
     const user = tempDir('hh-goose-user-');
@@ -190,5 +190,9 @@ describe('print-config, import and doctor --agent', () => {
     expect(healthy.join('\n')).not.toContain('on_failure');
     writeFileSync(file, printed.replace(/,\s*"on_failure": "block"/, ''));
     expect((await doctor()).join('\n')).toContain('no "on_failure": "block" — if the command cannot start or times out, Goose lets the call through');
+    // A bare "*" is a bad regex to Goose, which skips the whole rule: no tool reaches the guards.
+    writeFileSync(file, printed.replace('"matcher": ".*"', '"matcher": "*"'));
+    expect((await doctor()).join('\n')).toContain('matcher "*" skips developer__shell, developer__write, developer__edit');
+    expect((await doctor()).join('\n')).toContain('use ".*" (the profile\'s own matchers pick the tools)');
   });
 });
