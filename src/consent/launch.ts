@@ -29,7 +29,7 @@ import { failsClosed } from '../directives/messages.js';
 import type { ConsentStore } from './store.js';
 import { errorText } from '../errors.js';
 import { judgeRuns, type RunFile } from './what-runs.js';
-import { proofHolds, trustProof, type TrustProof } from './trust.js';
+import { proofHolds, trustProof, type TrustProof } from './_trust-proof.js';
 
 /** How long a script that keeps changing is waited for before it is refused. */
 export const QUIET_WAIT_MS = 500;

@@ -58,51 +58,24 @@ const S_ISVTX = 0o1000;
  * directories that do (what would be created there is only as safe as they are).
  */
 export function checkTrust(file: string, opts: TrustOptions = {}): TrustVerdict {
+  return judgeWalk(file, opts).verdict;
+}
+
+/** checkTrust, with the lstats it judged (each directory on the way, then the target) and the uid it judged for. */
+export function judgeWalk(file: string, opts: TrustOptions = {}): { verdict: TrustVerdict; judged: { path: string; st: Stats }[]; euid?: number } {
   const abs = path.resolve(file);
   const euid = opts.euid ?? process.geteuid?.();
   const walk = walkPath(abs);
+  const judged = walk.target === null ? walk.dirs : [...walk.dirs, walk.target];
   // A loop exists (it is refused); only a missing entry on the way means "does not exist".
   const exists = walk.target !== null || walk.error !== null;
-  if (euid === undefined) return { path: abs, target: walk.target?.path ?? null, exists, findings: [] };
+  if (euid === undefined) return { verdict: { path: abs, target: walk.target?.path ?? null, exists, findings: [] }, judged };
   const findings: TrustFinding[] = [];
   for (const dir of walk.dirs) findings.push(...judge(dir.path, dir.st, euid, { self: false, kind: 'directory' }));
   if (walk.error !== null) findings.push({ path: abs, self: true, problem: walk.error, fix: 'fix the path (or remove the link)' });
   if (walk.target !== null)
     findings.push(...judge(walk.target.path, walk.target.st, euid, { self: true, kind: opts.kind ?? 'file', secret: opts.secret === true }));
-  return { path: abs, target: walk.target?.path ?? null, exists, findings };
-}
-
-/**
- * What a passing verdict read: each path the walk lstat'ed, with the type, mode and owner the rule
- * judges. A walk with no symlink on the way judges exactly these, so finding them unchanged
- * (proofHolds) is the same verdict for the price of the lstats alone — without the walk's and the
- * judgement's work, which cost twice the syscalls on the launch path (bench/README.md, issue 33).
- */
-export interface TrustProof {
-  euid: number;
-  steps: { path: string; mode: number; uid: number }[];
-}
-
-/** The proof of a file that exists, passes the rule and has no symlink on the way; null otherwise. */
-export function trustProof(file: string): TrustProof | null {
-  const euid = process.geteuid?.();
-  if (euid === undefined) return null;
-  const abs = path.resolve(file);
-  const walk = walkPath(abs);
-  if (walk.target === null || walk.target.path !== abs || checkTrust(abs, { euid }).findings.length > 0) return null;
-  const steps = [...walk.dirs, walk.target].map(({ path: p, st }) => ({ path: p, mode: st.mode, uid: st.uid }));
-  // A symlink on the way (the target differs from the path) or a `..` was not walked as plain steps.
-  return steps.length === abs.split('/').filter((c) => c !== '').length + 1 ? { euid, steps } : null;
-}
-
-/** Every step of the proof still has the type, mode and owner it had (and we are the same user). */
-export function proofHolds(proof: TrustProof): boolean {
-  if (process.geteuid?.() !== proof.euid) return false;
-  for (const step of proof.steps) {
-    const st = lstatSync(step.path, { throwIfNoEntry: false });
-    if (st === undefined || st.mode !== step.mode || st.uid !== step.uid) return false;
-  }
-  return true;
+  return { verdict: { path: abs, target: walk.target?.path ?? null, exists, findings }, judged, euid };
 }
 
 export interface TrustedRead {

@@ -9,7 +9,8 @@ import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writ
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { checkTrust, distrustMessage, judgeSubjects, profileSubjects, proofHolds, readTrustedFile, trustProof } from '../../src/consent/trust.js';
+import { checkTrust, distrustMessage, judgeSubjects, profileSubjects, readTrustedFile } from '../../src/consent/trust.js';
+import { proofHolds, trustProof } from '../../src/consent/_trust-proof.js';
 
 const ROOT = process.geteuid?.() === 0;
 const ME = process.geteuid?.() ?? 0;
