@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { benchMain, figure } from '../lib/bench-main.mjs';
-import { loadEngines } from '../lib/engine-variants.mjs';
+import { BASELINE, loadEngines } from '../lib/engine-variants.mjs';
 import { DENY_HOOK, makeWorkspace, TRIVIAL_HOOK } from '../lib/fixtures.mjs';
 import { measureInterleaved } from '../lib/interleave.mjs';
 import { spawnBare } from '../lib/proc.mjs';
@@ -80,7 +80,7 @@ benchMain(async ({ quick }) => {
   const peerRoot = join(peerDir, 'node_modules', PEER_PACKAGE, 'dist', 'src', 'hooks');
   const { HookRunner } = await import(pathToFileURL(join(peerRoot, 'hookRunner.js')).href);
   const { HookAggregator } = await import(pathToFileURL(join(peerRoot, 'hookAggregator.js')).href);
-  const { lib } = await loadEngines();
+  const { lib, base } = await loadEngines();
   // The peer logs a debug line per hook through console.debug, which Gemini CLI's ConsolePatcher
   // routes to its debug drawer; here it would print into the results. A no-op is the cheapest
   // stand-in (it flatters the peer slightly).
@@ -115,11 +115,11 @@ benchMain(async ({ quick }) => {
       const agg = aggregator.aggregateResults([result], 'BeforeTool');
       return { result, blocked: agg.finalOutput?.isBlockingDecision?.() ?? false };
     };
-    const engineFor = async (name, commands, timeout = 30, extra = '') => {
+    const engineFor = async (name, commands, timeout = 30, extra = '', build = lib) => {
       const lines = ['hooks:', '  pre_tool_call:'];
       for (const c of commands) lines.push(`    - command: ${JSON.stringify(c)}`, `      timeout: ${timeout}`, ...(extra ? [`      ${extra}`] : []));
       const home = ws.home(name, `${lines.join('\n')}\n`);
-      return lib.createHookEngine({ home, acceptHooks: true, interactive: false, exitCleanup: false, logger: lib.silentLogger });
+      return build.createHookEngine({ home, acceptHooks: true, interactive: false, exitCleanup: false, logger: build.silentLogger });
     };
     const KW = { tool_name: 'terminal', args: { command: 'ls -la' }, session_id: 'bench-session', task_id: 't' };
 
@@ -135,6 +135,8 @@ benchMain(async ({ quick }) => {
     for (const [key, s] of Object.entries(scripts)) {
       const engine = await engineFor(`${key}-home`, [s.hermes]);
       const engineGemini = await engineFor(`${key}-gemini-home`, [s.gemini], 30, 'dialect: gemini');
+      // HH_BENCH_BASELINE: the same emit on the build before a change, interleaved (before → after in one run).
+      const engineBefore = base ? await engineFor(`${key}-before-home`, [s.hermes], 30, '', base) : null;
       const first = await engine.emit('pre_tool_call', KW);
       const payload = lib.serializePayload(first.payload);
       const expectBlock = key === 'deny';
@@ -150,17 +152,21 @@ benchMain(async ({ quick }) => {
         hermes_hooks: async () => check('hermes-hooks', (await engine.emit('pre_tool_call', KW)).decision.action === 'block'),
         hermes_hooks_gemini_dialect: async () =>
           check('hermes-hooks gemini dialect', (await engineGemini.emit('pre_tool_call', KW)).decision.action === 'block'),
+        ...(engineBefore
+          ? { hermes_hooks_before: async () => check('hermes-hooks before', (await engineBefore.emit('pre_tool_call', KW)).decision.action === 'block') }
+          : {}),
       };
       const { names, wall, cpu } = await measureInterleaved(variants, { warmup, runs });
       await engine.close({ finalize: false });
       await engineGemini.close({ finalize: false });
+      await engineBefore?.close({ finalize: false });
       const paired = (n) => round(median(wall[n].map((w, i) => w - wall.bare[i])), 3);
       latency[key] = Object.fromEntries(
         names.map((n) => [n, { wall_ms: summarize(wall[n], 3), host_cpu_ms: summarize(cpu[n], 3), paired_over_bare_ms: n === 'bare' ? 0 : paired(n) }]),
       );
       const L = latency[key];
       const label = key === 'deny' ? 'stdin-reading guard' : 'near-empty hook';
-      for (const n of ['gemini_hook_runner', 'hermes_hooks', 'hermes_hooks_gemini_dialect']) {
+      for (const n of ['gemini_hook_runner', 'hermes_hooks', 'hermes_hooks_gemini_dialect', ...(engineBefore ? ['hermes_hooks_before'] : [])]) {
         figures.push(
           figure(`${label}: ${n.replaceAll('_', ' ')} − bare spawn, paired median`, L[n].paired_over_bare_ms, 'ms', {
             limit: `median ${L[n].wall_ms.median} ms, p95 ${L[n].wall_ms.p95}, host CPU ${L[n].host_cpu_ms.median} ms; bare ${L.bare.wall_ms.median} ms (p95 ${L.bare.wall_ms.p95}, CPU ${L.bare.host_cpu_ms.median} ms)`,
@@ -250,6 +256,7 @@ benchMain(async ({ quick }) => {
         settle_cap_ms: SETTLE_CAP_MS,
         peer: `${PEER_PACKAGE}@${PEER_VERSION}`,
         peer_dir: peerDir,
+        baseline: BASELINE,
         loadavg_at_start: loadBefore,
         loadavg_at_end: os.loadavg().map((x) => round(x, 2)),
       },

@@ -29,6 +29,7 @@ import { failsClosed } from '../directives/messages.js';
 import type { ConsentStore } from './store.js';
 import { errorText } from '../errors.js';
 import { judgeRuns, type RunFile } from './what-runs.js';
+import { proofHolds, trustProof, type TrustProof } from './_trust-proof.js';
 
 /** How long a script that keeps changing is waited for before it is refused. */
 export const QUIET_WAIT_MS = 500;
@@ -80,6 +81,8 @@ interface Verified {
   named: { path: string; identity: FileIdentity }[];
   /** Every file the command runs: judged again by the trust rule at each launch that reuses this verdict. */
   runs: RunFile[];
+  /** What the last passing judgement of `runs` read (null: judge them in full next time). */
+  proofs?: (TrustProof | null)[];
 }
 
 interface HookState {
@@ -118,7 +121,7 @@ export class LaunchGate {
     // The last verdict stands while nothing moved; the ticket's verify() (re-stats right before
     // the spawn) is what finds out, and a failed verify comes back here with `fresh`.
     // The trust rule is judged again each time (a few lstats): a directory made writable since is caught.
-    if (st.verified !== null && judgeRuns(st.verified.runs) === null) return this.ticket(st.verified);
+    if (st.verified !== null && stillTrusted(st.verified)) return this.ticket(st.verified);
     st.verified = null;
 
     const giveUpAt = Date.now() + QUIET_WAIT_MS;
@@ -247,6 +250,17 @@ function changing(spec: PolicySpec, consent: ConsentInfo, how: string): ConsentI
     state: 'modified',
     reason: `modified since approval: ${consent.script_path ?? spec.command} keeps changing (${how})`,
   };
+}
+
+/**
+ * The trust rule, judged again: by the proofs of the last judgement when every one still holds
+ * (each path on the way has the same type, mode and owner: the same verdict), else in full.
+ */
+function stillTrusted(v: Verified): boolean {
+  if (v.proofs?.every((p) => p !== null && proofHolds(p))) return true;
+  if (judgeRuns(v.runs) !== null) return false;
+  v.proofs = v.runs.map((f) => trustProof(f.path));
+  return true;
 }
 
 function scriptUnchanged(v: Verified): boolean {

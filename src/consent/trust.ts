@@ -58,18 +58,24 @@ const S_ISVTX = 0o1000;
  * directories that do (what would be created there is only as safe as they are).
  */
 export function checkTrust(file: string, opts: TrustOptions = {}): TrustVerdict {
+  return judgeWalk(file, opts).verdict;
+}
+
+/** checkTrust, with the lstats it judged (each directory on the way, then the target) and the uid it judged for. */
+export function judgeWalk(file: string, opts: TrustOptions = {}): { verdict: TrustVerdict; judged: { path: string; st: Stats }[]; euid?: number } {
   const abs = path.resolve(file);
   const euid = opts.euid ?? process.geteuid?.();
   const walk = walkPath(abs);
+  const judged = walk.target === null ? walk.dirs : [...walk.dirs, walk.target];
   // A loop exists (it is refused); only a missing entry on the way means "does not exist".
   const exists = walk.target !== null || walk.error !== null;
-  if (euid === undefined) return { path: abs, target: walk.target?.path ?? null, exists, findings: [] };
+  if (euid === undefined) return { verdict: { path: abs, target: walk.target?.path ?? null, exists, findings: [] }, judged };
   const findings: TrustFinding[] = [];
   for (const dir of walk.dirs) findings.push(...judge(dir.path, dir.st, euid, { self: false, kind: 'directory' }));
   if (walk.error !== null) findings.push({ path: abs, self: true, problem: walk.error, fix: 'fix the path (or remove the link)' });
   if (walk.target !== null)
     findings.push(...judge(walk.target.path, walk.target.st, euid, { self: true, kind: opts.kind ?? 'file', secret: opts.secret === true }));
-  return { path: abs, target: walk.target?.path ?? null, exists, findings };
+  return { verdict: { path: abs, target: walk.target?.path ?? null, exists, findings }, judged, euid };
 }
 
 export interface TrustedRead {

@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { checkTrust, distrustMessage, judgeSubjects, profileSubjects, readTrustedFile } from '../../src/consent/trust.js';
+import { proofHolds, trustProof } from '../../src/consent/_trust-proof.js';
 
 const ROOT = process.geteuid?.() === 0;
 const ME = process.geteuid?.() ?? 0;
@@ -229,5 +230,54 @@ describe('judgeSubjects: a profile judged once, each problem said once', () => {
     const home = dir(path.join(base, 'home'));
     file(path.join(home, 'config.yaml'), 0o644);
     expect(judgeSubjects(profileSubjects(home, path.join(home, 'config.yaml'), { layout: true }))).toEqual([]);
+  });
+});
+
+describe('trustProof / proofHolds: the launch path re-reads what a passing verdict read', () => {
+  it('holds while nothing on the way changes; fails when a directory on the way or the file changes mode, owner or type', () => {
+    const d = dir(path.join(base, 'a', 'b'), 0o755);
+    chmodSync(path.dirname(d), 0o755);
+    const f = file(path.join(d, 'hook.sh'), 0o755);
+    const proof = trustProof(f);
+    expect(proof?.steps.map((s) => s.path)).toEqual([
+      '/',
+      ...path
+        .dirname(base)
+        .split('/')
+        .slice(1)
+        .map((_, i, a) => `/${a.slice(0, i + 1).join('/')}`),
+      base,
+      path.dirname(d),
+      d,
+      f,
+    ]);
+    expect(proofHolds(proof!)).toBe(true);
+    chmodSync(path.dirname(d), 0o777);
+    expect(proofHolds(proof!)).toBe(false);
+    chmodSync(path.dirname(d), 0o755);
+    expect(proofHolds(proof!)).toBe(true);
+    if (ROOT) {
+      // Another owner, same mode (only root can give a directory away).
+      chownSync(path.dirname(d), 12345, 12345);
+      expect(proofHolds(proof!)).toBe(false);
+      chownSync(path.dirname(d), ME, ME);
+      expect(proofHolds(proof!)).toBe(true);
+    }
+    chmodSync(f, 0o775);
+    expect(proofHolds(proof!)).toBe(false);
+    chmodSync(f, 0o755);
+    rmSync(d, { recursive: true });
+    symlinkSync(base, d); // the directory replaced by a link: its type differs
+    expect(proofHolds(proof!)).toBe(false);
+  });
+
+  it('gives no proof for a file that fails the rule, does not exist, or has a symlink on the way (those are judged in full)', () => {
+    const d = dir(path.join(base, 'real'), 0o755);
+    const f = file(path.join(d, 'hook.sh'), 0o755);
+    symlinkSync(d, path.join(base, 'link'));
+    expect(trustProof(path.join(base, 'link', 'hook.sh'))).toBeNull();
+    expect(trustProof(path.join(d, 'missing.sh'))).toBeNull();
+    chmodSync(f, 0o777);
+    expect(trustProof(f)).toBeNull();
   });
 });

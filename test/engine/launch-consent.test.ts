@@ -3,7 +3,7 @@
 // stops running at the next emit, a revoke stops it, an approve starts it — no restart.
 
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { baseEnv, runBin, waitFor, writeScript } from '../cli/_helpers.js';
@@ -312,5 +312,32 @@ describe('consent at launch: the trust rule on what runs, judged at every launch
     chmodSync(dir, 0o755);
     expect((await engine.emit('pre_tool_call', CALL)).decision.action).toBe('allow');
     expect(readFileSync(log, 'utf8')).toBe('ran\nran\n');
+  });
+
+  it('a guard that ran many times (its trust re-checked from the last judgement) still stops when a directory changes owner or the script its mode', async () => {
+    const home = tempHome('hh-launch-');
+    const dir = join(tempHome('hh-launch-scripts-'), 'hooks');
+    mkdirSync(dir, { mode: 0o755 });
+    const log = join(home, 'ran.log');
+    const guard = writeScript(join(dir, 'guard.sh'), `#!/bin/bash\necho ran >>'${log}'\necho '{}'\n`);
+    writeFileSync(join(home, 'config.yaml'), `hooks:\n  pre_tool_call:\n    - command: ${guard}\n      fail_closed: true\n`);
+    expect((await runBin(['approve', guard, '--home', home], { env: baseEnv() })).code).toBe(0);
+    const engine = await testEngine(home, { acceptHooks: false, logger: capture() });
+    // The first launches judge in full and keep what they read; the later ones only re-read it.
+    for (let i = 0; i < 4; i++) expect((await engine.emit('pre_tool_call', CALL)).decision.action).toBe('allow');
+    expect(readFileSync(log, 'utf8')).toBe('ran\n'.repeat(4));
+
+    chownSync(dir, 4321, 4321);
+    let { decision } = await engine.emit('pre_tool_call', CALL);
+    expect(decision.action).toBe('block');
+    expect(decision.message).toContain(`the directory ${dir} on its path is owned by uid 4321`);
+    chownSync(dir, 0, 0);
+    for (let i = 0; i < 3; i++) expect((await engine.emit('pre_tool_call', CALL)).decision.action).toBe('allow');
+
+    chmodSync(guard, 0o775);
+    ({ decision } = await engine.emit('pre_tool_call', CALL));
+    expect(decision.action).toBe('block');
+    expect(decision.message).toContain('is writable by group (mode 0775)');
+    expect(readFileSync(log, 'utf8')).toBe('ran\n'.repeat(7));
   });
 });
