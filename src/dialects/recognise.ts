@@ -9,6 +9,7 @@ import { EVENTS, isEventName, type EventName } from '../events.js';
 import { isPlainObject } from '../json.js';
 import { shellQuote } from '../shell-words.js';
 import { AGENTS, agentModule, mimicsOf, type AgentModule } from './agents/index.js';
+import { commandKeyOf } from './agents/module.js';
 import { AGENT_DIALECTS, AGENT_LABELS, toOurEvent, toTheirEvent, type AgentDialect, type DialectMaps } from './names.js';
 
 /** How the entries under an event key are written. */
@@ -33,7 +34,10 @@ function shapeOf(value: unknown): AgentHooksShape {
   if (!Array.isArray(value) || value.length === 0) return 'other';
   const items = value.map((v) => (v instanceof Map ? Object.fromEntries(v) : v));
   if (items.some((g) => isPlainObject(g) && Array.isArray(g['hooks']))) return 'groups';
-  if (items.some((e) => isPlainObject(e) && (typeof e['command'] === 'string' || e['type'] === 'command'))) return 'flat';
+  const commandKeys = new Set(AGENTS.map((a: AgentModule) => commandKeyOf(a)));
+  if (items.some((e) => isPlainObject(e) && (e['type'] === 'command' || Object.keys(e).some((k) => commandKeys.has(k) && typeof e[k] === 'string')))) {
+    return 'flat';
+  }
   return 'other';
 }
 
