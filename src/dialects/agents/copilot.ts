@@ -81,7 +81,9 @@ function readRun(r: ReadInput): Reading {
 }
 
 // Exit 0 + top-level JSON, the only shape a camelCase hook is read in. A rewrite is `modifiedArgs`
-// with `allow`; an approval is `ask` (Copilot prompts the person; non-interactive runs cannot answer).
+// alone; an approval is `ask` (Copilot prompts the person). `additionalContext` reaches the model as
+// a user message on preToolUse, userPromptSubmitted and sessionStart (tried on 1.0.102; the docs say
+// the latter two are not processed).
 // Copilot documents no field it shows the person for a hook's notice: it stays on stderr.
 function answer(a: AnswerInput): DialectAnswer {
   const out = answerDecision(a);
@@ -98,7 +100,8 @@ function answerDecision({ decision, theirArgs }: AnswerInput): DialectAnswer {
         ...(theirArgs ? { modifiedArgs: theirArgs } : {}),
       });
     }
-    if (theirArgs) return json({ permissionDecision: 'allow', modifiedArgs: theirArgs });
+    // modifiedArgs alone rewrites (tried on 1.0.102): no `allow`, so Copilot's own permission check still runs.
+    if (theirArgs) return json({ modifiedArgs: theirArgs });
     return OK_EMPTY;
   }
   if (decision.event === 'pre_verify' && decision.action === 'continue') return json({ decision: 'block', reason: decision.message ?? 'Continue.' });
@@ -133,9 +136,12 @@ export const copilot = defineAgent({
       web_fetch: 'web_extract',
       task: 'delegate_task',
     },
+    // Keys as 1.0.102 offers its tools to the model (view{path}, bash{command, description …}).
     args: {
       create: { file_text: 'content' },
       edit: { old_str: 'old_string', new_str: 'new_string' },
+      grep: { glob: 'file_glob' },
+      task: { prompt: 'goal' },
     },
   },
   mcpDoubleUnderscore: false,
@@ -219,14 +225,13 @@ export const copilot = defineAgent({
   support: {
     block: 'yes',
     rewrite: 'yes',
-    context: 'ignored',
+    context: 'yes',
     stop: 'yes',
     failures: {
       timeout: 'the call runs (fails open)',
       crash: 'exit 1 or 2 on preToolUse blocks the call (exit 2 loses the reason)',
       garbled: 'unparsable stdout is ignored and the call runs (fails open)',
     },
-    verified: { how: 'docs', source: 'docs.github.com copilot-cli-reference/cli-hooks-reference', date: '2026-12-06' },
-    drops: { context: 'Copilot CLI reads no additionalContext from a command hook on preToolUse or userPromptSubmitted: the context is dropped' },
+    verified: { how: 'real-agent', version: '1.0.102' },
   },
 });
