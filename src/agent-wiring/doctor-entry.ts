@@ -81,7 +81,8 @@ export function checkEntry(input: AgentDoctorInput, file: AgentFile, raw: RawEnt
         ok: false,
         message:
           `${agentName(dialect)} stops the hook after ${fmt(seconds)} s${given === null ? ' (its default)' : ''}${hint}, but the profile's ` +
-          `${ourEvent} hooks may take up to ${slowest} s: a slow guard is cut off and the call goes ahead — set "${timeoutKey}": ${AGENT_HOOK_TIMEOUT_S * unit}`,
+          `${ourEvent} hooks may take up to ${slowest} s: a slow guard is cut off and the call goes ahead — ` +
+          `set "${timeoutKey}": ${AGENT_HOOK_TIMEOUT_S * unit}`,
       });
     } else if (url !== null && seconds <= SERVE_REQUEST_TIMEOUT_S) {
       checks.push({

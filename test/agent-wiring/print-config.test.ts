@@ -85,6 +85,7 @@ describe('setupNotes: where the snippet goes and what the agent needs first', ()
       codex: 'Where: ~/.codex/hooks.json (user) or <repo>/.codex/hooks.json (project), merged into its "hooks".',
       gemini: 'Where: merge the "hooks" object into ~/.gemini/settings.json (user) or',
       cursor: 'Where: ~/.cursor/hooks.json (user) or <project>/.cursor/hooks.json (project); keep',
+      copilot: 'Where: save it as ~/.copilot/hooks/hermes-hooks.json (every *.json there is read) or',
     };
     for (const dialect of AGENT_DIALECTS) {
       const notes = setupNotes(dialect);

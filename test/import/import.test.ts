@@ -291,7 +291,7 @@ describe('importAgentConfig: formats, detection and odd input', () => {
     expect(bad.diagnostics[0]).toMatchObject({ level: 'error', line: 3, column: 20, file: '/p/.claude/settings.json' });
     expect(bad.diagnostics[0]!.message).toMatch(/^not valid JSON: /);
     expect(importAgentConfig('x.json', '{}', { dialect: 'hermes' }).diagnostics[0]!.message).toBe(
-      "a Hermes config needs no import; pass the agent's dialect (claude, codex, gemini, cursor)",
+      "a Hermes config needs no import; pass the agent's dialect (claude, codex, gemini, cursor, copilot)",
     );
     expect(importAgentConfig('x.json', '[]').diagnostics[0]!.message).toBe('expected a JSON object with a "hooks" key');
     const empty = importAgentConfig('/p/.claude/settings.json', '{"model": "opus", "disableAllHooks": true}');

@@ -165,8 +165,8 @@ export const copilot = defineAgent({
   renderStdin,
   readRun,
   answer,
-  // camelCase keys no other agent's stdin has: toolArgs alone tells, or two of them.
-  recognise: { stdinKeys: ['toolArgs', 'toolName', 'sessionId'] },
+  // camelCase tool keys no other agent's stdin has: either tells alone (it also sends Gemini's mark, `timestamp`).
+  recognise: { stdinKeys: ['toolArgs', 'toolName'], decisive: true },
   import: {
     formats: [
       {
