@@ -139,10 +139,10 @@ export function chatCompletionsApi(answer) {
       );
     }
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-    const chunk = (delta, finish_reason = null, extra = {}) =>
-      res.write(
-        `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: 0, model: request.model, choices: [{ index: 0, delta, finish_reason }], ...extra })}\n\n`,
-      );
+    const chunk = (delta, finish_reason = null, extra = {}) => {
+      const data = { id, object: 'chat.completion.chunk', created: 0, model: request.model, choices: [{ index: 0, delta, finish_reason }], ...extra };
+      res.write(`data: ${JSON.stringify(data)}\n\n`);
+    };
     chunk({ role: 'assistant', content: reply.content ?? '' });
     if (calls.length) chunk({ tool_calls: calls });
     chunk({}, finish, { usage });

@@ -143,7 +143,11 @@ async function ownRows() {
 const { home, cleanup } = makeHome();
 let result;
 let own = [];
-const version = execFileSync(COPILOT, ['--version'], { encoding: 'utf8', env: { PATH: process.env.PATH, HOME: work, XDG_CACHE_HOME: cache } })
+const version = execFileSync(COPILOT, ['--version'], {
+  encoding: 'utf8',
+  stdio: ['ignore', 'pipe', 'ignore'],
+  env: { PATH: process.env.PATH, HOME: work, XDG_CACHE_HOME: cache },
+})
   .trim()
   .split('\n')[0];
 try {
