@@ -5,6 +5,7 @@
 import { chmodSync, mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { AGENT_DIALECTS } from '../../src/dialects/agents/index.js';
 import { BIN, cleanupTemps, makeHome, runMain, tempDir } from './_helpers.js';
 
 afterAll(cleanupTemps);
@@ -265,7 +266,7 @@ describe('the CLI surface', () => {
       '2 problem(s) found: codex will skip hermes-hooks or let calls through unguarded. Fix them, then re-run this check.',
     );
     const bad = await runMain(['doctor', '--agent', 'windsurf', '--home', s.hh]);
-    expect(bad).toEqual({ code: 1, stdout: '', stderr: "hermes-hooks: doctor --agent: give one of claude, codex, gemini, cursor (not 'windsurf')\n" });
+    expect(bad).toEqual({ code: 1, stdout: '', stderr: `hermes-hooks: doctor --agent: give one of ${AGENT_DIALECTS.join(', ')} (not 'windsurf')\n` });
   });
 
   it('plain doctor is still the profile doctor', async () => {
