@@ -107,3 +107,46 @@ export async function runAgent(bin, args, { cwd, env, timeoutMs }) {
   clearTimeout(timer);
   return { code, stdout, stderr };
 }
+
+/**
+ * OpenAI's Chat Completions API (Copilot CLI with COPILOT_PROVIDER_TYPE=openai, Qwen Code with
+ * OPENAI_BASE_URL): `answer(body)` gives the assistant message of the turn, `{ content }` or
+ * `{ tool_calls: [{ id, name, arguments }] }`; sent as JSON, or as the chunk stream when asked.
+ * GET …/models lists one model; anything else but POST …/chat/completions: 404.
+ */
+export function chatCompletionsApi(answer) {
+  let n = 0;
+  return listen((req, res, body) => {
+    if (req.method === 'GET' && req.url.endsWith('/models')) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return res.end(JSON.stringify({ object: 'list', data: [{ id: 'e2e-model', object: 'model', created: 0, owned_by: 'e2e' }] }));
+    }
+    if (req.method !== 'POST' || !req.url.endsWith('/chat/completions')) {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      return res.end('{}');
+    }
+    const request = JSON.parse(body);
+    const reply = answer(request);
+    const id = `chatcmpl_${++n}`;
+    const calls = (reply.tool_calls ?? []).map((c, index) => ({ index, id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } }));
+    const finish = calls.length ? 'tool_calls' : 'stop';
+    const usage = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 };
+    const message = { role: 'assistant', content: reply.content ?? null, ...(calls.length ? { tool_calls: calls.map(({ index, ...c }) => c) } : {}) };
+    if (!request.stream) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return res.end(
+        JSON.stringify({ id, object: 'chat.completion', created: 0, model: request.model, choices: [{ index: 0, message, finish_reason: finish }], usage }),
+      );
+    }
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    const chunk = (delta, finish_reason = null, extra = {}) => {
+      const data = { id, object: 'chat.completion.chunk', created: 0, model: request.model, choices: [{ index: 0, delta, finish_reason }], ...extra };
+      res.write(`data: ${JSON.stringify(data)}\n\n`);
+    };
+    chunk({ role: 'assistant', content: reply.content ?? '' });
+    if (calls.length) chunk({ tool_calls: calls });
+    chunk({}, finish, { usage });
+    res.write('data: [DONE]\n\n');
+    res.end();
+  });
+}

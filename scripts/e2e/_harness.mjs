@@ -66,10 +66,14 @@ export function printConfig(agent, home, { wiring = 'client', extra = [] } = {})
   return JSON.parse(cli(['print-config', agent, ...flags, '--home', home, ...extra]));
 }
 
-/** Every handler of a printed `{hooks: {Event: [{hooks: [handler]}]}}` snippet. */
+/** Every handler of a printed `{hooks: {Event: [{hooks: [handler]}]}}` snippet (flat files: each entry is one). */
 export function handlers(snippet) {
-  return Object.values(snippet.hooks).flatMap((groups) => groups.flatMap((g) => g.hooks));
+  return Object.values(snippet.hooks).flatMap((groups) => groups.flatMap((g) => g.hooks ?? [g]));
 }
+
+/** A handler's command and timeout key: `command`/`timeout`, or Copilot's `bash`/`timeoutSec`. */
+const commandOf = (h) => h.command ?? h.bash ?? '';
+const timeoutKey = (h) => ('timeoutSec' in h ? 'timeoutSec' : 'timeout');
 
 // --- the timeout chain, scaled ------------------------------------------------------------------
 // Shipped: the agent timeout print-config writes, the client's curl deadline (HERMES_HOOKS_TIMEOUT,
@@ -101,11 +105,11 @@ function serveDefaultSeconds() {
  */
 export function timeoutChain(snippet, { unitMs = false } = {}) {
   const hs = handlers(snippet);
-  const printed = Math.max(...hs.map((h) => h.timeout ?? 0)) / (unitMs ? 1000 : 1);
-  const path = hs.map((h) => clientPath(h.command ?? '')).find(Boolean);
+  const printed = Math.max(...hs.map((h) => h[timeoutKey(h)] ?? 0)) / (unitMs ? 1000 : 1);
+  const path = hs.map((h) => clientPath(commandOf(h))).find(Boolean);
   const client = clientDefaultSeconds(path);
   // A client wiring whose deadline is not scaled would outlast the scaled agent timeout: a false "open".
-  if (hs.some((h) => (h.command ?? '').includes('hermes-hooks-client')) && client === undefined) {
+  if (hs.some((h) => commandOf(h).includes('hermes-hooks-client')) && client === undefined) {
     throw new Error(`e2e: cannot find the client's default deadline (client ${path ?? 'not found in the printed command'})`);
   }
   const serve = serveDefaultSeconds();
@@ -120,7 +124,7 @@ export function timeoutChain(snippet, { unitMs = false } = {}) {
 
 /** Rewrites every handler's timeout to `seconds` (in ms when `unitMs`), in place. */
 export function setAgentTimeout(snippet, seconds, { unitMs = false } = {}) {
-  for (const h of handlers(snippet)) h.timeout = unitMs ? seconds * 1000 : seconds;
+  for (const h of handlers(snippet)) h[timeoutKey(h)] = unitMs ? seconds * 1000 : seconds;
   return snippet;
 }
 

@@ -14,7 +14,7 @@ import type { EventName } from '../events.js';
 import { isPlainObject } from '../json.js';
 import { blankJsonComments } from '../util/jsonc.js';
 import { agentModule, AGENT_LABELS } from '../dialects/agents/index.js';
-import type { AgentCheck, AgentFileSpec } from '../dialects/agents/module.js';
+import { commandKeyOf, type AgentCheck, type AgentFileSpec } from '../dialects/agents/module.js';
 import type { AgentDialect, DialectMaps } from '../dialects/names.js';
 import { checkEntry, type RawEntry } from './doctor-entry.js';
 import { httpPortChecks, type ListenersProbe } from './http-port.js';
@@ -185,7 +185,7 @@ export function checkAgentConfig(input: AgentDoctorInput): AgentDoctorReport {
       }
       continue;
     }
-    const ours = entriesOf(dialect, json).filter((e) => isServeHttp(e.handler) || isHermesHooksCommand(e.handler['command'] as string));
+    const ours = entriesOf(dialect, json).filter((e) => isServeHttp(e.handler) || isHermesHooksCommand(String(e.handler[commandKeyOf(agent)] ?? '')));
     report.files.push({ path: file.path, role: file.role, state: 'read', entries: ours.length });
     if (file.role === 'reads') report.general.push(...skippedHttpEntries(dialect, json, file.path));
     if (file.role === 'wrong') {

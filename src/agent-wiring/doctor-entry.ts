@@ -6,7 +6,7 @@
 import { basename, isAbsolute } from 'node:path';
 import { splitCommand } from '../shell-words.js';
 import { agentModule, AGENT_LABELS, isAgentDialect, type AgentDialect } from '../dialects/agents/index.js';
-import type { AgentCheck } from '../dialects/agents/module.js';
+import { commandKeyOf, timeoutKeyOf, type AgentCheck } from '../dialects/agents/module.js';
 import type { AgentDoctorInput, AgentEntry, AgentFile } from './agent-doctor.js';
 import { AGENT_HOOK_TIMEOUT_S, CLIENT_TIMEOUT_S, SERVE_REQUEST_TIMEOUT_S } from '../deadlines.js';
 
@@ -25,7 +25,8 @@ export function checkEntry(input: AgentDoctorInput, file: AgentFile, raw: RawEnt
   const { dialect, maps } = input;
   const agent = agentModule(dialect);
   const url = raw.handler['type'] === 'http' && typeof raw.handler['url'] === 'string' ? raw.handler['url'] : null;
-  const command = typeof raw.handler['command'] === 'string' ? raw.handler['command'] : '';
+  const commandKey = commandKeyOf(agent);
+  const command = typeof raw.handler[commandKey] === 'string' ? (raw.handler[commandKey] as string) : '';
   const checks: AgentCheck[] = [];
 
   // The event and the `run <event> --dialect <agent>` it calls.
@@ -60,7 +61,8 @@ export function checkEntry(input: AgentDoctorInput, file: AgentFile, raw: RawEnt
   // Timeout: the agent must wait for the slowest profile hook (+1 s to kill it, +1 s to start).
   if (ourEvent !== null) {
     const unit = agent.timeoutUnit === 'ms' ? 1000 : 1;
-    const given = typeof raw.handler['timeout'] === 'number' ? (raw.handler['timeout'] as number) / unit : null;
+    const timeoutKey = timeoutKeyOf(agent);
+    const given = typeof raw.handler[timeoutKey] === 'number' ? (raw.handler[timeoutKey] as number) / unit : null;
     const seconds = given ?? agent.doctor.defaultTimeoutOn?.[raw.event] ?? agent.doctor.defaultTimeout;
     const slowest = input.profileTimeouts[ourEvent];
     const need = slowest === undefined ? null : slowest + 2;
@@ -68,26 +70,27 @@ export function checkEntry(input: AgentDoctorInput, file: AgentFile, raw: RawEnt
       checks.push({
         ok: null,
         message:
-          `no timeout set and ${agentName(dialect)}'s default is not documented: set "timeout": ` +
+          `no timeout set and ${agentName(dialect)}'s default is not documented: set "${timeoutKey}": ` +
           `${AGENT_HOOK_TIMEOUT_S * (agent.timeoutUnit === 'ms' ? 1000 : 1)}`,
       });
     } else if (need !== null && seconds < need) {
       const hint =
-        unit === 1000 && given !== null && (raw.handler['timeout'] as number) < 1000
+        unit === 1000 && given !== null && (raw.handler[timeoutKey] as number) < 1000
           ? ` (${agent.doctor.msTimeoutHint ?? `${agent.label} counts milliseconds`})`
           : '';
       checks.push({
         ok: false,
         message:
           `${agentName(dialect)} stops the hook after ${fmt(seconds)} s${given === null ? ' (its default)' : ''}${hint}, but the profile's ` +
-          `${ourEvent} hooks may take up to ${slowest} s: a slow guard is cut off and the call goes ahead — set "timeout": ${AGENT_HOOK_TIMEOUT_S * unit}`,
+          `${ourEvent} hooks may take up to ${slowest} s: a slow guard is cut off and the call goes ahead — ` +
+          `set "${timeoutKey}": ${AGENT_HOOK_TIMEOUT_S * unit}`,
       });
     } else if (url !== null && seconds <= SERVE_REQUEST_TIMEOUT_S) {
       checks.push({
         ok: false,
         message:
           `${agentName(dialect)} stops the request after ${fmt(seconds)} s, before serve's own ${SERVE_REQUEST_TIMEOUT_S} s deadline for the ` +
-          `call: a slow serve lets the call go ahead — set "timeout": ${AGENT_HOOK_TIMEOUT_S * unit}`,
+          `call: a slow serve lets the call go ahead — set "${timeoutKey}": ${AGENT_HOOK_TIMEOUT_S * unit}`,
       });
     } else if (client !== null && seconds <= CLIENT_TIMEOUT_S) {
       // Through the client, the agent must outwait the client's own deadline: a frozen serve is
@@ -96,7 +99,7 @@ export function checkEntry(input: AgentDoctorInput, file: AgentFile, raw: RawEnt
         ok: false,
         message:
           `${agentName(dialect)} stops the hook after ${fmt(seconds)} s, before the client's own ${CLIENT_TIMEOUT_S} s deadline for serve: a ` +
-          `frozen serve lets the call go ahead — set "timeout": ${AGENT_HOOK_TIMEOUT_S * unit}`,
+          `frozen serve lets the call go ahead — set "${timeoutKey}": ${AGENT_HOOK_TIMEOUT_S * unit}`,
       });
     } else {
       checks.push({

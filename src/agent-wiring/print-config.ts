@@ -20,6 +20,7 @@ import { AGENT_HOOK_TIMEOUT_S } from '../deadlines.js';
 import { EVENTS, type EventName } from '../events.js';
 import { shellQuote } from '../shell-words.js';
 import { agentModule } from '../dialects/agents/index.js';
+import { commandKeyOf, timeoutKeyOf } from '../dialects/agents/module.js';
 import { DEFAULT_DIALECT_MAPS, toolFamily, type AgentDialect, type DialectMaps } from '../dialects/names.js';
 
 /**
@@ -61,7 +62,9 @@ function snippet(
     const { command, handler: given } = wire(theirEvent, ours);
     if (agent.configShape === 'flat') {
       const failClosed = agent.failClosedField !== undefined && theirEvent === agent.doctor.gate ? { [agent.failClosedField]: true } : {};
-      hooks[theirEvent] = [{ command, timeout: seconds, ...failClosed }];
+      // The agent's own handler keys (Copilot: `type: "command"`, `bash`, `timeoutSec`).
+      const type = agent.handlerKeys?.type !== undefined ? { type: agent.handlerKeys.type } : {};
+      hooks[theirEvent] = [{ ...type, [commandKeyOf(agent)]: command, [timeoutKeyOf(agent)]: seconds, ...failClosed }];
       continue;
     }
     const named = agent.printConfig.handlerName !== undefined ? { name: agent.printConfig.handlerName } : {};

@@ -9,6 +9,7 @@ import { EVENTS, isEventName, type EventName } from '../events.js';
 import { isPlainObject } from '../json.js';
 import { shellQuote } from '../shell-words.js';
 import { AGENTS, agentModule, mimicsOf, type AgentModule } from './agents/index.js';
+import { commandKeyOf } from './agents/module.js';
 import { AGENT_DIALECTS, AGENT_LABELS, toOurEvent, toTheirEvent, type AgentDialect, type DialectMaps } from './names.js';
 
 /** How the entries under an event key are written. */
@@ -33,7 +34,10 @@ function shapeOf(value: unknown): AgentHooksShape {
   if (!Array.isArray(value) || value.length === 0) return 'other';
   const items = value.map((v) => (v instanceof Map ? Object.fromEntries(v) : v));
   if (items.some((g) => isPlainObject(g) && Array.isArray(g['hooks']))) return 'groups';
-  if (items.some((e) => isPlainObject(e) && (typeof e['command'] === 'string' || e['type'] === 'command'))) return 'flat';
+  const commandKeys = new Set(AGENTS.map((a: AgentModule) => commandKeyOf(a)));
+  if (items.some((e) => isPlainObject(e) && (e['type'] === 'command' || Object.keys(e).some((k) => commandKeys.has(k) && typeof e[k] === 'string')))) {
+    return 'flat';
+  }
   return 'other';
 }
 
@@ -62,10 +66,12 @@ export function recogniseAgentHooks(hooks: ReadonlyMap<unknown, unknown>, root: 
   const versioned = typeof root?.get('version') === 'number';
   const named = found.filter((f) => f.agents.length > 0);
   const everyKnows = (d: AgentDialect): boolean => named.every((f) => f.agents.includes(d));
-  // A versioned file puts the agents whose hooks file is versioned (Cursor's) first.
-  const preference: AgentDialect[] = versioned
-    ? [...AGENT_DIALECTS.filter(isVersioned), ...AGENT_DIALECTS.filter((d) => !isVersioned(d))]
-    : [...AGENT_DIALECTS];
+  // Entries under an agent's own command key (Copilot's `bash`) name it first; then a versioned file
+  // puts the agents whose hooks file is versioned (Cursor's, Copilot's) first.
+  const ownKey = (d: AgentDialect): boolean =>
+    agentModule(d).handlerKeys !== undefined && [...hooks.values()].some((v) => usesKey(v, commandKeyOf(agentModule(d))));
+  const byKey = [...AGENT_DIALECTS.filter(ownKey), ...AGENT_DIALECTS.filter((d) => !ownKey(d))];
+  const preference: AgentDialect[] = versioned ? [...byKey.filter(isVersioned), ...byKey.filter((d) => !isVersioned(d))] : byKey;
   const agent = preference.find(everyKnows) ?? named[0]?.agents[0] ?? preference[0]!;
   // Codex writes Claude Code's names and shape: a Claude block may be a Codex one.
   const maybeCodex = named.length > 0 && mimicsOf(agent).some((m) => everyKnows(m.name));
@@ -73,6 +79,11 @@ export function recogniseAgentHooks(hooks: ReadonlyMap<unknown, unknown>, root: 
 }
 
 const isVersioned = (d: AgentDialect): boolean => agentModule(d).versionedConfig === true;
+
+/** A list of entries, one of which has a string under `key`. */
+function usesKey(value: unknown, key: string): boolean {
+  return Array.isArray(value) && value.some((e) => typeof (e instanceof Map ? e.get(key) : isPlainObject(e) ? e[key] : undefined) === 'string');
+}
 
 function hasTypeCommand(value: unknown): boolean {
   return Array.isArray(value) && value.some((e) => (e instanceof Map ? e.get('type') : isPlainObject(e) ? e['type'] : undefined) === 'command');

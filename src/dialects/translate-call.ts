@@ -83,8 +83,9 @@ function toolCall(
     theirTool = toTheirTool(maps, dialect, ourFamilyTool!);
     input = { file_path: fields.take('file_path') ?? '' };
   } else {
-    theirTool = str(fields.take('tool_name'));
-    input = objectInput(fields.take('tool_input'));
+    const keys = agentModule(dialect).stdin?.toolKeys ?? { name: 'tool_name', input: 'tool_input' };
+    theirTool = str(fields.take(keys.name));
+    input = objectInput(fields.take(keys.input));
   }
   const ourTool = ourFamilyTool ?? (theirTool === null ? null : toOurTool(maps, dialect, theirTool));
   return { tool_name: ourTool, args: argsToOurs(maps, dialect, theirTool, input) };
@@ -97,7 +98,11 @@ const CONVERT: Readonly<Record<string, (v: unknown) => unknown>> = { result: res
 function translateFields(dialect: AgentDialect, event: EventName, theirEvent: string, fields: Fields): void {
   const { rest } = fields;
   const stdin = agentModule(dialect).stdin;
-  for (const [from, to] of Object.entries(stdin?.kwargs?.[event] ?? {})) fields.rename(from, to, CONVERT[to]);
+  for (const [from, to] of Object.entries(stdin?.kwargs?.[event] ?? {})) {
+    const [outer, inner] = from.split('.');
+    if (inner === undefined) fields.rename(from, to, CONVERT[to]);
+    else if (isPlainObject(rest[outer!]) && inner in (rest[outer!] as JsonObject)) rest[to] = (CONVERT[to] ?? ((v) => v))((rest[outer!] as JsonObject)[inner]);
+  }
   if (event === 'post_tool_call') rest['status'] = agentModule(dialect).toolFailureEvents?.includes(theirEvent) ? 'error' : 'ok';
   if (event === 'pre_verify' && stdin?.attempt !== undefined) {
     // Hermes counts verify attempts; an agent counts its loops so far, or only flags a repeat.

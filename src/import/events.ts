@@ -5,6 +5,7 @@
 import { toOurEvent, toolFamily } from '../dialects/names.js';
 import { isPlainObject } from '../json.js';
 import type { ConfigPath } from '../config/source.js';
+import { commandKeyOf } from '../dialects/agents/module.js';
 import { commandsUnder, convertMatcher, diag, DROPPED_FIELDS, importHandler, type Ctx } from './handlers.js';
 
 export function importGroups(ctx: Ctx, hooks: Record<string, unknown>): void {
@@ -69,7 +70,7 @@ export function importFlat(ctx: Ctx, data: Record<string, unknown>, hooks: Recor
     const at: ConfigPath = ['hooks', theirEvent];
     const event = toOurEvent(ctx.maps, ctx.from.agent.name, theirEvent);
     if (event === null) {
-      const commands = commandsUnder(entries, true);
+      const commands = commandsUnder(entries, true, commandKeyOf(ctx.from.agent));
       diag(
         ctx,
         'warning',

@@ -4,7 +4,7 @@
 // (`.claude/`, `.qwen/` …), then by the file name; the first agent's first format otherwise.
 
 import { AGENTS, agentModule, type AgentDialect, type AgentModule } from '../dialects/agents/index.js';
-import type { ImportFormat } from '../dialects/agents/module.js';
+import { commandKeyOf, type ImportFormat } from '../dialects/agents/module.js';
 import { isPlainObject } from '../json.js';
 
 /** One format and the agent it belongs to. */
@@ -43,11 +43,12 @@ export function projectDirOf(fileName: string, home: string | undefined): string
 export function detectFormat(fileName: string, data: Record<string, unknown>): Format {
   const hooks = isPlainObject(data['hooks']) ? data['hooks'] : {};
   const events = Object.keys(hooks);
-  // A versioned file of flat entries: event → [{command}], no matcher groups (Cursor's).
-  const flat = events.some((ev) => Array.isArray(hooks[ev]) && (hooks[ev] as unknown[]).some((e) => isPlainObject(e) && 'command' in e));
-  const versioned = FORMATS.find((f) => f.agent.versionedConfig && f.agent.configShape === 'flat');
-  if (typeof data['version'] === 'number' && flat && versioned) return versioned;
+  // A versioned file of flat entries: event → [{command}] (Cursor's), [{bash}] (Copilot's), no matcher groups.
+  const flatWith = (key: string): boolean =>
+    events.some((ev) => Array.isArray(hooks[ev]) && (hooks[ev] as unknown[]).some((e) => isPlainObject(e) && key in e));
+  const versioned = FORMATS.filter((f) => f.agent.versionedConfig && f.agent.configShape === 'flat' && flatWith(commandKeyOf(f.agent)));
   const hint = pathHint(fileName);
+  if (typeof data['version'] === 'number' && versioned.length > 0) return versioned.find((f) => f.format === hint?.format.format) ?? versioned[0]!;
   if (hint) return hint.format;
   const byEvents = FORMATS.find((f) => f.agent.import.ownEvents?.some((ev) => events.includes(ev)));
   if (byEvents) return byEvents;

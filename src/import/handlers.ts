@@ -7,6 +7,7 @@ import type { Diagnostic, DiagnosticLevel } from '../types.js';
 import { diagnosticAt, type ConfigPath, type ConfigSource } from '../config/source.js';
 import { convertClaudeMatcher, convertRegexMatcher, isValidRegex, matchesEverything } from '../dialects/matchers.js';
 import type { AgentDialect } from '../dialects/agents/index.js';
+import { commandKeyOf, timeoutKeyOf } from '../dialects/agents/module.js';
 import type { DialectMaps } from '../dialects/names.js';
 import { shellQuote } from '../shell-words.js';
 import { isPlainObject } from '../json.js';
@@ -82,9 +83,10 @@ function convertTimeout(ctx: Ctx, raw: unknown, path: ConfigPath): number | null
 
 /** Their command (+ exec-form args) → our command line, with what had to change reported. */
 function convertCommand(ctx: Ctx, handler: Record<string, unknown>, at: ConfigPath): string | null {
-  const raw = handler['command'];
+  const commandKey = commandKeyOf(ctx.from.agent);
+  const raw = handler[commandKey];
   if (typeof raw !== 'string' || raw.trim() === '') {
-    diag(ctx, 'warning', at, `hook has no command; not imported`);
+    diag(ctx, 'warning', at, `hook has no ${commandKey === 'command' ? 'command' : `"${commandKey}" command`}; not imported`);
     return null;
   }
   let command = raw.trim();
@@ -159,6 +161,8 @@ export const DROPPED_FIELDS: Readonly<Record<string, [DiagnosticLevel, string]>>
   statusMessage: ['info', 'statusMessage is not shown by hermes-hooks; dropped'],
   once: ['info', 'once cannot be carried over; dropped'],
   command_windows: ['info', 'command_windows is not used by hermes-hooks; dropped'],
+  powershell: ['info', 'powershell is the Windows command; hermes-hooks runs the bash one'],
+  cwd: ['warning', "cwd cannot be carried over: hermes-hooks runs the hook in the host's working directory; cd in a wrapper script"],
 };
 /** Fields we read, plus labels (Gemini/Qwen `name`, `description`) that carry no behaviour. */
 const READ_FIELDS = new Set([
@@ -167,6 +171,8 @@ const READ_FIELDS = new Set([
   'args',
   'timeout',
   'timeout_sec',
+  'bash',
+  'timeoutSec',
   'shell',
   'onFailure',
   'on_failure',
@@ -260,7 +266,8 @@ export function importHandler(ctx: Ctx, handler: unknown, at: ConfigPath, event:
   if (!reportHandlerFields(ctx, handler, at)) return;
   const command = convertCommand(ctx, handler, at);
   if (command === null) return;
-  const timeoutKey = handler['timeout'] !== undefined ? 'timeout' : 'timeout_sec';
+  const own = timeoutKeyOf(ctx.from.agent);
+  const timeoutKey = handler[own] !== undefined ? own : handler['timeout'] !== undefined ? 'timeout' : 'timeout_sec';
   const timeout = convertTimeout(ctx, handler[timeoutKey], [...at, timeoutKey]);
   const fail_closed = failClosedOf(ctx, handler, at, event);
   addHook(ctx, { event, command, matcher, timeout, fail_closed, dialect: ctx.from.agent.name, source: formatAt(at) }, at);
@@ -271,12 +278,10 @@ function formatAt(at: ConfigPath): string {
 }
 
 /** The commands under an event we cannot map, so the diagnostic can name them. */
-export function commandsUnder(value: unknown, flat: boolean): string[] {
+export function commandsUnder(value: unknown, flat: boolean, key = 'command'): string[] {
   if (!Array.isArray(value)) return [];
   const handlers = flat ? value : value.flatMap((g) => (isPlainObject(g) && Array.isArray(g['hooks']) ? g['hooks'] : []));
-  return handlers.map((h) =>
-    isPlainObject(h) && typeof h['command'] === 'string' ? h['command'] : isPlainObject(h) ? `(${String(h['type'] ?? 'hook')})` : '?',
-  );
+  return handlers.map((h) => (isPlainObject(h) && typeof h[key] === 'string' ? h[key] : isPlainObject(h) ? `(${String(h['type'] ?? 'hook')})` : '?'));
 }
 
 export function convertMatcher(ctx: Ctx, raw: unknown, at: ConfigPath, theirEvent: string, event: EventName): string | null | false {

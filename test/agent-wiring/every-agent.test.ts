@@ -15,6 +15,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { AGENTS } from '../../src/dialects/agents/index.js';
+import { commandKeyOf, timeoutKeyOf } from '../../src/dialects/agents/module.js';
 import { evaluateDialectRun } from '../../src/dialects/evaluate.js';
 import { DEFAULT_DIALECT_MAPS, toOurEvent, type AgentDialect } from '../../src/dialects/names.js';
 import { renderDialectStdin } from '../../src/dialects/render.js';
@@ -58,6 +59,9 @@ const blocked = (d: Directive | null): boolean => d?.action === 'block';
 
 describe.each(AGENTS.map((a) => [a.name, a] as const))('every consumer knows %s', (name, agent) => {
   const gate = agent.doctor.gate;
+  /** The command of a printed entry, under the record's handler key (`command`, Copilot's `bash`). */
+  const commandIn = (entries: unknown): string =>
+    new RegExp(`"${commandKeyOf(agent)}":"((?:[^"\\\\]|\\\\.)*)"`).exec(JSON.stringify(entries))![1]!.replace(/\\(.)/g, '$1');
 
   it('the record is whole: its gate maps to pre_tool_call and it says how its hook blocks', () => {
     expect(isGate(name, gate), `${name}: doctor.gate ${gate} does not map to pre_tool_call in names.events`).toBe(true);
@@ -99,10 +103,8 @@ describe.each(AGENTS.map((a) => [a.name, a] as const))('every consumer knows %s'
     const dir = tempDir('hh-every-');
     const guard = writeScript(join(dir, 'guard.sh'), `#!/bin/sh\nif grep -q 'rm -rf'; then printf '%s\\n' '${agent.blockOnStdout}'; fi\nexit 0\n`);
     const handler = { type: 'command', command: guard, timeout: 30 };
-    const hooks =
-      agent.configShape === 'flat'
-        ? { [gate]: [{ command: guard, timeout: 30 }] }
-        : { [gate]: [{ matcher: agent.printConfig.matchAll ?? '*', hooks: [handler] }] };
+    const flat = { ...(agent.handlerKeys?.type ? { type: agent.handlerKeys.type } : {}), [commandKeyOf(agent)]: guard, [timeoutKeyOf(agent)]: 30 };
+    const hooks = agent.configShape === 'flat' ? { [gate]: [flat] } : { [gate]: [{ matcher: agent.printConfig.matchAll ?? '*', hooks: [handler] }] };
     const file = join(dir, agent.import.formats[0]!.dir, 'hooks.json');
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, JSON.stringify(agent.versionedConfig ? { version: 1, hooks } : { hooks }));
@@ -176,7 +178,7 @@ describe.each(AGENTS.map((a) => [a.name, a] as const))('every consumer knows %s'
       }
 
       const snippet = JSON.parse((await runMain(['print-config', name, '--home', home], { env })).stdout) as { hooks: Record<string, unknown[]> };
-      const commandOf = (event: string): string => /"command":"((?:[^"\\]|\\.)*)"/.exec(JSON.stringify(snippet.hooks[event]))![1]!.replace(/\\(.)/g, '$1');
+      const commandOf = (event: string): string => commandIn(snippet.hooks[event]);
       const printedGate = commandOf(gate);
       // The bash client is given the same arguments as the perl one print-config chose.
       const args = printedGate.slice(printedGate.indexOf(`${name} ${gate} `)).split(' ');
@@ -196,7 +198,7 @@ describe.each(AGENTS.map((a) => [a.name, a] as const))('every consumer knows %s'
     const down = baseEnv({ HERMES_HOOKS_AUTOSTART: '0' });
     const snippet = JSON.parse((await runMain(['print-config', name, '--home', home], { env: down })).stdout) as { hooks: Record<string, unknown[]> };
     for (const event of Object.keys(snippet.hooks)) {
-      const command = /"command":"((?:[^"\\]|\\.)*)"/.exec(JSON.stringify(snippet.hooks[event]))![1]!.replace(/\\(.)/g, '$1');
+      const command = commandIn(snippet.hooks[event]);
       const r = await runShell(command, JSON.stringify({ hook_event_name: event }), down);
       expect([event, r.code]).toEqual([event, isGate(name, event) ? 2 : 1]);
       if (isGate(name, event)) expect(blocked(agentReads(name, r)), `${name} ${event} with serve down: ${JSON.stringify(r)}`).toBe(true);

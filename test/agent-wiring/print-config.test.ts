@@ -87,6 +87,7 @@ describe('setupNotes: where the snippet goes and what the agent needs first', ()
       cursor: 'Where: ~/.cursor/hooks.json (user) or <project>/.cursor/hooks.json (project); keep',
       goose: 'Where: a plugin folder, ~/.agents/plugins/hermes-hooks/ (user) or <project>/.agents/plugins/hermes-hooks/',
       antigravity: 'Where: merge the "hooks" object into ~/.gemini/config/hooks.json (user) or <workspace>/.agents/hooks.json',
+      copilot: 'Where: save it as ~/.copilot/hooks/hermes-hooks.json (every *.json there is read) or',
     };
     for (const dialect of AGENT_DIALECTS) {
       const notes = setupNotes(dialect);

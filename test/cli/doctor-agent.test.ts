@@ -5,8 +5,8 @@
 import { chmodSync, mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, cleanupTemps, makeHome, runMain, tempDir } from './_helpers.js';
 import { AGENT_DIALECTS } from '../../src/dialects/agents/index.js';
+import { BIN, cleanupTemps, makeHome, runMain, tempDir } from './_helpers.js';
 
 afterAll(cleanupTemps);
 

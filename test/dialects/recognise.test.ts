@@ -42,6 +42,15 @@ describe('recogniseAgentHooks', () => {
     ]);
   });
 
+  it("Copilot CLI's versioned file: its bash entries name it, though Cursor knows preToolUse too; its stdin is told by its keys", () => {
+    expect(keys('version: 1\nhooks:\n  preToolUse:\n    - type: command\n      bash: /g.sh\n      timeoutSec: 30\n')).toEqual([
+      { key: 'preToolUse', agent: 'copilot', event: 'pre_tool_call', shape: 'flat', maybeCodex: false },
+    ]);
+    expect(keys('version: 1\nhooks:\n  preToolUse:\n    - command: /g.sh\n')[0]?.agent).toBe('cursor');
+    const stdin = { sessionId: 's', timestamp: 1796564494529, cwd: '/r', toolName: 'bash', toolArgs: { command: 'ls' } };
+    expect(recogniseAgentInput(stdin, maps)).toMatchObject({ agent: 'copilot', theirEvent: null });
+  });
+
   it("a typo of a Hermes event is not another agent's (it keeps its did-you-mean)", () => {
     expect(keys('hooks:\n  pretoolcall:\n    - command: /g.sh\n  outbound: []\n')).toEqual([]);
   });

@@ -409,6 +409,7 @@ describe('no answer grants more than the hooks said', () => {
     cursor: 'preToolUse',
     goose: 'PreToolUse',
     antigravity: 'PreToolUse',
+    copilot: 'preToolUse',
   };
   const answers = (dialect: AgentDialect) => ({
     modify: renderDialectAnswer(dialect, maps, TOOL_EVENT[dialect], decision('pre_tool_call', 'allow', { args: REWRITE, modified_by: [0] }), 'terminal'),
@@ -455,6 +456,12 @@ describe('no answer grants more than the hooks said', () => {
     const { modify, approve } = answers('cursor');
     expect(JSON.parse(modify.stdout)).toEqual({ permission: 'allow', updated_input: REWRITE });
     expect(JSON.parse(approve.stdout)).toEqual({ permission: 'ask', user_message: 'Check this', agent_message: 'Check this', updated_input: REWRITE });
+  });
+
+  it('Copilot: a rewrite is modifiedArgs with no permissionDecision (1.0.102 applies it alone); approve is ask with the rewrite', () => {
+    const { modify, approve } = answers('copilot');
+    expect(JSON.parse(modify.stdout)).toEqual({ modifiedArgs: REWRITE });
+    expect(JSON.parse(approve.stdout)).toEqual({ permissionDecision: 'ask', permissionDecisionReason: 'Check this', modifiedArgs: REWRITE });
   });
 
   it('no Decision but an explicit approve ever reaches an agent as ask, and none as a Claude or Gemini allow', () => {

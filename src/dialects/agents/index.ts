@@ -10,12 +10,13 @@
 import { antigravity } from './antigravity.js';
 import { claude } from './claude.js';
 import { codex } from './codex.js';
+import { copilot } from './copilot.js';
 import { cursor } from './cursor.js';
 import { gemini } from './gemini.js';
 import { goose } from './goose.js';
 import type { AgentModule } from './module.js';
 
-export const AGENTS = [claude, codex, gemini, cursor, goose, antigravity] as const;
+export const AGENTS = [claude, codex, gemini, cursor, copilot, goose, antigravity] as const;
 
 /** The agents' dialect names (`claude` …); `hermes` is the native wire and has no record. */
 export type AgentDialect = (typeof AGENTS)[number]['name'];

@@ -212,8 +212,13 @@ export interface StdinReading {
    */
   normalise?: (raw: JsonObject) => JsonObject;
   sessionKeys?: readonly string[];
+  /** The keys holding the call's tool and its arguments, when not `tool_name`/`tool_input` (Copilot's camelCase `toolName`/`toolArgs`). */
+  toolKeys?: { name: string; input: string };
   renames?: Readonly<Record<string, string>>;
-  /** Per our event: their field → our kwarg (`result` becomes a JSON string, `user_message` the prompt's text). */
+  /**
+   * Per our event: their field → our kwarg (`result` becomes a JSON string, `user_message` the prompt's text);
+   * `outer.inner` reads a field of an object (Copilot's `toolResult.textResultForLlm`), leaving the object as it is.
+   */
   kwargs?: Partial<Readonly<Record<EventName, Readonly<Record<string, string>>>>>;
   /** How it counts verify attempts: `loops` so far (a number), or only a `repeat` flag (a boolean). */
   attempt?: { key: string; counts: 'loops' | 'repeat' };
@@ -257,6 +262,11 @@ export interface AgentModule<N extends string = string> {
   readonly configShape: 'groups' | 'flat';
   /** Its hooks file carries `"version": 1` beside `hooks`. */
   readonly versionedConfig?: boolean;
+  /**
+   * A handler's keys in its hooks file when they are not `command`/`timeout` (Copilot: `bash`, `timeoutSec`),
+   * and the `type` every handler must carry there (`"command"`), if any.
+   */
+  readonly handlerKeys?: { command: string; timeout: string; type?: string };
   /** Its settings file allows comments (JSON with comments). */
   readonly configComments?: boolean;
   /** Handler timeouts are in this unit. */
@@ -286,6 +296,12 @@ export interface AgentModule<N extends string = string> {
   /** What its answers can do, how its failures behave, how we know: the support matrix (docs/agents.md) and the drop warnings read it. */
   readonly support: AgentSupport;
 }
+
+/** The key of a handler's command in this agent's hooks file (`command` unless the record says). */
+export const commandKeyOf = (agent: Pick<AgentModule, 'handlerKeys'>): string => agent.handlerKeys?.command ?? 'command';
+
+/** The key of a handler's timeout in this agent's hooks file (`timeout` unless the record says). */
+export const timeoutKeyOf = (agent: Pick<AgentModule, 'handlerKeys'>): string => agent.handlerKeys?.timeout ?? 'timeout';
 
 /** Keeps the record's name a literal type, so the registry can derive the union of names. */
 export function defineAgent<const N extends string>(module: AgentModule<N>): AgentModule<N> {
