@@ -2,14 +2,17 @@
 //   (default)  every event through the bundled client to `hermes-hooks serve`, which the client
 //              starts on first use and which exits when idle: the fast path, nothing to set up;
 //   --run      a `hermes-hooks run` per call: no server at all, ~150–300 ms more per call;
-//   --http     Claude Code only: its own http hooks to serve's loopback listener (token in its env).
+//   --http     Claude Code only: its own http hooks to serve's loopback listener (token in its env);
+//   --mod DIR  Claude Code 2.1.287+: a plugin (a mod) written to DIR that calls serve from inside Claude Code.
 
-import { delimiter, isAbsolute, join, resolve } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { agentModule, AGENT_DIALECTS, isAgentDialect, type AgentDialect } from '../dialects/agents/index.js';
 import type { DialectMaps } from '../dialects/names.js';
 import { printDialectConfig, printServeConfig, setupNotes, wiredEvents, type ClientCommand } from '../agent-wiring/print-config.js';
 import { isNeeded, profileEvents, type ProfileEvents } from '../agent-wiring/profile-events.js';
+import { claudeModFiles, isOurModule } from '../agent-wiring/claude-mod.js';
 import type { EventName } from '../events.js';
 import { whichOnPath } from '../spawn/launch-problems.js';
 import { TOKEN_FILE_NAME } from '../serve/auth.js';
@@ -29,6 +32,9 @@ import { openProfile } from './_profile.js';
 const CLI_BIN = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
 
 const HTTP_AGENTS = AGENT_DIALECTS.filter((a) => agentModule(a).printConfig.httpHooks);
+const MOD_AGENTS = AGENT_DIALECTS.filter((a) => agentModule(a).printConfig.mod !== undefined);
+/** The mod's template, kept in the repo beside the client. */
+const MOD_TEMPLATE = fileURLToPath(new URL('../../scripts-examples/hosts/claude-mod/register.js', import.meta.url));
 
 const PRINT_HELP =
   `Usage: hermes-hooks print-config <${AGENT_DIALECTS.join('|')}> [--socket PATH | --run [--command CMD] | --http [--url URL]] ` +
@@ -57,6 +63,10 @@ answer (not installed, frozen, shutting down, an impostor on the socket), a tool
                   and the prompt (which starts serve when none answers), stay on the client. serve
                   --http never idle-exits: keep it running (stderr prints a systemd user unit), since
                   whoever holds the port while it is free answers for serve and gets the token
+  --mod DIR       ${MOD_AGENTS.map((a) => agentModule(a).label).join(', ')} only: write a plugin (a mod, Claude Code ${MOD_AGENTS.map((a) => agentModule(a).printConfig.mod!.since).join(', ')}+) into DIR
+                  that sends each tool call and lifecycle event to serve over its socket from inside the
+                  agent (no process per call); when serve is not running it starts it through the client.
+                  Prints how to enable it. DIR must be empty, missing, or a mod print-config wrote.
   --serve         the default wiring (accepted for scripts written for earlier releases)
 
 Examples:
@@ -65,7 +75,7 @@ Examples:
   hermes-hooks print-config gemini --run
 `;
 
-type Wiring = 'client' | 'run' | 'http';
+type Wiring = 'client' | 'run' | 'http' | 'mod';
 
 const STRICT_TIP = 'Tip: hooks_fail_closed: true at the top of config.yaml makes a pre_tool_call guard that cannot run block the call, not allow it';
 
@@ -77,6 +87,7 @@ export async function printConfigCommand(args: string[], io: CliIO): Promise<num
     http: { type: 'boolean' },
     url: { type: 'string' },
     socket: { type: 'string' },
+    mod: { type: 'string' },
   });
   if (values.help) {
     io.stdout.write(PRINT_HELP);
@@ -98,6 +109,7 @@ export async function printConfigCommand(args: string[], io: CliIO): Promise<num
       if (ours !== undefined && !needs.needs.has(ours)) needs.needs.set(ours, `${their} through the client starts serve when none answers (--http)`);
     }
   }
+  if (wiring === 'mod') return printMod(agent, values, target, io);
   return printServe(agent, values, { ...target, http: wiring === 'http' }, io);
 }
 
@@ -115,6 +127,14 @@ function chooseWiring(agent: AgentDialect, values: Record<string, unknown>): Wir
   if (run && values.serve === true)
     throw new CliError(`print-config: ${values.run === true ? '--run' : '--command'} and --serve are two different wirings; give one`);
   if (run && values.socket !== undefined) throw new CliError('print-config: --socket is for the serve wiring (the default); --run starts no server');
+  if (values.mod !== undefined) {
+    if (agentModule(agent).printConfig.mod === undefined) {
+      throw new CliError(`print-config: --mod is for agents that run mods (${MOD_AGENTS.join(', ')}); ${agentModule(agent).label} has none — drop --mod`);
+    }
+    if (run || http) throw new CliError(`print-config: --mod and ${run ? '--run' : flag} are two different wirings; give one`);
+    if (values.mod === '') throw new CliError('print-config: --mod needs the directory to write the mod into');
+    return 'mod';
+  }
   return run ? 'run' : http ? 'http' : 'client';
 }
 
@@ -249,6 +269,71 @@ function printServe(agent: AgentDialect, values: Record<string, unknown>, target
   notes.push(STRICT_TIP);
   for (const line of notes) writeLine(io.stderr, line);
   return 0;
+}
+
+/**
+ * print-config --mod DIR: the mod's files written into DIR (stdout names it; how to enable it on
+ * stderr). It talks to serve's socket for this home as serve finds it now (the path is in the file),
+ * and runs the bundled client, which starts serve, only when nothing answers there.
+ */
+function printMod(agent: AgentDialect, values: Record<string, unknown>, target: Target, io: CliIO): number {
+  const facts = agentModule(agent).printConfig.mod!;
+  const dir = resolve(io.cwd, values.mod as string);
+  refuseForeignDir(dir);
+  const absHome = resolve(io.cwd, target.home);
+  const choice = typeof values.socket === 'string' ? null : chooseSocket(absHome, io.env);
+  if (choice !== null && choice.socket === null) {
+    throw new CliError(
+      `print-config: no private directory for the socket of ${absHome}: ${skippedText(choice.skipped)}; pass --socket a path in a directory of yours`,
+    );
+  }
+  const socket = choice?.socket ?? resolve(io.cwd, values.socket as string);
+  if (Buffer.byteLength(socket) > SOCKET_PATH_MAX_BYTES) {
+    throw new CliError(`print-config: the socket path ${socket} is over ${SOCKET_PATH_MAX_BYTES} bytes, too long for a Unix socket; pass a shorter --socket`);
+  }
+  const computed = choice !== null && socket !== join(absHome, SOCKET_FILE_NAME);
+  const client = bundledClient(io);
+  const tail = [computed ? '' : socket, '--home', absHome, '--node', process.execPath, '--bin', CLI_BIN];
+  if (typeof values.config === 'string') tail.push('--serve-args', `--config ${resolve(io.cwd, values.config)}`);
+  const events = wiredEvents(agent, target.maps, target.needed).filter((e) => facts.events.includes(e));
+  const template = readFileSync(MOD_TEMPLATE, 'utf8');
+  const version = (JSON.parse(readFileSync(fileURLToPath(new URL('../../package.json', import.meta.url)), 'utf8')) as { version: string }).version;
+  const files = claudeModFiles(
+    template,
+    { socket, profile: absHome, events, gate: agentModule(agent).doctor.gate, client: { head: [client.interpreter, client.path, agent], tail } },
+    version,
+  );
+  for (const [rel, text] of files) {
+    mkdirSync(dirname(join(dir, rel)), { recursive: true });
+    writeFileSync(join(dir, rel), text);
+  }
+  io.stdout.write(`${dir}\n`);
+  const notes = [
+    `hermes-hooks print-config ${agent} --mod: wrote a Claude Code plugin (a mod) into ${dir}; the hooks read ${target.configFile}`,
+    `It sends ${events.join(', ') || 'no event (the profile has no hook a mod can serve)'} to hermes-hooks serve on ${socket} from inside Claude Code;`,
+    '  when nothing answers there it runs the bundled client once, which starts serve (idle exit after ' +
+      `${AUTOSTART_IDLE_EXIT_S / 60} minutes). serve frozen, or an answer it cannot read: the tool call is denied.`,
+    ...facts.enable(shellQuote(dir)),
+    `Added a hook on another event? Write it again: ${rewireCommand(agent, values)} --mod ${shellQuote(dir)}`,
+    STRICT_TIP,
+  ];
+  for (const line of notes) writeLine(io.stderr, line);
+  return 0;
+}
+
+/** DIR is missing, empty, or a mod print-config wrote; anything else is someone's and is not overwritten. */
+function refuseForeignDir(dir: string): void {
+  if (!existsSync(dir)) return;
+  let entries: string[];
+  try {
+    entries = readdirSync(dir);
+  } catch {
+    throw new CliError(`print-config: --mod ${dir} is not a directory; give a new or empty one`);
+  }
+  if (entries.length === 0) return;
+  const module = join(dir, 'hooks/register.js');
+  const ours = existsSync(module) && isOurModule(readFileSync(module, 'utf8'));
+  if (!ours) throw new CliError(`print-config: --mod ${dir} holds something else (${entries.slice(0, 5).join(', ')}); give a new or empty directory`);
 }
 
 /**
