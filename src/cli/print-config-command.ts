@@ -280,6 +280,37 @@ function printMod(agent: AgentDialect, values: Record<string, unknown>, target: 
   const facts = agentModule(agent).printConfig.mod!;
   const dir = resolve(io.cwd, values.mod as string);
   refuseForeignDir(dir);
+  const { files, events, socket } = modFiles(agent, values, target, io);
+  for (const [rel, text] of files) {
+    mkdirSync(dirname(join(dir, rel)), { recursive: true });
+    writeFileSync(join(dir, rel), text);
+  }
+  io.stdout.write(`${dir}\n`);
+  const notes = [
+    `hermes-hooks print-config ${agent} --mod: wrote a Claude Code plugin (a mod) into ${dir}; the hooks read ${target.configFile}`,
+    `It sends ${events.join(', ') || 'no event (the profile has no hook a mod can serve)'} to hermes-hooks serve on ${socket} from inside Claude Code;`,
+    '  when nothing answers there it runs the bundled client once, which starts serve (idle exit after ' +
+      `${AUTOSTART_IDLE_EXIT_S / 60} minutes). serve frozen, or an answer it cannot read: the tool call is denied.`,
+    ...facts.enable(shellQuote(dir)),
+    `Added a hook on another event? Write it again: ${rewireCommand(agent, values)} --mod ${shellQuote(dir)}`,
+    STRICT_TIP,
+  ];
+  for (const line of notes) writeLine(io.stderr, line);
+  return 0;
+}
+
+/**
+ * The mod's files for this profile as print-config writes them (doctor --agent --mod compares a DIR
+ * with them): the socket serve uses for this home now (its path is in the file), the profile's
+ * events a mod sees, and the bundled client that starts serve when nothing answers.
+ */
+export function modFiles(
+  agent: AgentDialect,
+  values: Record<string, unknown>,
+  target: { home: string; maps: DialectMaps; needed: (ours: EventName) => boolean },
+  io: CliIO,
+): { files: Map<string, string>; events: string[]; socket: string } {
+  const facts = agentModule(agent).printConfig.mod!;
   const absHome = resolve(io.cwd, target.home);
   const choice = typeof values.socket === 'string' ? null : chooseSocket(absHome, io.env);
   if (choice !== null && choice.socket === null) {
@@ -298,27 +329,8 @@ function printMod(agent: AgentDialect, values: Record<string, unknown>, target: 
   const events = wiredEvents(agent, target.maps, target.needed).filter((e) => facts.events.includes(e));
   const template = readFileSync(MOD_TEMPLATE, 'utf8');
   const version = (JSON.parse(readFileSync(fileURLToPath(new URL('../../package.json', import.meta.url)), 'utf8')) as { version: string }).version;
-  const files = claudeModFiles(
-    template,
-    { socket, profile: absHome, events, gate: agentModule(agent).doctor.gate, client: { head: [client.interpreter, client.path, agent], tail } },
-    version,
-  );
-  for (const [rel, text] of files) {
-    mkdirSync(dirname(join(dir, rel)), { recursive: true });
-    writeFileSync(join(dir, rel), text);
-  }
-  io.stdout.write(`${dir}\n`);
-  const notes = [
-    `hermes-hooks print-config ${agent} --mod: wrote a Claude Code plugin (a mod) into ${dir}; the hooks read ${target.configFile}`,
-    `It sends ${events.join(', ') || 'no event (the profile has no hook a mod can serve)'} to hermes-hooks serve on ${socket} from inside Claude Code;`,
-    '  when nothing answers there it runs the bundled client once, which starts serve (idle exit after ' +
-      `${AUTOSTART_IDLE_EXIT_S / 60} minutes). serve frozen, or an answer it cannot read: the tool call is denied.`,
-    ...facts.enable(shellQuote(dir)),
-    `Added a hook on another event? Write it again: ${rewireCommand(agent, values)} --mod ${shellQuote(dir)}`,
-    STRICT_TIP,
-  ];
-  for (const line of notes) writeLine(io.stderr, line);
-  return 0;
+  const settings = { socket, profile: absHome, events, gate: agentModule(agent).doctor.gate, client: { head: [client.interpreter, client.path, agent], tail } };
+  return { files: claudeModFiles(template, settings, version), events, socket };
 }
 
 /** DIR is missing, empty, or a mod print-config wrote; anything else is someone's and is not overwritten. */

@@ -118,6 +118,26 @@ describe('print-config claude --mod DIR', () => {
     expect(readFileSync(join(foreign, 'hooks/register.js'), 'utf8')).toBe('export function register() {}\n');
   }, 30_000);
 
+  it('doctor --agent claude --mod DIR: the mod print-config wrote passes; one edited since is a ✗ naming the command that writes it again', async () => {
+    const { modDir, home } = await setUp();
+    const doctor = () =>
+      new Promise<{ code: number | null; stdout: string }>((resolve) => {
+        const c = spawn(process.execPath, [BIN, 'doctor', '--agent', 'claude', '--mod', modDir, '--home', home], { env: baseEnv() });
+        let stdout = '';
+        c.stdout.on('data', (b: Buffer) => (stdout += b));
+        c.on('close', (code) => resolve({ code, stdout }));
+      });
+    const fresh = await doctor();
+    expect(fresh.code, fresh.stdout).toBe(0);
+    expect(fresh.stdout).toContain('is the mod print-config writes for this profile');
+    const file = join(modDir, 'hooks/register.js');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('"probeMs": 1000', '"probeMs": 9000'));
+    const edited = await doctor();
+    expect(edited.code).toBe(1);
+    expect(edited.stdout).toContain(`hooks/register.js differs from what print-config writes now`);
+    expect(edited.stdout).toContain(`hermes-hooks print-config claude --mod ${modDir} --home ${home}`);
+  }, 30_000);
+
   it('serve up: rm -rf denied with the guard message, ls goes on unchanged, a rewrite goes on rewritten', async () => {
     const { home, dispatch } = await setUp();
     const served = await startServe(home, []);
