@@ -323,6 +323,14 @@ export function modFiles(
     throw new CliError(`print-config: the socket path ${socket} is over ${SOCKET_PATH_MAX_BYTES} bytes, too long for a Unix socket; pass a shorter --socket`);
   }
   const computed = choice !== null && socket !== join(absHome, SOCKET_FILE_NAME);
+  // The mod connects to this path as written, with none of the client's ownership checks (a mod has
+  // no stat): a short path under /tmp is one another user could create after a reboot and answer on.
+  if (computed && dirname(socket).startsWith('/tmp/')) {
+    throw new CliError(
+      `print-config: the mod would talk to ${socket}, a directory under /tmp that another user could make after a reboot; ` +
+        'pass --socket a path in a directory of yours (and start serve with the same --socket)',
+    );
+  }
   const client = bundledClient(io);
   const tail = [computed ? '' : socket, '--home', absHome, '--node', process.execPath, '--bin', CLI_BIN];
   if (typeof values.config === 'string') tail.push('--serve-args', `--config ${resolve(io.cwd, values.config)}`);
