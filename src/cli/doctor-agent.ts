@@ -20,7 +20,8 @@ import { profileEvents } from '../agent-wiring/profile-events.js';
 import { shellQuote } from '../shell-words.js';
 import { isNeeded } from '../agent-wiring/profile-events.js';
 import { isOurModule } from '../agent-wiring/claude-mod.js';
-import { modFiles } from './print-config-command.js';
+import { bundledClient, CLI_BIN } from './print-config-command.js';
+import { modFiles } from './print-config-mod.js';
 
 const HELP = `Usage: hermes-hooks doctor --agent <${AGENT_DIALECTS.join('|')}> [--project DIR] [--mod DIR] [--json] [discovery options]
 
@@ -63,7 +64,9 @@ export async function doctorAgentCommand(args: string[], io: CliIO): Promise<num
   const profile = await openProfile(discoveryOf(values), io);
   const broken = configLoadError(profile.config);
   const maps = profile.config.dialects.maps;
-  if (typeof values.mod === 'string') return doctorMod(agent, values, { home: profile.home, maps, needed: neededOf(profile.config) }, io);
+  if (typeof values.mod === 'string') {
+    return doctorMod(agent, values, { home: profile.home, maps, needed: neededOf(profile.config), client: bundledClient(io), cliBin: CLI_BIN }, io);
+  }
   const profileTimeouts: Partial<Record<EventName, number>> = {};
   for (const spec of profile.config.specs) profileTimeouts[spec.event] = Math.max(profileTimeouts[spec.event] ?? 0, spec.timeout);
 

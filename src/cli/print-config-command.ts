@@ -5,14 +5,13 @@
 //   --http     Claude Code only: its own http hooks to serve's loopback listener (token in its env);
 //   --mod DIR  Claude Code 2.1.287+: a plugin (a mod) written to DIR that calls serve from inside Claude Code.
 
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
+import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { agentModule, AGENT_DIALECTS, isAgentDialect, type AgentDialect } from '../dialects/agents/index.js';
 import type { DialectMaps } from '../dialects/names.js';
 import { printDialectConfig, printServeConfig, setupNotes, wiredEvents, type ClientCommand } from '../agent-wiring/print-config.js';
 import { isNeeded, profileEvents, type ProfileEvents } from '../agent-wiring/profile-events.js';
-import { claudeModFiles, isOurModule } from '../agent-wiring/claude-mod.js';
+import { printMod } from './print-config-mod.js';
 import type { EventName } from '../events.js';
 import { whichOnPath } from '../spawn/launch-problems.js';
 import { TOKEN_FILE_NAME } from '../serve/auth.js';
@@ -29,12 +28,10 @@ import { openProfile } from './_profile.js';
  * in tests, the built dist/ beside it). Node has already resolved this module through symlinks, so
  * a global install's path is the real package folder and stays valid until it is uninstalled or moved.
  */
-const CLI_BIN = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
+export const CLI_BIN = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
 
 const HTTP_AGENTS = AGENT_DIALECTS.filter((a) => agentModule(a).printConfig.httpHooks);
 const MOD_AGENTS = AGENT_DIALECTS.filter((a) => agentModule(a).printConfig.mod !== undefined);
-/** The mod's template, kept in the repo beside the client. */
-const MOD_TEMPLATE = fileURLToPath(new URL('../../scripts-examples/hosts/claude-mod/register.js', import.meta.url));
 
 const PRINT_HELP =
   `Usage: hermes-hooks print-config <${AGENT_DIALECTS.join('|')}> [--socket PATH | --run [--command CMD] | --http [--url URL]] ` +
@@ -63,7 +60,7 @@ answer (not installed, frozen, shutting down, an impostor on the socket), a tool
                   and the prompt (which starts serve when none answers), stay on the client. serve
                   --http never idle-exits: keep it running (stderr prints a systemd user unit), since
                   whoever holds the port while it is free answers for serve and gets the token
-  --mod DIR       ${MOD_AGENTS.map((a) => agentModule(a).label).join(', ')} only: write a plugin (a mod, Claude Code ${MOD_AGENTS.map((a) => agentModule(a).printConfig.mod!.since).join(', ')}+) into DIR
+  --mod DIR       ${MOD_AGENTS.map((a) => `${agentModule(a).label} ${agentModule(a).printConfig.mod!.since}+`).join(', ')} only: write a plugin (a mod) into DIR
                   that sends each tool call and lifecycle event to serve over its socket from inside the
                   agent (no process per call); when serve is not running it starts it through the client.
                   Prints how to enable it. DIR must be empty, missing, or a mod print-config wrote.
@@ -109,7 +106,10 @@ export async function printConfigCommand(args: string[], io: CliIO): Promise<num
       if (ours !== undefined && !needs.needs.has(ours)) needs.needs.set(ours, `${their} through the client starts serve when none answers (--http)`);
     }
   }
-  if (wiring === 'mod') return printMod(agent, values, target, io);
+  if (wiring === 'mod') {
+    const mod = { client: bundledClient(io), cliBin: CLI_BIN, rewire: rewireCommand(agent, values), tip: STRICT_TIP };
+    return printMod(agent, values, { ...target, ...mod }, io);
+  }
   return printServe(agent, values, { ...target, http: wiring === 'http' }, io);
 }
 
@@ -272,91 +272,6 @@ function printServe(agent: AgentDialect, values: Record<string, unknown>, target
 }
 
 /**
- * print-config --mod DIR: the mod's files written into DIR (stdout names it; how to enable it on
- * stderr). It talks to serve's socket for this home as serve finds it now (the path is in the file),
- * and runs the bundled client, which starts serve, only when nothing answers there.
- */
-function printMod(agent: AgentDialect, values: Record<string, unknown>, target: Target, io: CliIO): number {
-  const facts = agentModule(agent).printConfig.mod!;
-  const dir = resolve(io.cwd, values.mod as string);
-  refuseForeignDir(dir);
-  const { files, events, socket } = modFiles(agent, values, target, io);
-  for (const [rel, text] of files) {
-    mkdirSync(dirname(join(dir, rel)), { recursive: true });
-    writeFileSync(join(dir, rel), text);
-  }
-  io.stdout.write(`${dir}\n`);
-  const notes = [
-    `hermes-hooks print-config ${agent} --mod: wrote a Claude Code plugin (a mod) into ${dir}; the hooks read ${target.configFile}`,
-    `It sends ${events.join(', ') || 'no event (the profile has no hook a mod can serve)'} to hermes-hooks serve on ${socket} from inside Claude Code;`,
-    '  when nothing answers there it runs the bundled client once, which starts serve (idle exit after ' +
-      `${AUTOSTART_IDLE_EXIT_S / 60} minutes). serve frozen, or an answer it cannot read: the tool call is denied.`,
-    ...facts.enable(shellQuote(dir)),
-    `Added a hook on another event? Write it again: ${rewireCommand(agent, values)} --mod ${shellQuote(dir)}`,
-    STRICT_TIP,
-  ];
-  for (const line of notes) writeLine(io.stderr, line);
-  return 0;
-}
-
-/**
- * The mod's files for this profile as print-config writes them (doctor --agent --mod compares a DIR
- * with them): the socket serve uses for this home now (its path is in the file), the profile's
- * events a mod sees, and the bundled client that starts serve when nothing answers.
- */
-export function modFiles(
-  agent: AgentDialect,
-  values: Record<string, unknown>,
-  target: { home: string; maps: DialectMaps; needed: (ours: EventName) => boolean },
-  io: CliIO,
-): { files: Map<string, string>; events: string[]; socket: string } {
-  const facts = agentModule(agent).printConfig.mod!;
-  const absHome = resolve(io.cwd, target.home);
-  const choice = typeof values.socket === 'string' ? null : chooseSocket(absHome, io.env);
-  if (choice !== null && choice.socket === null) {
-    throw new CliError(
-      `print-config: no private directory for the socket of ${absHome}: ${skippedText(choice.skipped)}; pass --socket a path in a directory of yours`,
-    );
-  }
-  const socket = choice?.socket ?? resolve(io.cwd, values.socket as string);
-  if (Buffer.byteLength(socket) > SOCKET_PATH_MAX_BYTES) {
-    throw new CliError(`print-config: the socket path ${socket} is over ${SOCKET_PATH_MAX_BYTES} bytes, too long for a Unix socket; pass a shorter --socket`);
-  }
-  const computed = choice !== null && socket !== join(absHome, SOCKET_FILE_NAME);
-  // The mod connects to this path as written, with none of the client's ownership checks (a mod has
-  // no stat): a short path under /tmp is one another user could create after a reboot and answer on.
-  if (computed && dirname(socket).startsWith('/tmp/')) {
-    throw new CliError(
-      `print-config: the mod would talk to ${socket}, a directory under /tmp that another user could make after a reboot; ` +
-        'pass --socket a path in a directory of yours (and start serve with the same --socket)',
-    );
-  }
-  const client = bundledClient(io);
-  const tail = [computed ? '' : socket, '--home', absHome, '--node', process.execPath, '--bin', CLI_BIN];
-  if (typeof values.config === 'string') tail.push('--serve-args', `--config ${resolve(io.cwd, values.config)}`);
-  const events = wiredEvents(agent, target.maps, target.needed).filter((e) => facts.events.includes(e));
-  const template = readFileSync(MOD_TEMPLATE, 'utf8');
-  const version = (JSON.parse(readFileSync(fileURLToPath(new URL('../../package.json', import.meta.url)), 'utf8')) as { version: string }).version;
-  const settings = { socket, profile: absHome, events, gate: agentModule(agent).doctor.gate, client: { head: [client.interpreter, client.path, agent], tail } };
-  return { files: claudeModFiles(template, settings, version), events, socket };
-}
-
-/** DIR is missing, empty, or a mod print-config wrote; anything else is someone's and is not overwritten. */
-function refuseForeignDir(dir: string): void {
-  if (!existsSync(dir)) return;
-  let entries: string[];
-  try {
-    entries = readdirSync(dir);
-  } catch {
-    throw new CliError(`print-config: --mod ${dir} is not a directory; give a new or empty one`);
-  }
-  if (entries.length === 0) return;
-  const module = join(dir, 'hooks/register.js');
-  const ours = existsSync(module) && isOurModule(readFileSync(module, 'utf8'));
-  if (!ours) throw new CliError(`print-config: --mod ${dir} holds something else (${entries.slice(0, 5).join(', ')}); give a new or empty directory`);
-}
-
-/**
  * How the http wiring's server is kept up. Its port must never be free while Claude Code calls it:
  * another local user could bind it and answer every call (an "allow") and read the token. serve
  * --http never idle-exits; it is started at login by a systemd user unit (printed here, ready to
@@ -389,7 +304,7 @@ function httpServeNotes(start: string, unitArgs: string, url: URL): string[] {
  * system keeps them, since the agent's PATH may be barer than this shell's. Neither: an error, not a
  * wiring that blocks every call.
  */
-function bundledClient(io: CliIO): ClientCommand {
+export function bundledClient(io: CliIO): ClientCommand {
   // Absolute directories only: the printed command runs from the agent's directory, not this one.
   const path = [...(io.env.PATH ?? '').split(delimiter).filter((d) => isAbsolute(d)), '/usr/bin', '/bin'].join(delimiter);
   const found = (name: string): string | null => whichOnPath(name, path);

@@ -75,7 +75,8 @@ async function overSocket(io, event, body) {
       if (Date.now() > end) throw new Error(`hermes-hooks serve on ${SETTINGS.socket} did not answer within ${SETTINGS.deadlineS}s`);
       const health = io.fetch('http://localhost/v1/health', { socketPath: SETTINGS.socket, headers: { 'user-agent': 'hermes-hooks-mod' } });
       health.catch(() => {});
-      await within(health, SETTINGS.probeMs, `hermes-hooks serve on ${SETTINGS.socket} is not answering (no sign of life for ${(2 * SETTINGS.probeMs) / 1000}s): it is frozen or wedged`);
+      const silent = `no sign of life for ${(2 * SETTINGS.probeMs) / 1000}s`;
+      await within(health, SETTINGS.probeMs, `hermes-hooks serve on ${SETTINGS.socket} is not answering (${silent}): it is frozen or wedged`);
     }
   })();
   try {
@@ -100,7 +101,8 @@ async function throughClient(io, event, body, why) {
 /** serve's answer as `{exitCode, stdout, stderr}`; a throw says why there is none. */
 async function ask(io, event, payload) {
   if (unansweredAt && Date.now() - unansweredAt < SETTINGS.retryAfterS * 1000) {
-    throw new Error(`hermes-hooks serve on ${SETTINGS.socket} did not answer a moment ago, so this call does not wait again (for ${SETTINGS.retryAfterS}s); restart it`);
+    const again = `so this call does not wait again (for ${SETTINGS.retryAfterS}s); restart it`;
+    throw new Error(`hermes-hooks serve on ${SETTINGS.socket} did not answer a moment ago, ${again}`);
   }
   const body = JSON.stringify({ session_id: session.id, cwd: session.cwd, hook_event_name: event, permission_mode: 'default', ...payload });
   let r;
@@ -141,12 +143,18 @@ function verdict(event, a) {
     if (gate) return { deny: `hermes-hooks answered something that is not JSON: ${out.slice(0, 200)}` };
     return {};
   }
-  if (json === null || typeof json !== 'object' || Array.isArray(json)) return gate ? { deny: 'hermes-hooks answered something that is not a JSON object' } : {};
+  if (json === null || typeof json !== 'object' || Array.isArray(json)) {
+    return gate ? { deny: 'hermes-hooks answered something that is not a JSON object' } : {};
+  }
   const hso = json.hookSpecificOutput && typeof json.hookSpecificOutput === 'object' ? json.hookSpecificOutput : {};
   if (json.continue === false) return { deny: String(json.stopReason ?? hso.permissionDecisionReason ?? 'Blocked by hermes-hooks.') };
-  if (hso.permissionDecision === 'deny' || json.decision === 'block') return { deny: String(hso.permissionDecisionReason ?? json.reason ?? 'Blocked by hermes-hooks.') };
+  if (hso.permissionDecision === 'deny' || json.decision === 'block') {
+    return { deny: String(hso.permissionDecisionReason ?? json.reason ?? 'Blocked by hermes-hooks.') };
+  }
   // A mod cannot ask the person: an approval the guard asks for is a block that says so.
-  if (hso.permissionDecision === 'ask') return { deny: `${hso.permissionDecisionReason ?? 'hermes-hooks asks for approval'} (a Claude Code mod cannot ask, so hermes-hooks blocks the call)` };
+  if (hso.permissionDecision === 'ask') {
+    return { deny: `${hso.permissionDecisionReason ?? 'hermes-hooks asks for approval'} (a Claude Code mod cannot ask, so hermes-hooks blocks the call)` };
+  }
   const v = {};
   if (hso.updatedInput && typeof hso.updatedInput === 'object' && !Array.isArray(hso.updatedInput)) v.input = hso.updatedInput;
   if (typeof hso.additionalContext === 'string' && hso.additionalContext.trim() !== '') v.context = hso.additionalContext;
@@ -203,7 +211,9 @@ export function register(on) {
       if (v.context !== undefined) context = context === undefined ? v.context : `${context}\n\n${v.context}`;
     }
     return context === undefined ? result : { ...result, context };
-  }).catch(($, e, next) => (next.called ? next(e) : { deny: `${MARK}: the mod failed before serve answered; blocking this call rather than letting it through unguarded` }));
+  }).catch(($, e, next) =>
+    next.called ? next(e) : { deny: `${MARK}: the mod failed before serve answered; blocking this call rather than letting it through unguarded` },
+  );
 
   on('turn.complete', async ($, e, next) => {
     if (wired('Stop')) {
