@@ -9,6 +9,8 @@
 //   serve  — print-config AGENT (the default: every event through the bundled client on serve's
 //            socket), serve already up. Claude has two: `serve (client)`, that default, and
 //            `serve (http)`, print-config claude --http (its http hooks to serve --http).
+//   serve (mod) — Claude Code 2.1.287+ only: print-config claude --mod DIR, loaded with --plugin-dir
+//            (a mod calling serve's socket from inside Claude: no hook process at all).
 // The command is `touch MARK && ls` (the guard allows it, the tool runs: MARK must exist).
 // Opt-in: `node bench/run.mjs --only agents`. Needs the agents under /tmp/agents-research (see
 // scripts/e2e/README.md; CLAUDE_BIN / CODEX_BIN override); a missing agent is skipped and said so.
@@ -20,7 +22,7 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { messagesApi, responsesApi, runAgent } from '../../scripts/e2e/_fake-apis.mjs';
-import { freePort, handlers, makeHome, printConfig, serveIn } from '../../scripts/e2e/_harness.mjs';
+import { freePort, handlers, makeHome, printConfig, printMod, serveIn } from '../../scripts/e2e/_harness.mjs';
 import { benchMain, figure } from '../lib/bench-main.mjs';
 import { round, summarize } from '../lib/stats.mjs';
 
@@ -90,8 +92,12 @@ const AGENTS = {
     version: () => execFileSync(CLAUDE, ['--version'], { encoding: 'utf8' }).trim(),
     /** The serve rows: their name → print-config's wiring. */
     serves: { 'serve (client)': 'client', 'serve (http)': 'http' },
+    /** The first version that loads mods: from it on, a `serve (mod)` row too. */
+    modSince: '2.1.287',
     async call(work, apiPort, snippet, token) {
-      const home = agentHome(work, '.claude', 'settings.json', snippet);
+      // --- the mod row (issue 32): its "snippet" is the plugin dir print-config --mod wrote ---
+      const pluginDir = snippet.pluginDir ? ['--plugin-dir', snippet.pluginDir] : [];
+      const home = agentHome(work, '.claude', 'settings.json', snippet.pluginDir ? {} : snippet);
       const env = {
         PATH: process.env.PATH,
         HOME: home,
@@ -102,7 +108,8 @@ const AGENTS = {
         CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
         ...(token ? { HERMES_HOOKS_TOKEN: token } : {}),
       };
-      return timedRun(CLAUDE, ['-p', 'Run the command.', '--output-format', 'json', '--allowedTools', 'Bash'], env, join(home, 'project'), join(home, 'ran'));
+      const args = ['-p', 'Run the command.', '--output-format', 'json', '--allowedTools', 'Bash', ...pluginDir];
+      return timedRun(CLAUDE, args, env, join(home, 'project'), join(home, 'ran'));
     },
   },
   codex: {
@@ -133,6 +140,14 @@ const AGENTS = {
   },
 };
 
+/** `a.b.c` (the first such in `version`) ≥ `since`. */
+function versionAtLeast(version, since) {
+  const v = (version.match(/\d+\.\d+\.\d+/)?.[0] ?? '0.0.0').split('.').map(Number);
+  const s = since.split('.').map(Number);
+  for (let i = 0; i < 3; i++) if (v[i] !== s[i]) return v[i] > s[i];
+  return true;
+}
+
 /** print-config's run snippet with every handler running the guard script itself: no hermes-hooks. */
 function directSnippet(runSnippet, guard) {
   const snippet = structuredClone(runSnippet);
@@ -150,6 +165,8 @@ function rowSnippets(name, agent, home, port) {
     row,
     printConfig(name, home, { wiring, extra: wiring === 'http' ? ['--url', `http://127.0.0.1:${port}`] : [] }),
   ]);
+  // --- the mod row (issue 32), for an agent whose version loads mods ---
+  if (agent.modSince && versionAtLeast(agent.version(), agent.modSince)) serves.push(['serve (mod)', { pluginDir: printMod(name, home, join(home, 'mod')) }]);
   return { none: {}, direct: directSnippet(runSnippet, join(home, 'guard.sh')), run: runSnippet, ...Object.fromEntries(serves) };
 }
 
@@ -202,7 +219,9 @@ benchMain(async ({ quick }) => {
     const rowsNote = Object.entries(w)
       .map(([row, x]) => `${row} ${x.median} (p95 ${x.p95})`)
       .join(', ');
-    for (const [i, row] of Object.keys(agent.serves).entries()) {
+    for (const [i, row] of Object.keys(w)
+      .filter((r) => r.startsWith('serve'))
+      .entries()) {
       const over = w[row].median - w.direct.median;
       result.figures.push(
         figure(`${i === 0 ? `${name} (${r.version})` : name}: ${row} − direct, tool round trip median`, round(over, 1), 'ms', {

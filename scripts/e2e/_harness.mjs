@@ -66,6 +66,11 @@ export function printConfig(agent, home, { wiring = 'client', extra = [] } = {})
   return JSON.parse(cli(['print-config', agent, ...flags, '--home', home, ...extra]));
 }
 
+/** `print-config AGENT --mod DIR --home H`: writes the mod (Claude Code's in-process plugin) into DIR; returns DIR. */
+export function printMod(agent, home, dir, extra = []) {
+  return cli(['print-config', agent, '--mod', dir, '--home', home, ...extra]).trim();
+}
+
 /** Every handler of a printed `{hooks: {Event: [{hooks: [handler]}]}}` snippet (flat files: each entry is one). */
 export function handlers(snippet) {
   return Object.values(snippet.hooks).flatMap((groups) => groups.flatMap((g) => g.hooks ?? [g]));

@@ -18,8 +18,12 @@ import { whichOnPath } from '../spawn/launch-problems.js';
 import { portListeners } from '../serve/port-owner.js';
 import { profileEvents } from '../agent-wiring/profile-events.js';
 import { shellQuote } from '../shell-words.js';
+import { isNeeded } from '../agent-wiring/profile-events.js';
+import { isOurModule } from '../agent-wiring/claude-mod.js';
+import { bundledClient, CLI_BIN } from './print-config-command.js';
+import { modFiles } from './print-config-mod.js';
 
-const HELP = `Usage: hermes-hooks doctor --agent <${AGENT_DIALECTS.join('|')}> [--project DIR] [--json] [discovery options]
+const HELP = `Usage: hermes-hooks doctor --agent <${AGENT_DIALECTS.join('|')}> [--project DIR] [--mod DIR] [--json] [discovery options]
 
 Check an agent's own hook config for hermes-hooks entries that agent will not run, or that fail open:
   - the wrong file (one the agent never reads) or a file it cannot parse
@@ -30,6 +34,7 @@ Check an agent's own hook config for hermes-hooks entries that agent will not ru
   - Codex: a hook with no trust record in ~/.codex/config.toml (Codex skips it without a word)
   - Claude Code's http wiring: its port held by another user (who would answer for serve and get
     the token), or by nothing
+  - --mod DIR (Claude Code): the mod print-config --mod wrote there matches what it would write now
 Files read: the agent's user file under $HOME and the project file under --project (default: the
 current directory). Exit 1 when any ✗ is found.
 
@@ -43,6 +48,7 @@ export async function doctorAgentCommand(args: string[], io: CliIO): Promise<num
     agent: { type: 'string' },
     project: { type: 'string' },
     json: { type: 'boolean' },
+    mod: { type: 'string' },
   });
   if (values.help) {
     io.stdout.write(HELP);
@@ -58,6 +64,9 @@ export async function doctorAgentCommand(args: string[], io: CliIO): Promise<num
   const profile = await openProfile(discoveryOf(values), io);
   const broken = configLoadError(profile.config);
   const maps = profile.config.dialects.maps;
+  if (typeof values.mod === 'string') {
+    return doctorMod(agent, values, { home: profile.home, maps, needed: neededOf(profile.config), client: bundledClient(io), cliBin: CLI_BIN }, io);
+  }
   const profileTimeouts: Partial<Record<EventName, number>> = {};
   for (const spec of profile.config.specs) profileTimeouts[spec.event] = Math.max(profileTimeouts[spec.event] ?? 0, spec.timeout);
 
@@ -111,6 +120,48 @@ export async function doctorAgentCommand(args: string[], io: CliIO): Promise<num
       : paint('red', `${report.problems} problem(s) found: ${agent} will skip hermes-hooks or let calls through unguarded. Fix them, then re-run this check.`),
   );
   return report.problems === 0 ? 0 : 1;
+}
+
+function neededOf(config: Parameters<typeof profileEvents>[0]): (ours: EventName) => boolean {
+  const needs = profileEvents(config);
+  return (ours) => isNeeded(needs, ours);
+}
+
+/**
+ * doctor --agent claude --mod DIR: is DIR the mod print-config --mod would write for this profile
+ * now? A file missing or different (another socket, events, installation) is a ✗ with the command
+ * that writes it again.
+ */
+function doctorMod(agent: AgentDialect, values: Record<string, unknown>, target: Parameters<typeof modFiles>[2], io: CliIO): number {
+  if (AGENTS.find((a) => a.name === agent)?.printConfig.mod === undefined) throw new CliError(`doctor --agent ${agent}: --mod is for agents that run mods`);
+  const dir = resolve(io.cwd, values.mod as string);
+  const rewrite = ['hermes-hooks', 'print-config', agent, '--mod', shellQuote(dir)];
+  for (const key of ['home', 'profile', 'config']) if (typeof values[key] === 'string') rewrite.push(`--${key}`, shellQuote(values[key] as string));
+  const checks: AgentCheck[] = [];
+  const module = readText(resolve(dir, 'hooks/register.js'));
+  if (module !== null && !isOurModule(module)) {
+    checks.push({ ok: false, message: `${dir}/hooks/register.js is not the one print-config writes: this is another plugin` });
+  } else {
+    for (const [rel, text] of modFiles(agent, values, target, io).files) {
+      const have = readText(resolve(dir, rel));
+      if (have === null) checks.push({ ok: false, message: `${rel} is missing: write the mod again with ${rewrite.join(' ')}` });
+      else if (have !== text)
+        checks.push({
+          ok: false,
+          message: `${rel} differs from what print-config writes now (the socket, the profile's events or this installation changed): ${rewrite.join(' ')}`,
+        });
+    }
+  }
+  if (checks.length === 0)
+    checks.push({ ok: true, message: `${dir} is the mod print-config writes for this profile; enable it with claude --plugin-dir ${shellQuote(dir)}` });
+  const problems = checks.filter((c) => c.ok === false).length;
+  if (values.json) writeLine(io.stdout, JSON.stringify({ mod: dir, checks, healthy: problems === 0 }));
+  else {
+    const paint = painter(io);
+    writeLine(io.stdout, `hermes-hooks doctor --agent ${agent} --mod ${dir}`);
+    for (const c of checks) writeLine(io.stdout, `  ${mark(c, paint)} ${c.message}`);
+  }
+  return problems === 0 ? 0 : 1;
 }
 
 /**

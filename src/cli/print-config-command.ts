@@ -2,7 +2,8 @@
 //   (default)  every event through the bundled client to `hermes-hooks serve`, which the client
 //              starts on first use and which exits when idle: the fast path, nothing to set up;
 //   --run      a `hermes-hooks run` per call: no server at all, ~150–300 ms more per call;
-//   --http     Claude Code only: its own http hooks to serve's loopback listener (token in its env).
+//   --http     Claude Code only: its own http hooks to serve's loopback listener (token in its env);
+//   --mod DIR  Claude Code 2.1.287+: a plugin (a mod) written to DIR that calls serve from inside Claude Code.
 
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +11,7 @@ import { agentModule, AGENT_DIALECTS, isAgentDialect, type AgentDialect } from '
 import type { DialectMaps } from '../dialects/names.js';
 import { printDialectConfig, printServeConfig, setupNotes, wiredEvents, type ClientCommand } from '../agent-wiring/print-config.js';
 import { isNeeded, profileEvents, type ProfileEvents } from '../agent-wiring/profile-events.js';
+import { printMod } from './print-config-mod.js';
 import type { EventName } from '../events.js';
 import { whichOnPath } from '../spawn/launch-problems.js';
 import { TOKEN_FILE_NAME } from '../serve/auth.js';
@@ -26,9 +28,10 @@ import { openProfile } from './_profile.js';
  * in tests, the built dist/ beside it). Node has already resolved this module through symlinks, so
  * a global install's path is the real package folder and stays valid until it is uninstalled or moved.
  */
-const CLI_BIN = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
+export const CLI_BIN = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
 
 const HTTP_AGENTS = AGENT_DIALECTS.filter((a) => agentModule(a).printConfig.httpHooks);
+const MOD_AGENTS = AGENT_DIALECTS.filter((a) => agentModule(a).printConfig.mod !== undefined);
 
 const PRINT_HELP =
   `Usage: hermes-hooks print-config <${AGENT_DIALECTS.join('|')}> [--socket PATH | --run [--command CMD] | --http [--url URL]] ` +
@@ -57,6 +60,10 @@ answer (not installed, frozen, shutting down, an impostor on the socket), a tool
                   and the prompt (which starts serve when none answers), stay on the client. serve
                   --http never idle-exits: keep it running (stderr prints a systemd user unit), since
                   whoever holds the port while it is free answers for serve and gets the token
+  --mod DIR       ${MOD_AGENTS.map((a) => `${agentModule(a).label} ${agentModule(a).printConfig.mod!.since}+`).join(', ')} only: write a plugin (a mod) into DIR
+                  that sends each tool call and lifecycle event to serve over its socket from inside the
+                  agent (no process per call); when serve is not running it starts it through the client.
+                  Prints how to enable it. DIR must be empty, missing, or a mod print-config wrote.
   --serve         the default wiring (accepted for scripts written for earlier releases)
 
 Examples:
@@ -65,7 +72,7 @@ Examples:
   hermes-hooks print-config gemini --run
 `;
 
-type Wiring = 'client' | 'run' | 'http';
+type Wiring = 'client' | 'run' | 'http' | 'mod';
 
 const STRICT_TIP = 'Tip: hooks_fail_closed: true at the top of config.yaml makes a pre_tool_call guard that cannot run block the call, not allow it';
 
@@ -77,6 +84,7 @@ export async function printConfigCommand(args: string[], io: CliIO): Promise<num
     http: { type: 'boolean' },
     url: { type: 'string' },
     socket: { type: 'string' },
+    mod: { type: 'string' },
   });
   if (values.help) {
     io.stdout.write(PRINT_HELP);
@@ -98,6 +106,10 @@ export async function printConfigCommand(args: string[], io: CliIO): Promise<num
       if (ours !== undefined && !needs.needs.has(ours)) needs.needs.set(ours, `${their} through the client starts serve when none answers (--http)`);
     }
   }
+  if (wiring === 'mod') {
+    const mod = { client: bundledClient(io), cliBin: CLI_BIN, rewire: rewireCommand(agent, values), tip: STRICT_TIP };
+    return printMod(agent, values, { ...target, ...mod }, io);
+  }
   return printServe(agent, values, { ...target, http: wiring === 'http' }, io);
 }
 
@@ -115,6 +127,14 @@ function chooseWiring(agent: AgentDialect, values: Record<string, unknown>): Wir
   if (run && values.serve === true)
     throw new CliError(`print-config: ${values.run === true ? '--run' : '--command'} and --serve are two different wirings; give one`);
   if (run && values.socket !== undefined) throw new CliError('print-config: --socket is for the serve wiring (the default); --run starts no server');
+  if (values.mod !== undefined) {
+    if (agentModule(agent).printConfig.mod === undefined) {
+      throw new CliError(`print-config: --mod is for agents that run mods (${MOD_AGENTS.join(', ')}); ${agentModule(agent).label} has none — drop --mod`);
+    }
+    if (run || http) throw new CliError(`print-config: --mod and ${run ? '--run' : flag} are two different wirings; give one`);
+    if (values.mod === '') throw new CliError('print-config: --mod needs the directory to write the mod into');
+    return 'mod';
+  }
   return run ? 'run' : http ? 'http' : 'client';
 }
 
@@ -284,7 +304,7 @@ function httpServeNotes(start: string, unitArgs: string, url: URL): string[] {
  * system keeps them, since the agent's PATH may be barer than this shell's. Neither: an error, not a
  * wiring that blocks every call.
  */
-function bundledClient(io: CliIO): ClientCommand {
+export function bundledClient(io: CliIO): ClientCommand {
   // Absolute directories only: the printed command runs from the agent's directory, not this one.
   const path = [...(io.env.PATH ?? '').split(delimiter).filter((d) => isAbsolute(d)), '/usr/bin', '/bin'].join(delimiter);
   const found = (name: string): string | null => whichOnPath(name, path);

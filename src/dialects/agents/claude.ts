@@ -151,6 +151,19 @@ export const claude = defineAgent({
       'Needs Claude Code 2.1.295+ for "onFailure": "block": an older one lets every call through while the',
       '  server is down or the token is wrong — wire it with print-config claude (no --http) there.',
     ],
+    // Mods (2.1.287+, tried on 2.1.332): tool.call (before and after next), prompt.submit, turn.complete,
+    // session.start and session.end are the events a mod sees that have a hook name.
+    mod: {
+      events: ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop', 'SessionEnd'],
+      since: '2.1.287',
+      enable: (dir) => [
+        `Enable it: claude --plugin-dir ${dir} (each session), or for good: claude plugin marketplace add ${dir}, then`,
+        '  claude plugin install hermes-hooks@<the marketplace it named> (writes enabledPlugins). Needs Claude Code 2.1.287+; an older one',
+        '  ignores the folder — keep the command hooks (print-config claude, no --mod) there.',
+        "Don't also keep print-config's command hooks in settings.json: every call would be checked twice.",
+        `Check it: claude plugin validate ${dir}  and  hermes-hooks doctor --agent claude --mod ${dir}`,
+      ],
+    },
   },
   // Proven by scripts/e2e/claude.mjs (claude -p against a fake model, every wiring and serve state).
   support: {

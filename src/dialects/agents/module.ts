@@ -192,6 +192,18 @@ export interface PrintConfigFacts {
   setupNotes: readonly string[];
   /** print-config --http's notes, when they differ: given the token file (quoted) and setupNotes. */
   httpNotes?: (tokenFile: string, setupNotes: readonly string[]) => string[];
+  /** The agent runs plugins in process (Claude Code's mods): `--mod DIR` writes one. */
+  mod?: ModFacts;
+}
+
+/** What a mod (a plugin the agent runs in its own process) can carry. */
+export interface ModFacts {
+  /** Their events a mod sees, in their hook names (what it sends to serve). */
+  events: readonly string[];
+  /** The first agent version that loads one. */
+  since: string;
+  /** How to enable the mod written to `dir` (quoted), said on stderr. */
+  enable: (dir: string) => string[];
 }
 
 export interface RecogniseFacts {
