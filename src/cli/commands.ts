@@ -51,7 +51,7 @@ export const COMMANDS: readonly CliCommand[] = [
     name: 'run',
     synopsis: 'run <event>',
     summary: 'Run hooks for a host: consent and safe mode honoured; prints only the Decision JSON',
-    options: { 'accept-hooks': { type: 'boolean' }, dialect: { type: 'string' }, 'stdin-timeout': { type: 'string' } },
+    options: { 'accept-hooks': { type: 'boolean' }, dialect: { type: 'string' }, 'stdin-timeout': { type: 'string' }, journal: { type: 'string' } },
     help: () => RUN_HELP,
     run: async (args, io) => (await import('./run-command.js')).runCommand(args, io),
   },
@@ -150,6 +150,7 @@ export const COMMANDS: readonly CliCommand[] = [
       surface: { type: 'string' },
       profiles: { type: 'boolean' },
       verbose: { type: 'boolean' },
+      journal: { type: 'string' },
     },
     // Its help states this machine's connection cap: computed by the serve module.
     help: async () => (await import('./serve-command.js')).serveHelp(),
