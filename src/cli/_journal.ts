@@ -15,7 +15,13 @@ import type { CliIO } from './_io.js';
 export const JOURNAL_OPTION = { journal: { type: 'string' } } as const;
 
 /** The writer to observe the engine with, or null (none asked for, or it cannot be used: said). */
-export function openCliJournal(values: Record<string, unknown>, config: LoadedConfig, location: CheckedLocation, io: CliIO, logger: Logger): JournalWriter | null {
+export function openCliJournal(
+  values: Record<string, unknown>,
+  config: LoadedConfig,
+  location: CheckedLocation,
+  io: CliIO,
+  logger: Logger,
+): JournalWriter | null {
   const given = values.journal;
   let setting: { path: string; maxBytes?: number; keep?: number } | null = null;
   if (typeof given === 'string' && given !== '') {
@@ -29,7 +35,11 @@ export function openCliJournal(values: Record<string, unknown>, config: LoadedCo
     setting = read;
   }
   if (setting === null) return null;
-  const opened = openJournal(setting.path, { logger, ...(setting.maxBytes ? { maxBytes: setting.maxBytes } : {}), ...(setting.keep ? { keep: setting.keep } : {}) });
+  const opened = openJournal(setting.path, {
+    logger,
+    ...(setting.maxBytes ? { maxBytes: setting.maxBytes } : {}),
+    ...(setting.keep ? { keep: setting.keep } : {}),
+  });
   if ('error' in opened) {
     logger.warn(`${opened.error}; no journal is written (verdicts are unaffected)`);
     return null;

@@ -63,6 +63,7 @@ Routes: GET /v1/health, POST /v1/emit/<event>, POST /v1/finalize, POST /v1/agent
 
 Options:
   --accept-hooks          approve unapproved or modified hooks (like HERMES_ACCEPT_HOOKS=1)
+  --journal FILE          append every event and its decision to FILE (JSON lines; see replay, audit)
   --token-env VAR         take the bearer token from $VAR instead of the token file
   --allow-remote          allow --http on a non-loopback address (the token is still required)
   --idle-timeout SEC      finalize a session idle this long (default 1800; 0 = only at shutdown)

@@ -25,7 +25,15 @@ export interface Finding {
 export const HOOK_ENTRY_KEYS: readonly string[] = ['command', 'matcher', 'timeout', 'fail_closed', 'failClosed', 'dialect'];
 
 /** The top-level keys hermes-hooks reads. Every other top-level key belongs to Hermes or the user. */
-const OWNED_TOP_LEVEL_KEYS: readonly string[] = ['hooks', 'hooks_auto_accept', 'hooks_fail_closed', 'tool_loop_guardrails', 'plugins', 'dialects', 'hooks_journal'];
+const OWNED_TOP_LEVEL_KEYS: readonly string[] = [
+  'hooks',
+  'hooks_auto_accept',
+  'hooks_fail_closed',
+  'tool_loop_guardrails',
+  'plugins',
+  'dialects',
+  'hooks_journal',
+];
 
 // Sections of a real Hermes config.yaml: never reported, even when one happens to look like ours.
 const HERMES_SECTIONS = new Set([

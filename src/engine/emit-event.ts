@@ -58,7 +58,8 @@ export async function emitEvent(st: EngineState, event: EventName, payload: Kwar
     });
   }
   emission.diagnostics = [...reading.diagnostics, ...emission.diagnostics];
-  if (st.opts.observe) observe(st, { emission, entries, profile: st.location.profile, received: opts.received ?? { dialect: 'hermes', event, input: payload } });
+  if (st.opts.observe)
+    observe(st, { emission, entries, profile: st.location.profile, received: opts.received ?? { dialect: 'hermes', event, input: payload } });
   return emission;
 }
 

@@ -15,11 +15,7 @@ export interface JournalSetting {
 }
 
 /** null: not configured. `field` is the config path of what is wrong. */
-export function readJournalSetting(
-  value: unknown,
-  home: string,
-  homeDir: string,
-): JournalSetting | { field: (string | number)[]; problem: string } | null {
+export function readJournalSetting(value: unknown, home: string, homeDir: string): JournalSetting | { field: (string | number)[]; problem: string } | null {
   if (value === undefined || value === null) return null;
   const at = (p: string): string => (p.startsWith('~/') ? path.join(homeDir, p.slice(2)) : path.resolve(home, p));
   if (typeof value === 'string' && value.trim() !== '') return { path: at(value.trim()), maxBytes: DEFAULT_JOURNAL_MAX_BYTES, keep: DEFAULT_JOURNAL_KEEP };
