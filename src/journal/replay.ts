@@ -67,7 +67,8 @@ export function changeLine(c: VerdictChange): string {
   const what = [c.dialect === 'hermes' ? c.event : `${c.dialect} ${c.their_event}`, c.tool_name, c.call_id ? `call ${c.call_id}` : null]
     .filter((x) => x !== null)
     .join(' ');
-  return `line ${c.line} (${c.time}) ${what}: ${c.before.action.toUpperCase()} → ${c.after.action.toUpperCase()}\n    before: ${side(c.before)}\n    after:  ${side(c.after)}`;
+  const head = `line ${c.line} (${c.time}) ${what}: ${c.before.action.toUpperCase()} → ${c.after.action.toUpperCase()}`;
+  return `${head}\n    before: ${side(c.before)}\n    after:  ${side(c.after)}`;
 }
 
 function side(v: Verdict): string {
