@@ -33,7 +33,7 @@ export async function withRunEngine<T>(
   const missing = missingConfigNote({ location, config });
   if (missing) logger.warn(`${missing} The call is allowed unchecked.`);
   const events = opts.events ?? opts.eventsFor?.(config);
-  const journal = openCliJournal(values, config, location, io, logger);
+  const journal = await openCliJournal(values, config, location, io, logger);
   const engine = await createHookEngineAt(location, config, {
     env: io.env,
     cwd: io.cwd,

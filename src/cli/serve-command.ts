@@ -115,7 +115,7 @@ export async function serveCommand({ values }: ParsedArgs, io: CliIO): Promise<n
   let server: RunningServer | null = null;
   const onSessionFinalized = (event: SessionFinalized): void => server?.sessionFinalized(event);
   const location = await locateProfile(discoveryOf(values), io);
-  const journal = (at: CheckedLocation, config: LoadedConfig): JournalWriter | null => openCliJournal(values, config, at, io, logger);
+  const journal = (at: CheckedLocation, config: LoadedConfig): Promise<JournalWriter | null> => openCliJournal(values, config, at, io, logger);
   const engine = await openEngine(location, engineOptions(values, io, opts, logger, onSessionFinalized), journal);
   const profiles = values.profiles === true ? profileRouter(location, values, io, opts, logger, onSessionFinalized, journal) : null;
   // As `run` prints its event's problems: errors and warnings (a `failclosed:` typo is a warning).
@@ -221,7 +221,7 @@ function profileRouter(
 }
 
 /** One profile's engine over its checked location and config. */
-type JournalOf = (at: CheckedLocation, config: LoadedConfig) => JournalWriter | null;
+type JournalOf = (at: CheckedLocation, config: LoadedConfig) => Promise<JournalWriter | null>;
 
 async function openEngine(location: CheckedLocation, options: HookEngineOptions, journalOf: JournalOf): Promise<HookEngine> {
   // The config as the user typed it, checked before the engine is built: a broken config is one
@@ -234,7 +234,7 @@ async function openEngine(location: CheckedLocation, options: HookEngineOptions,
   if (missing) options.logger?.warn(`${missing} Every call is allowed until one is written (the server picks it up).`);
   try {
     // Every emit of this profile is recorded (--journal FILE, else its hooks_journal:), the profile named per line.
-    const journal = journalOf(location, startConfig);
+    const journal = await journalOf(location, startConfig);
     return await createHookEngineAt(location, startConfig, journal ? { ...options, observe: journal.observe } : options);
   } catch (e) {
     throw new CliError(`serve: ${errorText(e)}`);

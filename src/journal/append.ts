@@ -13,9 +13,8 @@ import { checkTrust, distrustMessage } from '../consent/trust.js';
 import { errorText } from '../errors.js';
 import type { Logger } from '../types.js';
 import { journalLine } from './record.js';
+import { DEFAULT_JOURNAL_KEEP, DEFAULT_JOURNAL_MAX_BYTES } from './setting.js';
 
-export const DEFAULT_JOURNAL_MAX_BYTES = 10 * 1024 * 1024;
-export const DEFAULT_JOURNAL_KEEP = 3;
 /** A rotation lock older than this was left by a killed writer. */
 const STALE_LOCK_MS = 10_000;
 

@@ -4,9 +4,10 @@
 
 import path from 'node:path';
 import { isPlainObject } from '../json.js';
-import { DEFAULT_JOURNAL_KEEP, DEFAULT_JOURNAL_MAX_BYTES } from './append.js';
 
 export const JOURNAL_KEY = 'hooks_journal';
+export const DEFAULT_JOURNAL_MAX_BYTES = 10 * 1024 * 1024;
+export const DEFAULT_JOURNAL_KEEP = 3;
 
 export interface JournalSetting {
   path: string;
