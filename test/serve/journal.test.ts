@@ -3,11 +3,12 @@
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { runBin } from '../cli/_helpers.js';
 import { approvedHome, baseEnv, cleanupTemps, postJson, startServe, stopServe, tempDir, writeScript } from './_helpers.js';
 
 afterAll(cleanupTemps);
+vi.setConfig({ testTimeout: 120_000 });
 
 describe('serve --journal', () => {
   it('records /v1/emit and /v1/agent calls, and replay against the same hooks changes nothing', async () => {
