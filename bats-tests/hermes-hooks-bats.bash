@@ -74,6 +74,13 @@
 # assert_decision <action> [message-substring]
 #     The last hermes_hooks_test decided <action> (block | approve | allow | continue); a block
 #     must also have exited 2, anything else 0.
+# hermes_hooks_replay <journal> [cli-args…]
+#     Runs `$HERMES_HOOKS_CLI replay <journal> --json [cli-args…]` (the journal written by
+#     `--journal` or `hooks_journal:`, re-run through the current hooks: docs/journal.md) and sets
+#     HH_REPLAY_EVENTS (events replayed), HH_REPLAY_CHANGED (verdicts that changed), HH_REPLAY (JSON).
+#     $status is replay's: 0 nothing changed, 1 something did, 2 error.
+# assert_replay_unchanged                no verdict changed (exit 0)
+# assert_replay_changed [count]          some verdict changed (exit 1); with count: exactly that many
 #
 # ── JSON ─────────────────────────────────────────────────────────────────────────────────────
 # json_get <dotted.path> [json]
@@ -500,14 +507,8 @@ except Exception:
 sys.stdout.write("".join(str(f).replace("\0", "") + "\0" for f in fields))
 '
 
-hermes_hooks_test() {
-  if (($# < 1)); then
-    echo "usage: hermes_hooks_test <event> [cli-args…]" >&2
-    return 2
-  fi
-  local event=$1
-  shift
-  local -a cli
+# The CLI's argv into the caller's `cli` array: HERMES_HOOKS_CLI, else PATH, else the bundled one.
+_hhb_cli() {
   if [[ -n ${HERMES_HOOKS_CLI-} ]]; then
     read -r -a cli <<<"$HERMES_HOOKS_CLI"
   elif command -v hermes-hooks >/dev/null 2>&1; then
@@ -518,6 +519,17 @@ hermes_hooks_test() {
     echo "hermes-hooks-bats: set HERMES_HOOKS_CLI or put hermes-hooks on PATH" >&2
     return 1
   fi
+}
+
+hermes_hooks_test() {
+  if (($# < 1)); then
+    echo "usage: hermes_hooks_test <event> [cli-args…]" >&2
+    return 2
+  fi
+  local event=$1
+  shift
+  local -a cli
+  _hhb_cli || return 1
   run --separate-stderr "${cli[@]}" test "$event" --json "$@"
   local field
   local -a fields=()
@@ -552,6 +564,37 @@ assert_decision() {
     return 1
   fi
 }
+
+hermes_hooks_replay() {
+  if (($# < 1)); then
+    echo "usage: hermes_hooks_replay <journal> [cli-args…]" >&2
+    return 2
+  fi
+  local -a cli
+  _hhb_cli || return 1
+  run --separate-stderr "${cli[@]}" replay "$1" --json "${@:2}"
+  HH_REPLAY=$output HH_REPLAY_EVENTS='' HH_REPLAY_CHANGED=''
+  if ((status == 0 || status == 1)); then
+    HH_REPLAY_EVENTS=$(json_get events "$output") && HH_REPLAY_CHANGED=$("$HERMES_HOOKS_BATS_PYTHON" -c \
+      'import json, sys; print(len(json.loads(sys.stdin.read())["changed"]))' <<<"$output")
+  fi
+}
+
+_hhb_replay_expect() {
+  local want=$1 count=${2-}
+  if [[ -z ${HH_REPLAY+set} ]]; then
+    echo "hermes-hooks-bats: call hermes_hooks_replay first" | batslib_decorate 'no replay run' | fail
+    return 1
+  fi
+  if [[ $status -ne $want || (-n $count && $HH_REPLAY_CHANGED != "$count") ]]; then
+    batslib_print_kv_single_or_multi 10 'expected exit' "$want" 'status' "$status" 'changed' "${HH_REPLAY_CHANGED:-?}${count:+ (expected $count)}" \
+      'report' "${HH_REPLAY:-(no JSON report)}" 'stderr' "${stderr-}" | batslib_decorate 'replay did not end as expected' | fail
+    return 1
+  fi
+}
+
+assert_replay_unchanged() { _hhb_replay_expect 0 0; }
+assert_replay_changed() { _hhb_replay_expect 1 "${1-}"; }
 
 # ── JSON ────────────────────────────────────────────────────────────────────────────────────
 

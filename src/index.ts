@@ -2,7 +2,8 @@
 // test/api.test.ts pins the list). Everything else is internal: import it from its module, not from here.
 
 export { createHookEngine, type EngineStats, type HookEngine, type HookEngineOptions, type ReloadResult } from './engine/create-engine.js';
-export type { EmitOptions } from './engine/run-hooks.js';
+export type { EmitOptions, ReceivedInput } from './engine/run-hooks.js';
+export type { EmitRecord } from './engine/options.js';
 export type { BuiltinEntry, CallbackEntry, InProcessCallback, RegistryEntry, ShellEntry } from './engine/registry.js';
 export { stderrLogger, silentLogger } from './engine/logger.js';
 export { HooksError } from './errors.js';

@@ -14,7 +14,7 @@ import { agentPlatform } from './platform.js';
 import { diagnosticLines, noticeText, outcomeLines } from './problems.js';
 import { profileProblems, type HookPlace, type ProfileView } from './profile-problems.js';
 
-export interface AgentCallOptions extends Pick<EmitOptions, 'signal'> {
+export interface AgentCallOptions extends Pick<EmitOptions, 'signal' | 'received'> {
   /** The env the agent gave its hook command (run --dialect: ours); absent: no indicator (serve). */
   env?: Readonly<Record<string, string | undefined>>;
   /**
@@ -36,7 +36,8 @@ export async function answerAgentCall(
 ): Promise<{ answer: DialectAnswer; event: EventName } | { error: string }> {
   const parsed = parseDialectInput(dialect, engine.config.dialects.maps, stdin, theirEvent ? { event: theirEvent } : {});
   if ('error' in parsed) return { error: parsed.error };
-  return { answer: await answerParsedCall(engine, dialect, parsed, opts), event: parsed.event };
+  const received = { dialect, event: parsed.theirEvent, input: stdin };
+  return { answer: await answerParsedCall(engine, dialect, parsed, { received, ...opts }), event: parsed.event };
 }
 
 /** The same call, its stdin already read into our event and kwargs (run --dialect reads it once, to know the event). */
@@ -58,6 +59,7 @@ export async function answerParsedCall(
   const emission = await engine.emit(parsed.event, kwargs, {
     ...(agentCwd !== undefined ? { payloadCwd: agentCwd } : {}),
     ...(opts.signal ? { signal: opts.signal } : {}),
+    ...(opts.received ? { received: opts.received } : {}),
   });
   const toolName = typeof parsed.kwargs.tool_name === 'string' ? parsed.kwargs.tool_name : null;
   const sessionId = typeof parsed.kwargs.session_id === 'string' ? parsed.kwargs.session_id : '';

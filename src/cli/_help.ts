@@ -77,6 +77,8 @@ Options:
   --stdin-timeout SECONDS  stdin still open after SECONDS (default 30, or $HERMES_HOOKS_STDIN_TIMEOUT;
                     0 = wait forever) is an error: on pre_tool_call (or AGENT's tool gate) a block
                     saying so, exit 2; on other events exit 1
+  --journal FILE    append this event and its decision to FILE (JSON lines, secrets redacted; also
+                    \`hooks_journal:\` in config.yaml); see \`hermes-hooks replay\` and \`audit\`
 
   --config/-c FILE, --profile/-p NAME, --home DIR
 
@@ -172,4 +174,35 @@ Examples:
   hermes-hooks validate                          the profile's config.yaml
   hermes-hooks validate ./config.yaml            a file (e.g. in a pre-commit hook)
   hermes-hooks validate --profile work --json
+`;
+
+export const REPLAY_HELP = `Usage: hermes-hooks replay JOURNAL [--json] [discovery options]
+
+Re-run every event recorded in JOURNAL (written by --journal or hooks_journal:) through the CURRENT
+hooks of the profile, as production runs them: consent enforced (unapproved hooks do not run, and the
+report says which), never prompts, no webhooks sent — nothing but the hooks is executed. Events
+recorded in another agent's dialect are read again in that dialect. Prints each event whose verdict
+(block / allow / approve …) changed, before → after, with the hook that decided.
+
+Options:
+  --json            one JSON object: {"events", "changed": [{line, before, after …}], "not_run"}
+  --config/-c FILE, --profile/-p NAME, --home DIR   the hooks to replay against
+
+Examples:
+  hermes-hooks replay ~/.hermes/journal.jsonl                 did my guard change flip anything?
+  hermes-hooks replay journal.jsonl --config ./new-config.yaml --json
+
+Exit: 0 no verdict changed, 1 some did, 2 error (unreadable or bad journal: file, line and field named).
+`;
+
+export const AUDIT_HELP = `Usage: hermes-hooks audit JOURNAL [--json]
+
+Coverage and health from a journal: tool calls that ran (a post_tool_call) with no tool-gate verdict
+recorded for the same call (matched by the agent's call id, else by session, tool and input), guards
+that never fired, hooks that keep failing or timing out, and the slowest hooks (p50/p99).
+
+Options:
+  --json            one JSON object: {"events", "unguarded_calls", "never_fired", "failing", "slowest"}
+
+Exit: 0 healthy, 1 a tool call ran with no verdict recorded, 2 error (unreadable or bad journal).
 `;

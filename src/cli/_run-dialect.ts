@@ -24,6 +24,7 @@ const RUN_OPTIONS = {
   'accept-hooks': { type: 'boolean' },
   dialect: { type: 'string' },
   'fail-open': { type: 'boolean' },
+  journal: { type: 'string' },
   'stdin-timeout': { type: 'string' },
 } as const;
 
@@ -126,7 +127,8 @@ async function answerCall(agent: AgentDialect, args: string[], io: CliIO, call: 
       call.maps = engine.config.dialects.maps;
       const input = parse(call.maps);
       if ('error' in input) throw new CannotDecide(input.error);
-      const answer = await answerParsedCall(engine, agent, input, { env: io.env, cwd: io.cwd, hookEnv: io.env });
+      const received = { dialect: agent, event: input.theirEvent, input: stdin };
+      const answer = await answerParsedCall(engine, agent, input, { env: io.env, cwd: io.cwd, hookEnv: io.env, received });
       held.configLines.push(...eventDiagnosticLines(engine.diagnostics, input.event, engine.config.foreign));
       return held.write(answer);
     },
@@ -164,7 +166,7 @@ function answerUndecided(agent: AgentDialect, e: unknown, call: CallState, held:
 
 /** The first argument that is neither an option nor an option's value. */
 function firstPositional(args: string[]): string | undefined {
-  const takesValue = new Set(['--dialect', '--config', '-c', '--profile', '-p', '--home', '--stdin-timeout']);
+  const takesValue = new Set(['--dialect', '--config', '-c', '--profile', '-p', '--home', '--stdin-timeout', '--journal']);
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     if (a === '--') return args[i + 1];

@@ -9,6 +9,7 @@ import type { EventName } from '../events.js';
 import { discoveryOf } from './_args.js';
 import { CliError, type CliIO } from './_io.js';
 import { locateProfile, missingConfigNote } from './_profile.js';
+import { openCliJournal } from './_journal.js';
 
 export async function withRunEngine<T>(
   values: Record<string, unknown>,
@@ -32,6 +33,7 @@ export async function withRunEngine<T>(
   const missing = missingConfigNote({ location, config });
   if (missing) logger.warn(`${missing} The call is allowed unchecked.`);
   const events = opts.events ?? opts.eventsFor?.(config);
+  const journal = await openCliJournal(values, config, location, io, logger);
   const engine = await createHookEngineAt(location, config, {
     env: io.env,
     cwd: io.cwd,
@@ -40,10 +42,12 @@ export async function withRunEngine<T>(
     logger,
     // stderr carries only what concerns the event being run: consent is decided for its hooks alone.
     ...(events ? { events } : {}),
+    ...(journal ? { observe: journal.observe } : {}),
   });
   try {
     return await use(engine);
   } finally {
     await engine.close({ finalize: false });
+    journal?.close();
   }
 }

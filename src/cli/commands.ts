@@ -5,7 +5,19 @@
 
 import type { CliIO } from './_io.js';
 import type { OptionSpecs, ParsedArgs } from './_args.js';
-import { APPROVE_HELP, DOCTOR_HELP, LIST_HELP, MAIN_HELP_HEAD, MAIN_HELP_TAIL, REVOKE_HELP, RUN_HELP, TEST_HELP, VALIDATE_HELP } from './_help.js';
+import {
+  APPROVE_HELP,
+  AUDIT_HELP,
+  DOCTOR_HELP,
+  REPLAY_HELP,
+  LIST_HELP,
+  MAIN_HELP_HEAD,
+  MAIN_HELP_TAIL,
+  REVOKE_HELP,
+  RUN_HELP,
+  TEST_HELP,
+  VALIDATE_HELP,
+} from './_help.js';
 
 /** A command whose arguments main parses with `options` (plus the discovery options) before `run`. */
 export interface ParsedCommand {
@@ -51,7 +63,7 @@ export const COMMANDS: readonly CliCommand[] = [
     name: 'run',
     synopsis: 'run <event>',
     summary: 'Run hooks for a host: consent and safe mode honoured; prints only the Decision JSON',
-    options: { 'accept-hooks': { type: 'boolean' }, dialect: { type: 'string' }, 'stdin-timeout': { type: 'string' } },
+    options: { 'accept-hooks': { type: 'boolean' }, dialect: { type: 'string' }, 'stdin-timeout': { type: 'string' }, journal: { type: 'string' } },
     help: () => RUN_HELP,
     run: async (args, io) => (await import('./run-command.js')).runCommand(args, io),
   },
@@ -117,6 +129,22 @@ export const COMMANDS: readonly CliCommand[] = [
     run: async (args, io) => (await import('./approve-command.js')).revokeCommand(args, io),
   },
   {
+    name: 'replay',
+    synopsis: 'replay JOURNAL',
+    summary: 'Re-run recorded events through the current hooks; list the verdicts that changed (exit 1)',
+    options: { json },
+    help: () => REPLAY_HELP,
+    run: async (args, io) => (await import('./replay-command.js')).replayCommand(args, io),
+  },
+  {
+    name: 'audit',
+    synopsis: 'audit JOURNAL',
+    summary: 'Tool calls with no gate verdict, guards that never fired, failing and slow hooks',
+    options: { json },
+    help: () => AUDIT_HELP,
+    run: async (args, io) => (await import('./audit-command.js')).auditCommand(args, io),
+  },
+  {
     name: 'import',
     synopsis: 'import <FILE>',
     summary: 'Convert a Claude Code / Codex / Gemini CLI / Cursor hook config into a hooks: block',
@@ -150,6 +178,7 @@ export const COMMANDS: readonly CliCommand[] = [
       surface: { type: 'string' },
       profiles: { type: 'boolean' },
       verbose: { type: 'boolean' },
+      journal: { type: 'string' },
     },
     // Its help states this machine's connection cap: computed by the serve module.
     help: async () => (await import('./serve-command.js')).serveHelp(),

@@ -5,7 +5,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
-import { configLoadError, loadConfig } from '../config/load.js';
+import { configLoadError, loadConfig, type LoadedConfig } from '../config/load.js';
 import { locatedMessage } from '../config/source.js';
 import { inert } from '../display.js';
 import { createHookEngineAt, type HookEngine } from '../engine/create-engine.js';
@@ -34,6 +34,8 @@ import { foreignListener, portListeners, whoIs } from '../serve/port-owner.js';
 import { discoveryOf, type ParsedArgs } from './_args.js';
 import { CliError, type CliIO } from './_io.js';
 import { locateProfile, missingConfigNote } from './_profile.js';
+import { openCliJournal } from './_journal.js';
+import type { JournalWriter } from '../journal/append.js';
 import { errorText } from '../errors.js';
 
 export const serveHelp = (): string => `Usage: hermes-hooks serve [--stdio] [--socket PATH] [--http HOST:PORT] [options] [discovery options]
@@ -61,6 +63,7 @@ Routes: GET /v1/health, POST /v1/emit/<event>, POST /v1/finalize, POST /v1/agent
 
 Options:
   --accept-hooks          approve unapproved or modified hooks (like HERMES_ACCEPT_HOOKS=1)
+  --journal FILE          append every event and its decision to FILE (JSON lines; see replay, audit)
   --token-env VAR         take the bearer token from $VAR instead of the token file
   --allow-remote          allow --http on a non-loopback address (the token is still required)
   --idle-timeout SEC      finalize a session idle this long (default 1800; 0 = only at shutdown)
@@ -112,8 +115,9 @@ export async function serveCommand({ values }: ParsedArgs, io: CliIO): Promise<n
   let server: RunningServer | null = null;
   const onSessionFinalized = (event: SessionFinalized): void => server?.sessionFinalized(event);
   const location = await locateProfile(discoveryOf(values), io);
-  const engine = await openEngine(location, engineOptions(values, io, opts, logger, onSessionFinalized));
-  const profiles = values.profiles === true ? profileRouter(location, values, io, opts, logger, onSessionFinalized) : null;
+  const journal = (at: CheckedLocation, config: LoadedConfig): Promise<JournalWriter | null> => openCliJournal(values, config, at, io, logger);
+  const engine = await openEngine(location, engineOptions(values, io, opts, logger, onSessionFinalized), journal);
+  const profiles = values.profiles === true ? profileRouter(location, values, io, opts, logger, onSessionFinalized, journal) : null;
   // As `run` prints its event's problems: errors and warnings (a `failclosed:` typo is a warning).
   // An error (another agent's block under hooks:, an entry that cannot run) is labelled one.
   // Before listening: whoever waits for "serving …" has been told what is wrong with the config.
@@ -200,6 +204,7 @@ function profileRouter(
   opts: ServeOptions,
   logger: Logger,
   onSessionFinalized: (event: SessionFinalized) => void,
+  journal: JournalOf,
 ): ProfileRouter {
   const homeOf = (name: string): string => (name === location.profile ? location.home : join(location.root, 'profiles', name));
   return createProfileRouter({
@@ -210,13 +215,15 @@ function profileRouter(
     open: async (name, others) => {
       const at = await checkLocation(locateConfig({ profile: name, env: io.env }));
       const env = routedProfileEnv({ base: io.env, home: at.home, otherHomes: others.map(homeOf) });
-      return openEngine(at, { ...engineOptions(values, io, opts, logger, onSessionFinalized), env });
+      return openEngine(at, { ...engineOptions(values, io, opts, logger, onSessionFinalized), env }, journal);
     },
   });
 }
 
 /** One profile's engine over its checked location and config. */
-async function openEngine(location: CheckedLocation, options: HookEngineOptions): Promise<HookEngine> {
+type JournalOf = (at: CheckedLocation, config: LoadedConfig) => Promise<JournalWriter | null>;
+
+async function openEngine(location: CheckedLocation, options: HookEngineOptions, journalOf: JournalOf): Promise<HookEngine> {
   // The config as the user typed it, checked before the engine is built: a broken config is one
   // error, not an engine warning and then an error.
   const startConfig = await loadConfig(location.configFile);
@@ -226,7 +233,9 @@ async function openEngine(location: CheckedLocation, options: HookEngineOptions)
   const missing = missingConfigNote({ location, config: startConfig });
   if (missing) options.logger?.warn(`${missing} Every call is allowed until one is written (the server picks it up).`);
   try {
-    return await createHookEngineAt(location, startConfig, options);
+    // Every emit of this profile is recorded (--journal FILE, else its hooks_journal:), the profile named per line.
+    const journal = await journalOf(location, startConfig);
+    return await createHookEngineAt(location, startConfig, journal ? { ...options, observe: journal.observe } : options);
   } catch (e) {
     throw new CliError(`serve: ${errorText(e)}`);
   }

@@ -25,7 +25,15 @@ export interface Finding {
 export const HOOK_ENTRY_KEYS: readonly string[] = ['command', 'matcher', 'timeout', 'fail_closed', 'failClosed', 'dialect'];
 
 /** The top-level keys hermes-hooks reads. Every other top-level key belongs to Hermes or the user. */
-const OWNED_TOP_LEVEL_KEYS: readonly string[] = ['hooks', 'hooks_auto_accept', 'hooks_fail_closed', 'tool_loop_guardrails', 'plugins', 'dialects'];
+const OWNED_TOP_LEVEL_KEYS: readonly string[] = [
+  'hooks',
+  'hooks_auto_accept',
+  'hooks_fail_closed',
+  'tool_loop_guardrails',
+  'plugins',
+  'dialects',
+  'hooks_journal',
+];
 
 // Sections of a real Hermes config.yaml: never reported, even when one happens to look like ours.
 const HERMES_SECTIONS = new Set([
@@ -90,6 +98,7 @@ const TOP_LEVEL_CONSEQUENCE: Readonly<Record<string, string>> = {
   tool_loop_guardrails: 'the tool-loop guardrails run with their defaults',
   plugins: 'no plugin is loaded from it',
   dialects: 'the built-in name maps are used instead',
+  hooks_journal: 'no journal of the decisions is written',
 };
 
 // The top level is shared with dozens of Hermes sections: only a close miss (or a case/underscore

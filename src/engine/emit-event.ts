@@ -15,6 +15,7 @@ import { runEmit, type EmitContext, type EmitOptions } from './run-hooks.js';
 import { EVENT_STEPS, type Prepared } from './event-prep.js';
 import type { CallbackEntry, InProcessCallback, RegistryEntry } from './registry.js';
 import type { EngineState } from './_state.js';
+import type { EmitRecord } from './options.js';
 
 type Kwargs = Record<string, unknown>;
 
@@ -36,6 +37,7 @@ export async function emitEvent(st: EngineState, event: EventName, payload: Kwar
   // One message that says it all, instead of one per key of theirs that is not ours.
   if (foreignMessage !== null)
     reading.diagnostics.splice(0, Infinity, { level: 'error', path: 'hook_event_name', line: null, column: null, message: foreignMessage });
+  const entries = st.opts.observe ? registryOf(st, st.gen, event) : [];
   const empty = (kwargs: Kwargs): Emission => emptyEmission(event, kwargs, st.location.profile, st.opts.cwd);
   const prepared: Prepared = EVENT_STEPS[event]?.before?.(reading.kwargs, {
     tracker: st.tracker,
@@ -56,7 +58,18 @@ export async function emitEvent(st: EngineState, event: EventName, payload: Kwar
     });
   }
   emission.diagnostics = [...reading.diagnostics, ...emission.diagnostics];
+  if (st.opts.observe)
+    observe(st, { emission, entries, profile: st.location.profile, received: opts.received ?? { dialect: 'hermes', event, input: payload } });
   return emission;
+}
+
+/** The observer hears the final outcome; whatever it does, the decision stands. */
+function observe(st: EngineState, record: EmitRecord): void {
+  try {
+    st.opts.observe?.(record);
+  } catch (err) {
+    st.opts.logger.warn(`hook observer failed: ${errorText(err)}`);
+  }
 }
 
 /** Run the event's hooks on kwargs already prepared, then its after-steps; webhooks hear of it. */

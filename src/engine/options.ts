@@ -7,7 +7,9 @@ import { promptOnTty } from '../consent/prompt.js';
 import type { EventName } from '../events.js';
 import type { BootRun } from '../gateway/boot-md.js';
 import { DEFAULT_MAX_OUTPUT_BYTES } from '../spawn/run-hook.js';
-import type { Logger, SessionFinalized } from '../types.js';
+import type { Emission, Logger, SessionFinalized } from '../types.js';
+import type { RegistryEntry } from './registry.js';
+import type { ReceivedInput } from './run-hooks.js';
 import { stderrLogger } from './logger.js';
 
 export { DEFAULT_MAX_OUTPUT_BYTES };
@@ -71,6 +73,20 @@ export interface HookEngineOptions {
   maxOpenSessions?: number;
   /** Told about every finalize the engine fires on its own (idle, evicted, shutdown) that ran hooks. */
   onSessionFinalized?: (event: SessionFinalized) => void;
+  /**
+   * Told of every emit once its decision is final (a journal, a tracer): the one place observers
+   * subscribe. It cannot change the decision; one that throws is warned about and the call goes on.
+   */
+  observe?: (record: EmitRecord) => void;
+}
+
+/** What an observer is told of one emit: the outcome, the registry it ran on, and what was received. */
+export interface EmitRecord {
+  emission: Emission;
+  /** The registry in the emission's order (`emission.hooks[i].index` indexes it). */
+  entries: readonly RegistryEntry[];
+  profile: string;
+  received: ReceivedInput;
 }
 
 /** The options with every default applied: what the rest of the engine reads. */
@@ -100,6 +116,7 @@ export interface ResolvedEngineOptions {
   onBoot: HookEngineOptions['onBoot'];
   onBootReply: HookEngineOptions['onBootReply'];
   onSessionFinalized: HookEngineOptions['onSessionFinalized'];
+  observe: HookEngineOptions['observe'];
 }
 
 export function resolveEngineOptions(options: HookEngineOptions = {}): ResolvedEngineOptions {
@@ -126,6 +143,7 @@ export function resolveEngineOptions(options: HookEngineOptions = {}): ResolvedE
     onBoot: options.onBoot,
     onBootReply: options.onBootReply,
     onSessionFinalized: options.onSessionFinalized,
+    observe: options.observe,
   };
 }
 

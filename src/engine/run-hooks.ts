@@ -65,6 +65,16 @@ export interface EmitOptions {
    * kwargs given (the dry run, which tests the resolved hooks alone).
    */
   unpairedResolve?: 'drop' | 'run';
+  /** What the sender really sent (another agent's stdin), handed to observers as is; default: the payload given to emit. */
+  received?: ReceivedInput;
+}
+
+/** An event as the sender sent it: our kwargs/wire payload (`hermes`) or another agent's hook stdin. */
+export interface ReceivedInput {
+  dialect: string;
+  /** The event as the sender named it (theirs for another agent). */
+  event: string;
+  input: unknown;
 }
 
 export async function runEmit(ctx: EmitContext, event: EventName, kwargs: Record<string, unknown>, opts: EmitOptions = {}): Promise<Emission> {
