@@ -10,6 +10,7 @@ import { locatedMessage } from '../config/source.js';
 import { inert } from '../display.js';
 import { createHookEngineAt, type HookEngine } from '../engine/create-engine.js';
 import { stderrLogger } from '../engine/logger.js';
+import { SERVE_FLUSH_DEADLINE_MS, startTelemetry } from '../telemetry/index.js';
 import { DEFAULT_CONCURRENCY, type HookEngineOptions } from '../engine/options.js';
 import { checkLocation, type CheckedLocation } from '../config/check-location.js';
 import { locateConfig } from '../config/locate.js';
@@ -112,8 +113,11 @@ export async function serveCommand({ values }: ParsedArgs, io: CliIO): Promise<n
   let server: RunningServer | null = null;
   const onSessionFinalized = (event: SessionFinalized): void => server?.sessionFinalized(event);
   const location = await locateProfile(discoveryOf(values), io);
-  const engine = await openEngine(location, engineOptions(values, io, opts, logger, onSessionFinalized));
-  const profiles = values.profiles === true ? profileRouter(location, values, io, opts, logger, onSessionFinalized) : null;
+  // Off (nothing loaded) unless the OTEL_* variables turn it on; every profile's engine reports to it.
+  const telemetry = await startTelemetry(io.env, logger, 'serve');
+  const observe = telemetry ? { observe: telemetry.observe } : {};
+  const engine = await openEngine(location, { ...engineOptions(values, io, opts, logger, onSessionFinalized), ...observe });
+  const profiles = values.profiles === true ? profileRouter(location, values, io, opts, logger, onSessionFinalized, observe) : null;
   // As `run` prints its event's problems: errors and warnings (a `failclosed:` typo is a warning).
   // An error (another agent's block under hooks:, an entry that cannot run) is labelled one.
   // Before listening: whoever waits for "serving …" has been told what is wrong with the config.
@@ -122,7 +126,12 @@ export async function serveCommand({ values }: ParsedArgs, io: CliIO): Promise<n
     else if (d.level !== 'info') logger.warn(locatedMessage(d, engine.configFile));
   }
   server = await startTransports(engine, values, io, opts, logger, profiles);
-  return server.done;
+  if (telemetry === null) return server.done;
+  // After the drain and the engines' close (their last finalize spans included): the last batch goes out.
+  return server.done.then(async (code) => {
+    await telemetry.shutdown(SERVE_FLUSH_DEADLINE_MS);
+    return code;
+  });
 }
 
 type ServeValues = ParsedArgs['values'];
@@ -200,6 +209,7 @@ function profileRouter(
   opts: ServeOptions,
   logger: Logger,
   onSessionFinalized: (event: SessionFinalized) => void,
+  observe: Pick<HookEngineOptions, 'observe'>,
 ): ProfileRouter {
   const homeOf = (name: string): string => (name === location.profile ? location.home : join(location.root, 'profiles', name));
   return createProfileRouter({
@@ -210,7 +220,7 @@ function profileRouter(
     open: async (name, others) => {
       const at = await checkLocation(locateConfig({ profile: name, env: io.env }));
       const env = routedProfileEnv({ base: io.env, home: at.home, otherHomes: others.map(homeOf) });
-      return openEngine(at, { ...engineOptions(values, io, opts, logger, onSessionFinalized), env });
+      return openEngine(at, { ...engineOptions(values, io, opts, logger, onSessionFinalized), ...observe, env });
     },
   });
 }

@@ -23,6 +23,7 @@ export async function emitEvent(st: EngineState, event: EventName, payload: Kwar
     throw new TypeError(`unknown hook event '${String(event)}' (valid: ${SORTED_EVENT_NAMES.join(', ')})`);
   }
   if (st.closed) throw new Error('hook engine is closed');
+  const t0 = performance.now();
   // One payload, one meaning on every face: the wire form a hook reads or the host's kwargs.
   const reading = readPayload(event, payload, { knownKwargs: syntheticKwargKeys(event) });
   const options: EmitOptions = {
@@ -56,7 +57,17 @@ export async function emitEvent(st: EngineState, event: EventName, payload: Kwar
     });
   }
   emission.diagnostics = [...reading.diagnostics, ...emission.diagnostics];
+  if (st.opts.observe) observeEmit(st, emission, t0);
   return emission;
+}
+
+/** Tell the observer (after resolution, so it can never change the decision); what it throws is a warning. */
+function observeEmit(st: EngineState, emission: Emission, t0: number): void {
+  try {
+    st.opts.observe?.({ emission, startedAt: performance.timeOrigin + t0, durationMs: performance.now() - t0 });
+  } catch (e) {
+    st.opts.logger.warn(`an emit observer failed: ${errorText(e)}`);
+  }
 }
 
 /** Run the event's hooks on kwargs already prepared, then its after-steps; webhooks hear of it. */

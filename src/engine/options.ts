@@ -7,7 +7,7 @@ import { promptOnTty } from '../consent/prompt.js';
 import type { EventName } from '../events.js';
 import type { BootRun } from '../gateway/boot-md.js';
 import { DEFAULT_MAX_OUTPUT_BYTES } from '../spawn/run-hook.js';
-import type { Logger, SessionFinalized } from '../types.js';
+import type { Emission, Logger, SessionFinalized } from '../types.js';
 import { stderrLogger } from './logger.js';
 
 export { DEFAULT_MAX_OUTPUT_BYTES };
@@ -71,7 +71,22 @@ export interface HookEngineOptions {
   maxOpenSessions?: number;
   /** Told about every finalize the engine fires on its own (idle, evicted, shutdown) that ran hooks. */
   onSessionFinalized?: (event: SessionFinalized) => void;
+  /**
+   * Told about every emit once it is resolved (OpenTelemetry, a journal): what it hears cannot
+   * change the decision, and what it throws is a warning. Keep it quick: it runs before emit returns.
+   */
+  observe?: EmitObserver;
 }
+
+/** What an observer hears of one emit: the emission (each hook's outcome, the decision) and when it ran. */
+export interface EmitRecord {
+  emission: Emission;
+  /** When the emit started (ms since the epoch, sub-ms precision) and how long it took (ms). */
+  startedAt: number;
+  durationMs: number;
+}
+
+export type EmitObserver = (record: EmitRecord) => void;
 
 /** The options with every default applied: what the rest of the engine reads. */
 export interface ResolvedEngineOptions {
@@ -100,6 +115,7 @@ export interface ResolvedEngineOptions {
   onBoot: HookEngineOptions['onBoot'];
   onBootReply: HookEngineOptions['onBootReply'];
   onSessionFinalized: HookEngineOptions['onSessionFinalized'];
+  observe: EmitObserver | undefined;
 }
 
 export function resolveEngineOptions(options: HookEngineOptions = {}): ResolvedEngineOptions {
@@ -126,6 +142,7 @@ export function resolveEngineOptions(options: HookEngineOptions = {}): ResolvedE
     onBoot: options.onBoot,
     onBootReply: options.onBootReply,
     onSessionFinalized: options.onSessionFinalized,
+    observe: options.observe,
   };
 }
 
