@@ -169,10 +169,17 @@ describe('off', () => {
     const r = await run(home, { TRACEPARENT, ...env(collector.url) });
     expect(r.code).toBe(2);
     expect(r.stderr).toBe('');
-    expect(r.modules.some((m) => m.endsWith('_main.cjs') || m.includes('bin.js') || m.includes('list-modules'))).toBe(true);
+    // The lister works: on, the same build lists the SDK's files (the first test of this file).
+    expect(r.modules.some((m) => m.endsWith('list-modules.cjs'))).toBe(true);
     expect(otelLoaded(r)).toEqual([]);
     expect(collector.received).toEqual([]);
   });
+});
+
+it('the CLI bundle keeps the SDK out: a require() of the installed packages, made only when telemetry is on', () => {
+  const bundle = readFileSync(join(ROOT, 'dist/cli/_main.cjs'), 'utf8');
+  expect(bundle).toContain('require("@opentelemetry/sdk-trace")');
+  expect(bundle).not.toContain('BatchSpanProcessorBase'); // the SDK's own code
 });
 
 describe('a collector that is not there', () => {
