@@ -138,4 +138,3 @@ export function startOtel(settings: TelemetrySettings, opts: { logger: Logger; m
     },
   };
 }
-

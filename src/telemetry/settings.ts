@@ -49,7 +49,10 @@ function signalUrl(env: Env, signal: 'traces' | 'metrics'): string | undefined {
 }
 
 function protocolOf(env: Env, signal: 'traces' | 'metrics', problems: string[]): OtlpProtocol | null {
-  const name = get(env, `OTEL_EXPORTER_OTLP_${signal.toUpperCase()}_PROTOCOL`) !== undefined ? `OTEL_EXPORTER_OTLP_${signal.toUpperCase()}_PROTOCOL` : 'OTEL_EXPORTER_OTLP_PROTOCOL';
+  const name =
+    get(env, `OTEL_EXPORTER_OTLP_${signal.toUpperCase()}_PROTOCOL`) !== undefined
+      ? `OTEL_EXPORTER_OTLP_${signal.toUpperCase()}_PROTOCOL`
+      : 'OTEL_EXPORTER_OTLP_PROTOCOL';
   const value = get(env, name) ?? 'http/protobuf';
   if (value === 'http/protobuf' || value === 'http/json') return value;
   problems.push(`${name}=${value} is not supported (http/protobuf or http/json): no ${signal} are sent`);
@@ -97,7 +100,7 @@ export function telemetrySettings(env: Env): TelemetryDecision {
   if (get(env, 'OTEL_SDK_DISABLED')?.toLowerCase() === 'true') return off();
   const traceExporters = exporters(env, 'OTEL_TRACES_EXPORTER');
   if (traceExporters?.includes('none')) return off();
-  if (traceExporters && traceExporters.some((e) => e !== 'otlp')) {
+  if (traceExporters?.some((e) => e !== 'otlp')) {
     problems.push(`OTEL_TRACES_EXPORTER=${traceExporters.join(',')}: only otlp (or none) is supported: no traces are sent`);
     return off();
   }

@@ -82,9 +82,19 @@ export function jsonSpans(c: Collector): OtlpSpan[] {
 export function attrs(span: Pick<OtlpSpan, 'attributes'>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const { key, value } of span.attributes) {
-    const v = value as { stringValue?: string; intValue?: string | number; boolValue?: boolean; doubleValue?: number; arrayValue?: { values?: { stringValue?: string }[] } };
+    const v = value as {
+      stringValue?: string;
+      intValue?: string | number;
+      boolValue?: boolean;
+      doubleValue?: number;
+      arrayValue?: { values?: { stringValue?: string }[] };
+    };
     out[key] =
-      v.stringValue ?? (v.intValue !== undefined ? Number(v.intValue) : undefined) ?? v.boolValue ?? v.doubleValue ?? v.arrayValue?.values?.map((x) => x.stringValue);
+      v.stringValue ??
+      (v.intValue !== undefined ? Number(v.intValue) : undefined) ??
+      v.boolValue ??
+      v.doubleValue ??
+      v.arrayValue?.values?.map((x) => x.stringValue);
   }
   return out;
 }

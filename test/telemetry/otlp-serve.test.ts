@@ -4,7 +4,20 @@
 
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { baseEnv, cleanupTemps, CLIENTS, clientAt, hooksYaml, http, makeHome, startServe, stopServe, tempDir, waitFor, writeScript } from '../serve/_helpers.js';
+import {
+  baseEnv,
+  cleanupTemps,
+  CLIENTS,
+  clientAt,
+  hooksYaml,
+  http,
+  makeHome,
+  startServe,
+  stopServe,
+  tempDir,
+  waitFor,
+  writeScript,
+} from '../serve/_helpers.js';
 import { attrs, jsonSpans, startCollector, type Collector } from './_collector.js';
 
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';

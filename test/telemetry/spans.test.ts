@@ -14,7 +14,15 @@ function record(hooks: HookOutcome[], decision: Partial<Decision>): EmitRecord {
   return {
     emission: {
       event: 'pre_tool_call',
-      payload: { hook_event_name: 'pre_tool_call', tool_name: 'terminal', tool_input: {}, session_id: 's', cwd: '/', profile: 'default', extra: { tool_call_id: 'call_7' } },
+      payload: {
+        hook_event_name: 'pre_tool_call',
+        tool_name: 'terminal',
+        tool_input: {},
+        session_id: 's',
+        cwd: '/',
+        profile: 'default',
+        extra: { tool_call_id: 'call_7' },
+      },
       hooks,
       decision: { ...allowDecision('pre_tool_call'), ...decision },
       diagnostics: [],
@@ -51,20 +59,31 @@ describe('planEmit', () => {
     expect(plan.hooks.map((h) => h.attributes['hermes_hooks.hook.index'])).toEqual([0, 1, 2]);
     expect(plan.durations).toHaveLength(3);
     expect(plan.hooks[2]).toMatchObject({ start: 1_700_000_000_001, end: 1_700_000_000_006, error: null });
-    expect(plan.decision).toEqual({ 'hermes_hooks.event': 'pre_tool_call', 'hermes_hooks.decision': 'block', 'hermes_hooks.cause': 'policy_denial', 'gen_ai.tool.name': 'terminal' });
+    expect(plan.decision).toEqual({
+      'hermes_hooks.event': 'pre_tool_call',
+      'hermes_hooks.decision': 'block',
+      'hermes_hooks.cause': 'policy_denial',
+      'gen_ai.tool.name': 'terminal',
+    });
   });
 
   it('a block because a guard could not answer (timeout, fail closed): hook_failure, an ERROR span', () => {
-    const timedOut = record([shell(0, { status: 'timeout', exit_code: null, error: 'timed out', directive: { action: 'block', message: 'hook /g/0.sh failed closed: timed out' } })], {
-      action: 'block',
-      message: 'hook /g/0.sh failed closed: timed out',
-      decided_by: 0,
-    });
+    const timedOut = record(
+      [shell(0, { status: 'timeout', exit_code: null, error: 'timed out', directive: { action: 'block', message: 'hook /g/0.sh failed closed: timed out' } })],
+      {
+        action: 'block',
+        message: 'hook /g/0.sh failed closed: timed out',
+        decided_by: 0,
+      },
+    );
     expect(causeOf(timedOut)).toBe('hook_failure');
     const plan = planEmit(timedOut);
     expect(plan.event.error).toBe('hook /g/0.sh failed closed: timed out');
     expect(plan.hooks[0]).toMatchObject({ error: 'timed out', attributes: { 'error.type': 'timeout' } });
-    const unreadable = record([shell(0, { directive: { action: 'block', message: 'hook /g/0.sh failed closed: unparseable stdout' } })], { action: 'block', decided_by: 0 });
+    const unreadable = record([shell(0, { directive: { action: 'block', message: 'hook /g/0.sh failed closed: unparseable stdout' } })], {
+      action: 'block',
+      decided_by: 0,
+    });
     expect(causeOf(unreadable)).toBe('hook_failure');
     expect(planEmit(unreadable).hooks[0]!.attributes['error.type']).toBe('failed_closed');
     // Nobody decided (hermes-hooks itself could not check the call).
