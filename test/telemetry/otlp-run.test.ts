@@ -34,30 +34,34 @@ interface Ran {
   code: number | null;
   stdout: string;
   stderr: string;
-  ms: number;
+  /** From the verdict on stdout to the process's exit: the flush's share. */
+  afterVerdictMs: number;
   modules: string[];
 }
 
 /** The built CLI's `run pre_tool_call` on CALL, with the modules it loaded listed. */
-function run(home: string, env: Record<string, string>): Promise<Ran> {
+function run(home: string, env: Record<string, string>, argv = ['run', 'pre_tool_call'], stdin = CALL): Promise<Ran> {
   const list = join(tempDir('hh-otel-mods-'), 'modules.txt');
-  const started = performance.now();
+  let verdictAt = 0;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'run', 'pre_tool_call', '--home', home], {
+    const child = spawn(process.execPath, [BIN, ...argv, '--home', home], {
       cwd: ROOT,
       env: baseEnv({ HERMES_ACCEPT_HOOKS: '1', NODE_OPTIONS: `--require ${MODULE_LISTER}`, MODULE_LIST_OUT: list, ...env }),
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
+    child.stdout.on('data', (c: Buffer) => {
+      verdictAt ||= performance.now();
+      stdout += c.toString('utf8');
+    });
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
     child.on('error', reject);
     child.on('close', (code) => {
       const modules = readFileSync(list, 'utf8').split('\n');
-      resolve({ code, stdout, stderr, ms: performance.now() - started, modules });
+      resolve({ code, stdout, stderr, afterVerdictMs: performance.now() - verdictAt, modules });
     });
-    child.stdin.end(CALL);
+    child.stdin.end(stdin);
   });
 }
 
@@ -157,6 +161,28 @@ describe('run exports over OTLP/HTTP', () => {
   });
 });
 
+it('run --dialect claude: the same spans, in the trace of the agent env', async () => {
+  collector = await startCollector();
+  const home = makeHome(hooksYaml({ pre_tool_call: [deny] }));
+  const stdin = JSON.stringify({
+    hook_event_name: 'PreToolUse',
+    tool_name: 'Bash',
+    tool_input: { command: 'rm -rf /' },
+    session_id: 'c-1',
+    tool_use_id: 'toolu_1',
+  });
+  const r = await run(
+    home,
+    { OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', TRACEPARENT },
+    ['run', 'PreToolUse', '--dialect', 'claude'],
+    stdin,
+  );
+  expect(r.stdout).toContain('no rm -rf');
+  const event = jsonSpans(collector).find((s) => s.name === 'hermes_hooks.event pre_tool_call')!;
+  expect(event.traceId).toBe(TRACE_ID);
+  expect(attrs(event)).toMatchObject({ 'hermes_hooks.decision': 'block', 'hermes_hooks.cause': 'policy_denial', 'gen_ai.conversation.id': 'c-1' });
+});
+
 describe('off', () => {
   const cases: [string, (url: string) => Record<string, string>][] = [
     ['no OTEL variables', () => ({})],
@@ -203,8 +229,9 @@ describe('a collector that is not there', () => {
       expect(r.code).toBe(2);
       expect(JSON.parse(r.stdout)).toMatchObject({ action: 'block', message: 'no rm -rf' });
       expect(r.stderr.match(/telemetry:/g)).toHaveLength(1);
-      // A generous bound proving the deadline: the exporters' own default timeout is 10 s.
-      expect(r.ms).toBeLessThan(6000);
+      // A generous bound proving the deadline (the exporters' own default timeout is 10 s), counted
+      // from the verdict, so a slow start of a loaded machine does not count.
+      expect(r.afterVerdictMs).toBeLessThan(4000);
     } finally {
       await hole.close();
     }
