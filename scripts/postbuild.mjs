@@ -43,6 +43,9 @@ export function cliBundleOptions(outdir = CLI_DIR, plugins = []) {
     minifySyntax: true,
     // Everything else the bundle imports lazily becomes an in-bundle call, not an import().
     supported: { 'dynamic-import': false },
+    // Loaded only when the OTEL variables turn telemetry on (src/telemetry/index.ts): a plain require() of the installed
+    // package at that moment, never part of the script every `run` parses.
+    external: ['@opentelemetry/*'],
     define: { 'import.meta.url': '__hhImportMetaUrl' },
     plugins: [...plugins, userImports],
     metafile: true,

@@ -225,6 +225,11 @@ for name in ${HERMES_HOOKS_AGENT_ENV:-}; do
   [[ $name =~ ^[A-Za-z_][A-Za-z0-9_]*$ && -n ${!name+set} && ${!name} =~ ^[A-Za-z0-9._~-]*$ ]] && pairs+=${pairs:+&}$name=${!name}
 done
 [ -n "$pairs" ] && agent_env=(-H "X-Hermes-Hooks-Agent-Env: $pairs")
+# OpenTelemetry: the agent's W3C trace context, as hermes-hooks-client forwards it (well-formed values only).
+if [[ ${TRACEPARENT:-} =~ ^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$ ]]; then
+  agent_env+=(-H "traceparent: $TRACEPARENT")
+  [[ ${TRACESTATE:-} =~ ^[\ -~]{1,512}$ ]] && agent_env+=(-H "tracestate: $TRACESTATE")
+fi
 # The deadline, counted from the client's start (as in hermes-hooks-client).
 send() {
   local left=${HERMES_HOOKS_TIMEOUT:-310} ms frac

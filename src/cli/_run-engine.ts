@@ -4,8 +4,10 @@
 
 import { configLoadError, loadConfig, type LoadedConfig } from '../config/load.js';
 import { createHookEngineAt, type HookEngine } from '../engine/create-engine.js';
+import { joinObservers } from '../engine/options.js';
 import type { Logger } from '../types.js';
 import type { EventName } from '../events.js';
+import { RUN_FLUSH_DEADLINE_MS, startTelemetry } from '../telemetry/index.js';
 import { discoveryOf } from './_args.js';
 import { CliError, type CliIO } from './_io.js';
 import { locateProfile, missingConfigNote } from './_profile.js';
@@ -34,6 +36,8 @@ export async function withRunEngine<T>(
   if (missing) logger.warn(`${missing} The call is allowed unchecked.`);
   const events = opts.events ?? opts.eventsFor?.(config);
   const journal = await openCliJournal(values, config, location, io, logger);
+  // Off (nothing loaded) unless the OTEL_* variables turn it on.
+  const telemetry = await startTelemetry(io.env, logger, 'run');
   const engine = await createHookEngineAt(location, config, {
     env: io.env,
     cwd: io.cwd,
@@ -42,12 +46,14 @@ export async function withRunEngine<T>(
     logger,
     // stderr carries only what concerns the event being run: consent is decided for its hooks alone.
     ...(events ? { events } : {}),
-    ...(journal ? { observe: journal.observe } : {}),
+    ...(journal || telemetry ? { observe: joinObservers(journal?.observe, telemetry?.observe) } : {}),
   });
   try {
     return await use(engine);
   } finally {
     await engine.close({ finalize: false });
     journal?.close();
+    // The verdict is printed; the spans go out before the process ends, a dead collector costing at most the deadline.
+    await telemetry?.shutdown(RUN_FLUSH_DEADLINE_MS);
   }
 }

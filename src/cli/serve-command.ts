@@ -10,7 +10,8 @@ import { locatedMessage } from '../config/source.js';
 import { inert } from '../display.js';
 import { createHookEngineAt, type HookEngine } from '../engine/create-engine.js';
 import { stderrLogger } from '../engine/logger.js';
-import { DEFAULT_CONCURRENCY, type HookEngineOptions } from '../engine/options.js';
+import { SERVE_FLUSH_DEADLINE_MS, startTelemetry } from '../telemetry/index.js';
+import { DEFAULT_CONCURRENCY, joinObservers, type HookEngineOptions } from '../engine/options.js';
 import { checkLocation, type CheckedLocation } from '../config/check-location.js';
 import { locateConfig } from '../config/locate.js';
 import { createProfileRouter, type ProfileRouter } from '../serve/profiles.js';
@@ -115,9 +116,12 @@ export async function serveCommand({ values }: ParsedArgs, io: CliIO): Promise<n
   let server: RunningServer | null = null;
   const onSessionFinalized = (event: SessionFinalized): void => server?.sessionFinalized(event);
   const location = await locateProfile(discoveryOf(values), io);
+  // Off (nothing loaded) unless the OTEL_* variables turn it on; every profile's engine reports to it.
+  const telemetry = await startTelemetry(io.env, logger, 'serve');
+  const observe = telemetry ? { observe: telemetry.observe } : {};
   const journal = (at: CheckedLocation, config: LoadedConfig): Promise<JournalWriter | null> => openCliJournal(values, config, at, io, logger);
-  const engine = await openEngine(location, engineOptions(values, io, opts, logger, onSessionFinalized), journal);
-  const profiles = values.profiles === true ? profileRouter(location, values, io, opts, logger, onSessionFinalized, journal) : null;
+  const engine = await openEngine(location, { ...engineOptions(values, io, opts, logger, onSessionFinalized), ...observe }, journal);
+  const profiles = values.profiles === true ? profileRouter(location, values, io, opts, logger, onSessionFinalized, journal, observe) : null;
   // As `run` prints its event's problems: errors and warnings (a `failclosed:` typo is a warning).
   // An error (another agent's block under hooks:, an entry that cannot run) is labelled one.
   // Before listening: whoever waits for "serving …" has been told what is wrong with the config.
@@ -126,7 +130,12 @@ export async function serveCommand({ values }: ParsedArgs, io: CliIO): Promise<n
     else if (d.level !== 'info') logger.warn(locatedMessage(d, engine.configFile));
   }
   server = await startTransports(engine, values, io, opts, logger, profiles);
-  return server.done;
+  if (telemetry === null) return server.done;
+  // After the drain and the engines' close (their last finalize spans included): the last batch goes out.
+  return server.done.then(async (code) => {
+    await telemetry.shutdown(SERVE_FLUSH_DEADLINE_MS);
+    return code;
+  });
 }
 
 type ServeValues = ParsedArgs['values'];
@@ -205,6 +214,7 @@ function profileRouter(
   logger: Logger,
   onSessionFinalized: (event: SessionFinalized) => void,
   journal: JournalOf,
+  observe: Pick<HookEngineOptions, 'observe'>,
 ): ProfileRouter {
   const homeOf = (name: string): string => (name === location.profile ? location.home : join(location.root, 'profiles', name));
   return createProfileRouter({
@@ -215,7 +225,7 @@ function profileRouter(
     open: async (name, others) => {
       const at = await checkLocation(locateConfig({ profile: name, env: io.env }));
       const env = routedProfileEnv({ base: io.env, home: at.home, otherHomes: others.map(homeOf) });
-      return openEngine(at, { ...engineOptions(values, io, opts, logger, onSessionFinalized), env }, journal);
+      return openEngine(at, { ...engineOptions(values, io, opts, logger, onSessionFinalized), ...observe, env }, journal);
     },
   });
 }
@@ -235,7 +245,8 @@ async function openEngine(location: CheckedLocation, options: HookEngineOptions,
   try {
     // Every emit of this profile is recorded (--journal FILE, else its hooks_journal:), the profile named per line.
     const journal = await journalOf(location, startConfig);
-    return await createHookEngineAt(location, startConfig, journal ? { ...options, observe: journal.observe } : options);
+    const observe = journal ? joinObservers(journal.observe, options.observe) : options.observe;
+    return await createHookEngineAt(location, startConfig, { ...options, ...(observe ? { observe } : {}) });
   } catch (e) {
     throw new CliError(`serve: ${errorText(e)}`);
   }

@@ -24,6 +24,7 @@ export async function emitEvent(st: EngineState, event: EventName, payload: Kwar
     throw new TypeError(`unknown hook event '${String(event)}' (valid: ${SORTED_EVENT_NAMES.join(', ')})`);
   }
   if (st.closed) throw new Error('hook engine is closed');
+  const t0 = performance.now();
   // One payload, one meaning on every face: the wire form a hook reads or the host's kwargs.
   const reading = readPayload(event, payload, { knownKwargs: syntheticKwargKeys(event) });
   const options: EmitOptions = {
@@ -58,12 +59,14 @@ export async function emitEvent(st: EngineState, event: EventName, payload: Kwar
     });
   }
   emission.diagnostics = [...reading.diagnostics, ...emission.diagnostics];
-  if (st.opts.observe)
-    observe(st, { emission, entries, profile: st.location.profile, received: opts.received ?? { dialect: 'hermes', event, input: payload } });
+  if (st.opts.observe) {
+    const received = opts.received ?? { dialect: 'hermes' as const, event, input: payload };
+    observe(st, { emission, entries, profile: st.location.profile, received, startedAt: performance.timeOrigin + t0, durationMs: performance.now() - t0 });
+  }
   return emission;
 }
 
-/** The observer hears the final outcome; whatever it does, the decision stands. */
+/** The observer hears the final outcome (after resolution, so it can never change it); what it throws is a warning. */
 function observe(st: EngineState, record: EmitRecord): void {
   try {
     st.opts.observe?.(record);

@@ -76,17 +76,45 @@ export interface HookEngineOptions {
   /**
    * Told of every emit once its decision is final (a journal, a tracer): the one place observers
    * subscribe. It cannot change the decision; one that throws is warned about and the call goes on.
+   * Keep it quick: it runs before emit returns.
    */
-  observe?: (record: EmitRecord) => void;
+  observe?: EmitObserver;
 }
 
-/** What an observer is told of one emit: the outcome, the registry it ran on, and what was received. */
+/** What an observer is told of one emit: the outcome, the registry it ran on, what was received, and when. */
 export interface EmitRecord {
   emission: Emission;
   /** The registry in the emission's order (`emission.hooks[i].index` indexes it). */
   entries: readonly RegistryEntry[];
   profile: string;
   received: ReceivedInput;
+}
+
+/** What an observer hears of one emit: the emission (each hook's outcome, the decision) and when it ran. */
+export interface EmitRecord {
+  emission: Emission;
+  /** When the emit started (ms since the epoch, sub-ms precision) and how long it took (ms). */
+  startedAt: number;
+  durationMs: number;
+}
+
+export type EmitObserver = (record: EmitRecord) => void;
+
+/** Several observers as one (journal and tracer both on); each is called even when one before it throws. */
+export function joinObservers(...observers: (EmitObserver | undefined)[]): EmitObserver | undefined {
+  const all = observers.filter((o): o is EmitObserver => o !== undefined);
+  if (all.length <= 1) return all[0];
+  return (record) => {
+    const errors: unknown[] = [];
+    for (const o of all) {
+      try {
+        o(record);
+      } catch (err) {
+        errors.push(err);
+      }
+    }
+    if (errors.length > 0) throw errors[0];
+  };
 }
 
 /** The options with every default applied: what the rest of the engine reads. */
@@ -116,7 +144,7 @@ export interface ResolvedEngineOptions {
   onBoot: HookEngineOptions['onBoot'];
   onBootReply: HookEngineOptions['onBootReply'];
   onSessionFinalized: HookEngineOptions['onSessionFinalized'];
-  observe: HookEngineOptions['observe'];
+  observe: EmitObserver | undefined;
 }
 
 export function resolveEngineOptions(options: HookEngineOptions = {}): ResolvedEngineOptions {

@@ -16,6 +16,7 @@ import { HEARTBEAT_HEADER, startHeartbeat, type Heartbeat } from './heartbeat.js
 import { callMethod, findRoute, profileContext, httpRouteList, type HttpRoute, type Params, type ServeMethod } from './methods.js';
 import type { TransportContext } from './transport.js';
 import { errorText } from '../errors.js';
+import { withTraceHeaders } from '../telemetry/trace-scope.js';
 
 /** The request header naming the profile a request is for (serve --profiles). */
 export const PROFILE_HEADER = 'x-hermes-profile';
@@ -59,7 +60,8 @@ function createHttpHandler(ctx: HttpContext, policy: AuthPolicy): (req: Incoming
     res.once('close', () => {
       if (!res.writableFinished) client.abort();
     });
-    handle(ctx, policy, req, res, client.signal, continueFirst).catch((e: unknown) => {
+    // The caller's W3C trace context (traceparent header) reaches the telemetry observer, when it is on.
+    withTraceHeaders(req.headers, () => handle(ctx, policy, req, res, client.signal, continueFirst)).catch((e: unknown) => {
       const { status, message } = errorAnswer(e);
       if (!res.headersSent) {
         // The rest of an oversized, unauthorised or shed body is never read: the connection cannot
