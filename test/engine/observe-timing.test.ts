@@ -39,6 +39,6 @@ describe('observe', () => {
     });
     const emission = await engine.emit('pre_tool_call', { tool_name: 'terminal', args: {} });
     expect(emission.decision).toMatchObject({ action: 'block', message: 'no' });
-    expect(log.lines.filter((l) => l.includes('an emit observer failed: exporter exploded'))).toHaveLength(1);
+    expect(log.lines.filter((l) => l.includes('hook observer failed: exporter exploded'))).toHaveLength(1);
   });
 });
