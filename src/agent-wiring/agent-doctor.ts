@@ -14,7 +14,7 @@ import type { EventName } from '../events.js';
 import { isPlainObject } from '../json.js';
 import { blankJsonComments } from '../util/jsonc.js';
 import { agentModule, AGENT_LABELS } from '../dialects/agents/index.js';
-import type { AgentCheck, AgentFileSpec } from '../dialects/agents/module.js';
+import { eventsIn, type AgentCheck, type AgentFileSpec } from '../dialects/agents/module.js';
 import type { AgentDialect, DialectMaps } from '../dialects/names.js';
 import { checkEntry, type RawEntry } from './doctor-entry.js';
 import { httpPortChecks, type ListenersProbe } from './http-port.js';
@@ -101,8 +101,7 @@ function isServeHttp(h: Record<string, unknown>): boolean {
 }
 
 /** Every command handler (and serve http handler) in one agent config object, with where it sits. */
-function entriesOf(dialect: AgentDialect, json: Record<string, unknown>): RawEntry[] {
-  const hooks = json['hooks'];
+function entriesOf(dialect: AgentDialect, hooks: unknown, prefix: string): RawEntry[] {
   if (!isPlainObject(hooks)) return [];
   const out: RawEntry[] = [];
   for (const [event, list] of Object.entries(hooks)) {
@@ -110,14 +109,14 @@ function entriesOf(dialect: AgentDialect, json: Record<string, unknown>): RawEnt
     list.forEach((group, g) => {
       if (!isPlainObject(group)) return;
       if (agentModule(dialect).configShape === 'flat' || typeof group['command'] === 'string') {
-        out.push({ at: `hooks.${event}[${g}]`, event, matcher: group['matcher'], handler: group, group: g, index: 0 });
+        out.push({ at: `${prefix}${event}[${g}]`, event, matcher: group['matcher'], handler: group, group: g, index: 0 });
         return;
       }
       const handlers = group['hooks'];
       if (!Array.isArray(handlers)) return;
       handlers.forEach((h, i) => {
         if (isPlainObject(h) && (typeof h['command'] === 'string' || isServeHttp(h))) {
-          out.push({ at: `hooks.${event}[${g}].hooks[${i}]`, event, matcher: group['matcher'], handler: h, group: g, index: i });
+          out.push({ at: `${prefix}${event}[${g}].hooks[${i}]`, event, matcher: group['matcher'], handler: h, group: g, index: i });
         }
       });
     });
@@ -130,7 +129,7 @@ function entriesOf(dialect: AgentDialect, json: Record<string, unknown>): RawEnt
  * the agent skips them, so that event never reaches serve.
  */
 function skippedHttpEntries(dialect: AgentDialect, json: Record<string, unknown>, file: string): AgentCheck[] {
-  const hooks = json['hooks'];
+  const hooks = eventsIn(agentModule(dialect), file, json);
   if (!isPlainObject(hooks)) return [];
   const out: AgentCheck[] = [];
   for (const event of agentModule(dialect).printConfig.noHttpOn ?? []) {
@@ -185,7 +184,20 @@ export function checkAgentConfig(input: AgentDoctorInput): AgentDoctorReport {
       }
       continue;
     }
-    const ours = entriesOf(dialect, json).filter((e) => isServeHttp(e.handler) || isHermesHooksCommand(e.handler['command'] as string));
+    const isOurs = (e: RawEntry): boolean => isServeHttp(e.handler) || isHermesHooksCommand(e.handler['command'] as string);
+    const topLevel = agent.topLevelEvents?.test(file.path) === true;
+    const ours = entriesOf(dialect, eventsIn(agent, file.path, json), topLevel ? '' : 'hooks.').filter(isOurs);
+    // Droid's hooks.json: entries under a `hooks` wrapper are ignored by the agent, so none of them runs.
+    const wrapped = topLevel ? entriesOf(dialect, json['hooks'], 'hooks.').filter(isOurs) : [];
+    if (wrapped.length > 0 && file.role === 'reads') {
+      report.general.push({
+        ok: false,
+        message:
+          `${file.path} puts ${wrapped.length} hermes-hooks entr${wrapped.length === 1 ? 'y' : 'ies'} under a "hooks" key, which ${agent.label} ` +
+          `ignores in this file (it reads the events at the top level): none of them runs — move the events out of "hooks", as ` +
+          `'hermes-hooks print-config ${dialect}' prints them.`,
+      });
+    }
     report.files.push({ path: file.path, role: file.role, state: 'read', entries: ours.length });
     if (file.role === 'reads') report.general.push(...skippedHttpEntries(dialect, json, file.path));
     if (file.role === 'wrong') {

@@ -6,7 +6,7 @@
 import { basename, isAbsolute } from 'node:path';
 import { splitCommand } from '../shell-words.js';
 import { agentModule, AGENT_LABELS, isAgentDialect, type AgentDialect } from '../dialects/agents/index.js';
-import type { AgentCheck } from '../dialects/agents/module.js';
+import { handlerSeconds, type AgentCheck } from '../dialects/agents/module.js';
 import type { AgentDoctorInput, AgentEntry, AgentFile } from './agent-doctor.js';
 import { AGENT_HOOK_TIMEOUT_S, CLIENT_TIMEOUT_S, SERVE_REQUEST_TIMEOUT_S } from '../deadlines.js';
 
@@ -59,7 +59,7 @@ export function checkEntry(input: AgentDoctorInput, file: AgentFile, raw: RawEnt
   // Timeout: the agent must wait for the slowest profile hook (+1 s to kill it, +1 s to start).
   if (ourEvent !== null) {
     const unit = agent.timeoutUnit === 'ms' ? 1000 : 1;
-    const given = typeof raw.handler['timeout'] === 'number' ? (raw.handler['timeout'] as number) / unit : null;
+    const given = typeof raw.handler['timeout'] === 'number' ? handlerSeconds(agent, raw.handler['timeout'] as number) : null;
     const seconds = given ?? agent.doctor.defaultTimeoutOn?.[raw.event] ?? agent.doctor.defaultTimeout;
     const slowest = input.profileTimeouts[ourEvent];
     const need = slowest === undefined ? null : slowest + 2;

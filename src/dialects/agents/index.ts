@@ -10,10 +10,12 @@
 import { claude } from './claude.js';
 import { codex } from './codex.js';
 import { cursor } from './cursor.js';
+import { droid } from './droid.js';
 import { gemini } from './gemini.js';
 import type { AgentModule } from './module.js';
+import { qwen } from './qwen.js';
 
-export const AGENTS = [claude, codex, gemini, cursor] as const;
+export const AGENTS = [claude, codex, gemini, cursor, qwen, droid] as const;
 
 /** The agents' dialect names (`claude` …); `hermes` is the native wire and has no record. */
 export type AgentDialect = (typeof AGENTS)[number]['name'];

@@ -154,6 +154,8 @@ export interface DoctorFacts {
 export interface AgentCheck {
   ok: boolean | null;
   message: string;
+  /** With ok null: a warning (⚠) — the agent will drop what a hook says — not a plain note (ℹ). */
+  warning?: boolean;
 }
 
 /** An agent that runs a hook only once it is trusted, and records that trust in a file. */
@@ -254,6 +256,13 @@ export interface AgentModule<N extends string = string> {
   readonly configComments?: boolean;
   /** Handler timeouts are in this unit. */
   readonly timeoutUnit: 's' | 'ms';
+  /** A timeout at or above this is read as milliseconds whatever the unit (Qwen Code 0.24.4: seconds, but 1000 and up are ms). */
+  readonly timeoutMsFrom?: number;
+  /**
+   * The hooks files (by path) that hold the events at the top level, not under a `hooks` key
+   * (Droid's hooks.json): the agent ignores a `hooks` wrapper there. Its other files use `hooks`.
+   */
+  readonly topLevelEvents?: RegExp;
   /** The handler field that makes the tool gate block when the command cannot start (Cursor's failClosed). */
   readonly failClosedField?: string;
   /** It takes all of stderr as the block reason (exit 2): nothing else may be written there then. */
@@ -278,6 +287,17 @@ export interface AgentModule<N extends string = string> {
   readonly printConfig: PrintConfigFacts;
   /** Filled by every record (issue 32 makes it required once the four older records carry it). */
   readonly support?: AgentSupport;
+}
+
+/** A handler's `timeout` value in seconds, as the agent reads it (its unit; Qwen's large values are ms). */
+export function handlerSeconds(agent: Pick<AgentModule, 'timeoutUnit' | 'timeoutMsFrom'>, value: number): number {
+  const ms = agent.timeoutUnit === 'ms' || (agent.timeoutMsFrom !== undefined && value >= agent.timeoutMsFrom);
+  return ms ? value / 1000 : value;
+}
+
+/** The events of a parsed hooks file: its top level in a file the agent reads that way (Droid's hooks.json), else its `hooks`. */
+export function eventsIn(agent: Pick<AgentModule, 'topLevelEvents'>, file: string, json: Record<string, unknown>): unknown {
+  return agent.topLevelEvents?.test(file) ? json : json['hooks'];
 }
 
 /** Keeps the record's name a literal type, so the registry can derive the union of names. */
