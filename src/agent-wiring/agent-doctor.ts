@@ -17,6 +17,7 @@ import { agentModule, AGENT_LABELS } from '../dialects/agents/index.js';
 import { eventsIn, type AgentCheck, type AgentFileSpec } from '../dialects/agents/module.js';
 import type { AgentDialect, DialectMaps } from '../dialects/names.js';
 import { checkEntry, type RawEntry } from './doctor-entry.js';
+import { dropWarnings, type ProfileHook } from './drops.js';
 import { httpPortChecks, type ListenersProbe } from './http-port.js';
 import { wiredEvents } from './print-config.js';
 import { isNeeded, type ProfileEvents } from './profile-events.js';
@@ -60,6 +61,8 @@ export interface AgentDoctorInput {
   probes: AgentProbes;
   /** The events the profile needs (profile-events.ts), and the print-config command that re-wires it. */
   needs?: { events: ProfileEvents; rewire: string };
+  /** The profile's hooks: a ⚠ for each answer of theirs the agent would drop (its record's support.drops). */
+  profileHooks?: readonly ProfileHook[];
 }
 
 export interface AgentEntry {
@@ -254,6 +257,7 @@ export function checkAgentConfig(input: AgentDoctorInput): AgentDoctorReport {
   const trustNote = input.trustConfig && agent.doctor.trust?.note(input.trustConfig, isHermesHooksCommand);
   if (trustNote) report.general.push(trustNote);
   if (anyOurs) for (const message of agent.doctor.notes ?? []) report.general.push({ ok: null, message });
+  for (const message of dropWarnings(dialect, input.profileHooks ?? [])) report.general.push({ ok: null, warning: true, message });
 
   report.problems = report.general.filter((c) => c.ok === false).length + report.entries.reduce((n, e) => n + e.checks.filter((c) => c.ok === false).length, 0);
   return report;

@@ -82,7 +82,12 @@ function convertTimeout(ctx: Ctx, raw: unknown, path: ConfigPath): number | null
     );
   }
   if (seconds > MAX_TIMEOUT) {
-    diag(ctx, 'warning', path, `timeout ${raw} ${msFrom !== undefined && raw >= msFrom ? 'ms' : unit} exceeds the maximum of ${MAX_TIMEOUT} s; clamped to ${MAX_TIMEOUT}`);
+    diag(
+      ctx,
+      'warning',
+      path,
+      `timeout ${raw} ${msFrom !== undefined && raw >= msFrom ? 'ms' : unit} exceeds the maximum of ${MAX_TIMEOUT} s; clamped to ${MAX_TIMEOUT}`,
+    );
     seconds = MAX_TIMEOUT;
   }
   return seconds;
