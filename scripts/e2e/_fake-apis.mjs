@@ -107,3 +107,43 @@ export async function runAgent(bin, args, { cwd, env, timeoutMs }) {
   clearTimeout(timer);
   return { code, stdout, stderr };
 }
+
+/**
+ * OpenAI's Chat Completions API (Qwen Code's OPENAI_BASE_URL, Factory Droid's customModels with
+ * `generic-chat-completion-api`): `answer(body)` gives the assistant message of the turn
+ * (`{ content }` or `{ tool_calls: [{ id, name, arguments }] }`), sent as JSON or streamed when asked.
+ * GET …/models lists one model; anything else but POST …/chat/completions: 404.
+ */
+export function chatCompletionsApi(answer) {
+  let n = 0;
+  return listen((req, res, body) => {
+    if (req.method === 'GET' && req.url.endsWith('/models')) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return res.end('{"object":"list","data":[{"id":"e2e","object":"model","owned_by":"e2e"}]}');
+    }
+    if (req.method !== 'POST' || !req.url.endsWith('/chat/completions')) {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      return res.end('{}');
+    }
+    const request = JSON.parse(body);
+    const said = answer(request);
+    const id = `chatcmpl-${++n}`;
+    const created = Math.floor(Date.now() / 1000);
+    const toolCalls = (said.tool_calls ?? []).map((c, index) => ({ index, id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } }));
+    const finish = toolCalls.length ? 'tool_calls' : 'stop';
+    const usage = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 };
+    const message = { role: 'assistant', content: said.content ?? null, ...(toolCalls.length ? { tool_calls: toolCalls.map(({ index, ...c }) => c) } : {}) };
+    if (!request.stream) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return res.end(JSON.stringify({ id, object: 'chat.completion', created, model: request.model, choices: [{ index: 0, message, finish_reason: finish }], usage }));
+    }
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    const chunk = (delta, finishReason = null, extra = {}) =>
+      res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: request.model, choices: [{ index: 0, delta, finish_reason: finishReason }], ...extra })}\n\n`);
+    chunk({ role: 'assistant', content: said.content ?? '' });
+    if (toolCalls.length) chunk({ tool_calls: toolCalls });
+    chunk({}, finish, { usage });
+    res.write('data: [DONE]\n\n');
+    res.end();
+  });
+}

@@ -66,9 +66,9 @@ export function printConfig(agent, home, { wiring = 'client', extra = [] } = {})
   return JSON.parse(cli(['print-config', agent, ...flags, '--home', home, ...extra]));
 }
 
-/** Every handler of a printed `{hooks: {Event: [{hooks: [handler]}]}}` snippet. */
+/** Every handler of a printed `{hooks: {Event: [{hooks: [handler]}]}}` snippet (Droid's: `{Event: …}`, no `hooks` wrapper). */
 export function handlers(snippet) {
-  return Object.values(snippet.hooks).flatMap((groups) => groups.flatMap((g) => g.hooks));
+  return Object.values(snippet.hooks ?? snippet).flatMap((groups) => groups.flatMap((g) => g.hooks));
 }
 
 // --- the timeout chain, scaled ------------------------------------------------------------------
