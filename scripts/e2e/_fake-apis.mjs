@@ -92,15 +92,19 @@ export function responsesApi(answer) {
 }
 
 /**
- * One agent run to its end: `bin` (a .js entry runs under this node), killed after `timeoutMs`.
+ * One agent run to its end: `bin` (a .js entry runs under this node), killed after `timeoutMs`, or
+ * sent SIGTERM once `doneWhen(stdout)` holds (an agent that lingers after its final output line).
  * Resolves to its exit code, stdout and stderr.
  */
-export async function runAgent(bin, args, { cwd, env, timeoutMs }) {
+export async function runAgent(bin, args, { cwd, env, timeoutMs, doneWhen }) {
   const [file, argv] = bin.endsWith('.js') ? [process.execPath, [bin, ...args]] : [bin, args];
   const child = spawn(file, argv, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (c) => (stdout += c));
+  child.stdout.on('data', (c) => {
+    stdout += c;
+    if (doneWhen?.(stdout)) child.kill('SIGTERM');
+  });
   child.stderr.on('data', (c) => (stderr += c));
   const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
   const code = await new Promise((r) => child.on('close', r));

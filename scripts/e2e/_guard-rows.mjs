@@ -35,7 +35,7 @@ async function rewriteSupport(agent) {
 }
 
 function judge(kind, r, support) {
-  if (kind === 'wedged') return { expected: 'blocked', verdict: r.outcome === 'blocked' ? 'ok' : 'FAIL (open)' };
+  if (kind === 'wedged') return { outcome: r.outcome, expected: 'blocked', verdict: r.outcome === 'blocked' ? 'ok' : 'FAIL (open)' };
   const outcome = r.rewritten && r.outcome !== 'allowed' ? 'rewritten' : r.outcome === 'allowed' ? 'original ran' : r.outcome;
   const expected = support === 'yes' ? 'rewritten' : support === 'ignored' ? 'original ran' : 'rewritten or original ran';
   return { outcome, expected: `${expected} (record: ${support})`, verdict: expected.split(' or ').includes(outcome) ? 'ok' : 'FAIL (record is wrong)' };

@@ -67,7 +67,9 @@ async function qwenRun(snippet, command, { env: extraEnv }) {
   };
   const t0 = performance.now();
   const args = ['-p', 'Run the command.', '--yolo', '--auth-type', 'openai', '-o', 'stream-json'];
-  const { code, stderr: err } = await runAgent(QWEN, args, { cwd: project, env, timeoutMs: 300_000 });
+  // Qwen 0.24.4 lingers ~35 s after its result line (no network: a timer of its own); the run is over by then.
+  const doneWhen = (out) => out.includes('"type":"result"');
+  const { code, stderr: err } = await runAgent(QWEN, args, { cwd: project, env, timeoutMs: 300_000, doneWhen });
   const ran = existsSync(mark);
   const ms = api.callAt && api.resultAt ? Math.round(api.resultAt - api.callAt) : undefined;
   const said = api.result || err.trim().split('\n').at(-1) || `exit ${code}, ${api.requests} API requests`;

@@ -122,6 +122,25 @@ describe('doctor --agent', () => {
     expect((JSON.parse(healthy.stdout) as { general: Check[] }).general.filter((c) => c.warning)).toEqual([]);
   });
 
+  it('Qwen: a timeout of 1000 or more is read as ms (5000 = 5 s: too short, ✗), below that as seconds (315 ✓)', async () => {
+    const home = await guarded();
+    const printed = JSON.parse((await runMain(['print-config', 'qwen', '--home', home])).stdout) as {
+      hooks: Record<string, { hooks: { timeout: number }[] }[]>;
+    };
+    const user = tempDir('hh-qd-user-');
+    mkdirSync(join(user, '.qwen'));
+    const gateChecks = async (timeout: number): Promise<Check[]> => {
+      printed.hooks['PreToolUse']![0]!.hooks[0]!.timeout = timeout;
+      writeFileSync(join(user, '.qwen/settings.json'), JSON.stringify(printed));
+      const report = JSON.parse((await doctor('qwen', home, user, true)).stdout) as { entries: { event: string; checks: Check[] }[] };
+      return report.entries.find((e) => e.event === 'PreToolUse')!.checks;
+    };
+    const ms = (await gateChecks(5000)).find((c) => c.message.includes('stops the hook after'));
+    expect(ms).toMatchObject({ ok: false });
+    expect(ms!.message).toContain('Qwen Code stops the hook after 5 s');
+    expect((await gateChecks(315)).filter((c) => c.ok === false)).toEqual([]);
+  });
+
   it('Qwen: ⚠ a rewrite from a pre_tool_call hook is dropped, naming the hook; not a problem (exit 0)', async () => {
     const home = await guarded();
     const printed = (await runMain(['print-config', 'qwen', '--home', home])).stdout;
