@@ -139,11 +139,15 @@ export function chatCompletionsApi(answer) {
     const message = { role: 'assistant', content: said.content ?? null, ...(toolCalls.length ? { tool_calls: toolCalls.map(({ index, ...c }) => c) } : {}) };
     if (!request.stream) {
       res.writeHead(200, { 'content-type': 'application/json' });
-      return res.end(JSON.stringify({ id, object: 'chat.completion', created, model: request.model, choices: [{ index: 0, message, finish_reason: finish }], usage }));
+      return res.end(
+        JSON.stringify({ id, object: 'chat.completion', created, model: request.model, choices: [{ index: 0, message, finish_reason: finish }], usage }),
+      );
     }
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     const chunk = (delta, finishReason = null, extra = {}) =>
-      res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: request.model, choices: [{ index: 0, delta, finish_reason: finishReason }], ...extra })}\n\n`);
+      res.write(
+        `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: request.model, choices: [{ index: 0, delta, finish_reason: finishReason }], ...extra })}\n\n`,
+      );
     chunk({ role: 'assistant', content: said.content ?? '' });
     if (toolCalls.length) chunk({ tool_calls: toolCalls });
     chunk({}, finish, { usage });

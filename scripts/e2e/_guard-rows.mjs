@@ -64,7 +64,16 @@ export async function runGuardRows(agent, { wirings, call }) {
           for (const command of g.commands) {
             const r = await call(snippet, command, { env });
             const { outcome, expected, verdict } = judge(kind, r, support);
-            rows.push({ guard: kind, wiring, serve: wiring === 'run' ? '-' : 'up', command: command.replace('touch MARK && ', ''), ...r, outcome, expected, verdict });
+            rows.push({
+              guard: kind,
+              wiring,
+              serve: wiring === 'run' ? '-' : 'up',
+              command: command.replace('touch MARK && ', ''),
+              ...r,
+              outcome,
+              expected,
+              verdict,
+            });
           }
         } finally {
           await serve.stop();

@@ -54,7 +54,13 @@ async function droidRun(snippet, command, { env: extraEnv }) {
   const project = join(home, 'project');
   mkdirSync(join(home, '.factory'), { recursive: true });
   mkdirSync(project);
-  const model = { model: 'e2e', displayName: 'e2e', baseUrl: `http://127.0.0.1:${apiPort}/v1`, apiKey: 'sk-e2e-dummy', provider: 'generic-chat-completion-api' };
+  const model = {
+    model: 'e2e',
+    displayName: 'e2e',
+    baseUrl: `http://127.0.0.1:${apiPort}/v1`,
+    apiKey: 'sk-e2e-dummy',
+    provider: 'generic-chat-completion-api',
+  };
   writeFileSync(join(home, '.factory/settings.json'), JSON.stringify({ customModels: [{ ...model, maxOutputTokens: 4096 }] }, null, 2));
   writeFileSync(join(home, '.factory/hooks.json'), JSON.stringify(snippet, null, 2));
   const mark = join(home, 'tool-ran');

@@ -41,7 +41,9 @@ const { server, port: apiPort } = await chatCompletionsApi((body) => {
   }
   if (!(body.tools ?? []).some((t) => t.function?.name === 'run_shell_command')) return { content: 'ok' };
   api.callAt = performance.now();
-  return { tool_calls: [{ id: `call_e2e_${api.requests}`, name: 'run_shell_command', arguments: JSON.stringify({ command: api.command, description: 'e2e' }) }] };
+  return {
+    tool_calls: [{ id: `call_e2e_${api.requests}`, name: 'run_shell_command', arguments: JSON.stringify({ command: api.command, description: 'e2e' }) }],
+  };
 });
 
 // --- one qwen -p run -------------------------------------------------------------------------------

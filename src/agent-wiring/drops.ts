@@ -10,11 +10,11 @@ import type { AgentSupport } from '../dialects/agents/module.js';
 export type DropKind = keyof NonNullable<AgentSupport['drops']>;
 
 /** The events a hook gives each kind of answer on, and what follows when the agent drops it. */
-const KINDS: Readonly<Record<DropKind, { events: readonly EventName[]; noun: string; then: string }>> = {
-  block: { events: ['pre_tool_call'], noun: 'a block', then: 'the call runs anyway' },
-  rewrite: { events: ['pre_tool_call'], noun: 'a rewrite', then: 'the original call runs' },
-  context: { events: ['pre_llm_call', 'on_session_start', 'pre_tool_call', 'post_tool_call'], noun: 'context', then: 'the model never sees it' },
-  stop: { events: ['pre_verify'], noun: 'a "keep going"', then: 'the agent stops anyway' },
+const KINDS: Readonly<Record<DropKind, { events: readonly EventName[]; noun: string; after: string }>> = {
+  block: { events: ['pre_tool_call'], noun: 'a block', after: 'the call runs anyway' },
+  rewrite: { events: ['pre_tool_call'], noun: 'a rewrite', after: 'the original call runs' },
+  context: { events: ['pre_llm_call', 'on_session_start', 'pre_tool_call', 'post_tool_call'], noun: 'context', after: 'the model never sees it' },
+  stop: { events: ['pre_verify'], noun: 'a "keep going"', after: 'the agent stops anyway' },
 };
 
 /** One hook of the profile: its event and how it is named to the person (its command, or a plugin's name). */
@@ -29,10 +29,10 @@ export function dropWarnings(dialect: AgentDialect, hooks: readonly ProfileHook[
   const lines: string[] = [];
   for (const [kind, sentence] of Object.entries(drops) as [DropKind, string | undefined][]) {
     if (sentence === undefined) continue;
-    const { events, noun, then } = KINDS[kind];
+    const { events, noun, after } = KINDS[kind];
     const names = [...new Set(hooks.filter((h) => events.includes(h.event)).map((h) => h.name))];
     if (names.length === 0) continue;
-    lines.push(`${sentence}: ${noun} from ${names.length === 1 ? 'hook' : 'hooks'} ${names.join(', ')} is dropped, ${then}`);
+    lines.push(`${sentence}: ${noun} from ${names.length === 1 ? 'hook' : 'hooks'} ${names.join(', ')} is dropped, ${after}`);
   }
   return lines;
 }

@@ -402,7 +402,14 @@ describe('parseDialectInput errors', () => {
 // user. Every agent's answer to every pre_tool_call Decision is checked for a grant it did not get.
 describe('no answer grants more than the hooks said', () => {
   const REWRITE = { command: 'touch /tmp/outside-the-project' };
-  const TOOL_EVENT: Record<AgentDialect, string> = { claude: 'PreToolUse', codex: 'PreToolUse', gemini: 'BeforeTool', cursor: 'preToolUse', qwen: 'PreToolUse', droid: 'PreToolUse' };
+  const TOOL_EVENT: Record<AgentDialect, string> = {
+    claude: 'PreToolUse',
+    codex: 'PreToolUse',
+    gemini: 'BeforeTool',
+    cursor: 'preToolUse',
+    qwen: 'PreToolUse',
+    droid: 'PreToolUse',
+  };
   const answers = (dialect: AgentDialect) => ({
     modify: renderDialectAnswer(dialect, maps, TOOL_EVENT[dialect], decision('pre_tool_call', 'allow', { args: REWRITE, modified_by: [0] }), 'terminal'),
     approve: renderDialectAnswer(
