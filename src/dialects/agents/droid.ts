@@ -99,8 +99,8 @@ export const droid = defineAgent({
       'Where: ~/.factory/hooks.json (every project) or <project>/.factory/hooks.json, the events at the',
       '  TOP LEVEL of the file, as printed: Droid ignores a "hooks" wrapper there. Merge into the events',
       '  already in it. Start a new droid session after editing; /hooks lists what it loaded.',
-      'It has no fail-closed setting: the client blocks itself when serve cannot answer, but a hook',
-      '  command Droid cannot start lets the call through.',
+      'It has no fail-closed setting (a timeout or exit 1 lets the call through): the printed command',
+      '  blocks by itself when serve cannot answer.',
     ],
   },
   support: {

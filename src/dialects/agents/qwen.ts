@@ -104,8 +104,8 @@ export const qwen = defineAgent({
       '  <project>/.qwen/settings.json (read only once the folder is trusted). Keep the other keys.',
       'Timeouts are seconds (Qwen Code 0.24.4; a value of 1000 or more is read as milliseconds).',
       'Qwen Code 0.24.4 ignores updatedInput: a hook that rewrites a call is dropped there and the',
-      '  original call runs; blocks and context work. It has no fail-closed setting: the client blocks',
-      '  itself when serve cannot answer, but a hook command Qwen cannot start lets the call through.',
+      '  original call runs; blocks and context work. It has no fail-closed setting (a timeout or exit 1',
+      '  lets the call through): the printed command blocks by itself when serve cannot answer.',
     ],
   },
   support: {
