@@ -85,6 +85,8 @@ describe('setupNotes: where the snippet goes and what the agent needs first', ()
       codex: 'Where: ~/.codex/hooks.json (user) or <repo>/.codex/hooks.json (project), merged into its "hooks".',
       gemini: 'Where: merge the "hooks" object into ~/.gemini/settings.json (user) or',
       cursor: 'Where: ~/.cursor/hooks.json (user) or <project>/.cursor/hooks.json (project); keep',
+      qwen: 'Where: merge the "hooks" object into ~/.qwen/settings.json (every project) or',
+      droid: 'Where: ~/.factory/hooks.json (every project) or <project>/.factory/hooks.json, the events at the',
     };
     for (const dialect of AGENT_DIALECTS) {
       const notes = setupNotes(dialect);
