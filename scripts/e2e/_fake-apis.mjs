@@ -144,10 +144,10 @@ export function chatCompletionsApi(answer) {
       );
     }
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-    const chunk = (delta, finishReason = null, extra = {}) =>
-      res.write(
-        `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: request.model, choices: [{ index: 0, delta, finish_reason: finishReason }], ...extra })}\n\n`,
-      );
+    const chunk = (delta, finishReason = null, extra = {}) => {
+      const choices = [{ index: 0, delta, finish_reason: finishReason }];
+      res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: request.model, choices, ...extra })}\n\n`);
+    };
     chunk({ role: 'assistant', content: said.content ?? '' });
     if (toolCalls.length) chunk({ tool_calls: toolCalls });
     chunk({}, finish, { usage });

@@ -265,7 +265,11 @@ describe('the CLI surface', () => {
       '2 problem(s) found: codex will skip hermes-hooks or let calls through unguarded. Fix them, then re-run this check.',
     );
     const bad = await runMain(['doctor', '--agent', 'windsurf', '--home', s.hh]);
-    expect(bad).toEqual({ code: 1, stdout: '', stderr: "hermes-hooks: doctor --agent: give one of claude, codex, gemini, cursor, qwen, droid (not 'windsurf')\n" });
+    expect(bad).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: "hermes-hooks: doctor --agent: give one of claude, codex, gemini, cursor, qwen, droid (not 'windsurf')\n",
+    });
   });
 
   it('plain doctor is still the profile doctor', async () => {
