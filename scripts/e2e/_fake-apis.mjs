@@ -92,15 +92,19 @@ export function responsesApi(answer) {
 }
 
 /**
- * One agent run to its end: `bin` (a .js entry runs under this node), killed after `timeoutMs`.
+ * One agent run to its end: `bin` (a .js entry runs under this node), killed after `timeoutMs`, or
+ * sent SIGTERM once `doneWhen(stdout)` holds (an agent that lingers after its final output line).
  * Resolves to its exit code, stdout and stderr.
  */
-export async function runAgent(bin, args, { cwd, env, timeoutMs }) {
+export async function runAgent(bin, args, { cwd, env, timeoutMs, doneWhen }) {
   const [file, argv] = bin.endsWith('.js') ? [process.execPath, [bin, ...args]] : [bin, args];
   const child = spawn(file, argv, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (c) => (stdout += c));
+  child.stdout.on('data', (c) => {
+    stdout += c;
+    if (doneWhen?.(stdout)) child.kill('SIGTERM');
+  });
   child.stderr.on('data', (c) => (stderr += c));
   const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
   const code = await new Promise((r) => child.on('close', r));
@@ -109,9 +113,10 @@ export async function runAgent(bin, args, { cwd, env, timeoutMs }) {
 }
 
 /**
- * OpenAI's Chat Completions API (Copilot CLI with COPILOT_PROVIDER_TYPE=openai, Qwen Code with
- * OPENAI_BASE_URL): `answer(body)` gives the assistant message of the turn, `{ content }` or
- * `{ tool_calls: [{ id, name, arguments }] }`; sent as JSON, or as the chunk stream when asked.
+ * OpenAI's Chat Completions API (Copilot CLI with COPILOT_PROVIDER_TYPE=openai, Qwen Code's
+ * OPENAI_BASE_URL, Factory Droid's customModels with `generic-chat-completion-api`): `answer(body)`
+ * gives the assistant message of the turn, `{ content }` or `{ tool_calls: [{ id, name, arguments }] }`;
+ * sent as JSON, or as the chunk stream when asked.
  * GET …/models lists one model; anything else but POST …/chat/completions: 404.
  */
 export function chatCompletionsApi(answer) {
@@ -119,32 +124,35 @@ export function chatCompletionsApi(answer) {
   return listen((req, res, body) => {
     if (req.method === 'GET' && req.url.endsWith('/models')) {
       res.writeHead(200, { 'content-type': 'application/json' });
-      return res.end(JSON.stringify({ object: 'list', data: [{ id: 'e2e-model', object: 'model', created: 0, owned_by: 'e2e' }] }));
+      // Both ids: Copilot's scripts ask for e2e-model, Qwen's and Droid's for e2e.
+      const models = ['e2e-model', 'e2e'].map((id) => ({ id, object: 'model', created: 0, owned_by: 'e2e' }));
+      return res.end(JSON.stringify({ object: 'list', data: models }));
     }
     if (req.method !== 'POST' || !req.url.endsWith('/chat/completions')) {
       res.writeHead(404, { 'content-type': 'application/json' });
       return res.end('{}');
     }
     const request = JSON.parse(body);
-    const reply = answer(request);
-    const id = `chatcmpl_${++n}`;
-    const calls = (reply.tool_calls ?? []).map((c, index) => ({ index, id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } }));
-    const finish = calls.length ? 'tool_calls' : 'stop';
+    const said = answer(request);
+    const id = `chatcmpl-${++n}`;
+    const created = Math.floor(Date.now() / 1000);
+    const toolCalls = (said.tool_calls ?? []).map((c, index) => ({ index, id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } }));
+    const finish = toolCalls.length ? 'tool_calls' : 'stop';
     const usage = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 };
-    const message = { role: 'assistant', content: reply.content ?? null, ...(calls.length ? { tool_calls: calls.map(({ index, ...c }) => c) } : {}) };
+    const message = { role: 'assistant', content: said.content ?? null, ...(toolCalls.length ? { tool_calls: toolCalls.map(({ index, ...c }) => c) } : {}) };
     if (!request.stream) {
       res.writeHead(200, { 'content-type': 'application/json' });
       return res.end(
-        JSON.stringify({ id, object: 'chat.completion', created: 0, model: request.model, choices: [{ index: 0, message, finish_reason: finish }], usage }),
+        JSON.stringify({ id, object: 'chat.completion', created, model: request.model, choices: [{ index: 0, message, finish_reason: finish }], usage }),
       );
     }
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-    const chunk = (delta, finish_reason = null, extra = {}) => {
-      const data = { id, object: 'chat.completion.chunk', created: 0, model: request.model, choices: [{ index: 0, delta, finish_reason }], ...extra };
-      res.write(`data: ${JSON.stringify(data)}\n\n`);
+    const chunk = (delta, finishReason = null, extra = {}) => {
+      const choices = [{ index: 0, delta, finish_reason: finishReason }];
+      res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: request.model, choices, ...extra })}\n\n`);
     };
-    chunk({ role: 'assistant', content: reply.content ?? '' });
-    if (calls.length) chunk({ tool_calls: calls });
+    chunk({ role: 'assistant', content: said.content ?? '' });
+    if (toolCalls.length) chunk({ tool_calls: toolCalls });
     chunk({}, finish, { usage });
     res.write('data: [DONE]\n\n');
     res.end();

@@ -73,7 +73,7 @@ export function printMod(agent, home, dir, extra = []) {
 
 /** Every handler of a printed `{hooks: {Event: [{hooks: [handler]}]}}` snippet (flat files: each entry is one). */
 export function handlers(snippet) {
-  return Object.values(snippet.hooks).flatMap((groups) => groups.flatMap((g) => g.hooks ?? [g]));
+  return Object.values(snippet.hooks ?? snippet).flatMap((groups) => groups.flatMap((g) => g.hooks ?? [g]));
 }
 
 /** A handler's command and timeout key: `command`/`timeout`, or Copilot's `bash`/`timeoutSec`. */

@@ -14,9 +14,10 @@ import type { EventName } from '../events.js';
 import { isPlainObject } from '../json.js';
 import { blankJsonComments } from '../util/jsonc.js';
 import { agentModule, AGENT_LABELS } from '../dialects/agents/index.js';
-import { commandKeyOf, type AgentCheck, type AgentFileSpec } from '../dialects/agents/module.js';
+import { commandKeyOf, eventsIn, type AgentCheck, type AgentFileSpec } from '../dialects/agents/module.js';
 import type { AgentDialect, DialectMaps } from '../dialects/names.js';
 import { checkEntry, type RawEntry } from './doctor-entry.js';
+import { dropWarnings, type ProfileHook } from './drops.js';
 import { httpPortChecks, type ListenersProbe } from './http-port.js';
 import { wiredEvents } from './print-config.js';
 import { isNeeded, type ProfileEvents } from './profile-events.js';
@@ -60,6 +61,8 @@ export interface AgentDoctorInput {
   probes: AgentProbes;
   /** The events the profile needs (profile-events.ts), and the print-config command that re-wires it. */
   needs?: { events: ProfileEvents; rewire: string };
+  /** The profile's hooks: a ⚠ for each answer of theirs the agent would drop (its record's support.drops). */
+  profileHooks?: readonly ProfileHook[];
 }
 
 export interface AgentEntry {
@@ -101,8 +104,7 @@ function isServeHttp(h: Record<string, unknown>): boolean {
 }
 
 /** Every command handler (and serve http handler) in one agent config object, with where it sits. */
-function entriesOf(dialect: AgentDialect, json: Record<string, unknown>): RawEntry[] {
-  const hooks = json['hooks'];
+function entriesOf(dialect: AgentDialect, hooks: unknown, prefix: string): RawEntry[] {
   if (!isPlainObject(hooks)) return [];
   const out: RawEntry[] = [];
   for (const [event, list] of Object.entries(hooks)) {
@@ -110,14 +112,14 @@ function entriesOf(dialect: AgentDialect, json: Record<string, unknown>): RawEnt
     list.forEach((group, g) => {
       if (!isPlainObject(group)) return;
       if (agentModule(dialect).configShape === 'flat' || typeof group['command'] === 'string') {
-        out.push({ at: `hooks.${event}[${g}]`, event, matcher: group['matcher'], handler: group, group: g, index: 0 });
+        out.push({ at: `${prefix}${event}[${g}]`, event, matcher: group['matcher'], handler: group, group: g, index: 0 });
         return;
       }
       const handlers = group['hooks'];
       if (!Array.isArray(handlers)) return;
       handlers.forEach((h, i) => {
         if (isPlainObject(h) && (typeof h['command'] === 'string' || isServeHttp(h))) {
-          out.push({ at: `hooks.${event}[${g}].hooks[${i}]`, event, matcher: group['matcher'], handler: h, group: g, index: i });
+          out.push({ at: `${prefix}${event}[${g}].hooks[${i}]`, event, matcher: group['matcher'], handler: h, group: g, index: i });
         }
       });
     });
@@ -130,7 +132,7 @@ function entriesOf(dialect: AgentDialect, json: Record<string, unknown>): RawEnt
  * the agent skips them, so that event never reaches serve.
  */
 function skippedHttpEntries(dialect: AgentDialect, json: Record<string, unknown>, file: string): AgentCheck[] {
-  const hooks = json['hooks'];
+  const hooks = eventsIn(agentModule(dialect), file, json);
   if (!isPlainObject(hooks)) return [];
   const out: AgentCheck[] = [];
   for (const event of agentModule(dialect).printConfig.noHttpOn ?? []) {
@@ -185,7 +187,20 @@ export function checkAgentConfig(input: AgentDoctorInput): AgentDoctorReport {
       }
       continue;
     }
-    const ours = entriesOf(dialect, json).filter((e) => isServeHttp(e.handler) || isHermesHooksCommand(String(e.handler[commandKeyOf(agent)] ?? '')));
+    const isOurs = (e: RawEntry): boolean => isServeHttp(e.handler) || isHermesHooksCommand(String(e.handler[commandKeyOf(agent)] ?? ''));
+    const topLevel = agent.topLevelEvents?.test(file.path) === true;
+    const ours = entriesOf(dialect, eventsIn(agent, file.path, json), topLevel ? '' : 'hooks.').filter(isOurs);
+    // Droid's hooks.json: entries under a `hooks` wrapper are ignored by the agent, so none of them runs.
+    const wrapped = topLevel ? entriesOf(dialect, json['hooks'], 'hooks.').filter(isOurs) : [];
+    if (wrapped.length > 0 && file.role === 'reads') {
+      report.general.push({
+        ok: false,
+        message:
+          `${file.path} puts ${wrapped.length} hermes-hooks entr${wrapped.length === 1 ? 'y' : 'ies'} under a "hooks" key, which ${agent.label} ` +
+          `ignores in this file (it reads the events at the top level): none of them runs — move the events out of "hooks", as ` +
+          `'hermes-hooks print-config ${dialect}' prints them.`,
+      });
+    }
     report.files.push({ path: file.path, role: file.role, state: 'read', entries: ours.length });
     if (file.role === 'reads') report.general.push(...skippedHttpEntries(dialect, json, file.path));
     if (file.role === 'wrong') {
@@ -242,6 +257,7 @@ export function checkAgentConfig(input: AgentDoctorInput): AgentDoctorReport {
   const trustNote = input.trustConfig && agent.doctor.trust?.note(input.trustConfig, isHermesHooksCommand);
   if (trustNote) report.general.push(trustNote);
   if (anyOurs) for (const message of agent.doctor.notes ?? []) report.general.push({ ok: null, message });
+  for (const message of dropWarnings(dialect, input.profileHooks ?? [])) report.general.push({ ok: null, warning: true, message });
 
   report.problems = report.general.filter((c) => c.ok === false).length + report.entries.reduce((n, e) => n + e.checks.filter((c) => c.ok === false).length, 0);
   return report;

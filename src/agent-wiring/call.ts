@@ -6,10 +6,11 @@
 import type { HookEngine } from '../engine/create-engine.js';
 import type { EmitOptions } from '../engine/run-hooks.js';
 import type { Decision, Emission, EventName } from '../types.js';
-import { EVENTS } from '../events.js';
+import { EVENT_NAMES, EVENTS } from '../events.js';
 import { allowDecision } from '../resolve/resolve.js';
 import { parseDialectInput, renderDialectAnswer, type DialectAnswer, type ParsedDialectInput } from '../dialects/translate-call.js';
 import { DEFAULT_DIALECT_MAPS, toOurEvent, type AgentDialect, type DialectMaps } from '../dialects/names.js';
+import { dropWarnings, type ProfileHook } from './drops.js';
 import { agentPlatform } from './platform.js';
 import { diagnosticLines, noticeText, outcomeLines } from './problems.js';
 import { profileProblems, type HookPlace, type ProfileView } from './profile-problems.js';
@@ -63,7 +64,7 @@ export async function answerParsedCall(
   });
   const toolName = typeof parsed.kwargs.tool_name === 'string' ? parsed.kwargs.tool_name : null;
   const sessionId = typeof parsed.kwargs.session_id === 'string' ? parsed.kwargs.session_id : '';
-  const problems = callProblems(engine, parsed.event, emission, { cwd: opts.cwd ?? process.cwd(), env: opts.hookEnv ?? process.env });
+  const problems = callProblems(engine, dialect, parsed.event, emission, { cwd: opts.cwd ?? process.cwd(), env: opts.hookEnv ?? process.env });
   const notice = noticeText(opts.tell ? opts.tell(sessionId, problems) : problems);
   return renderDialectAnswer(dialect, maps, parsed.theirEvent, emission.decision, toolName, notice);
 }
@@ -73,10 +74,22 @@ export async function answerParsedCall(
  * (told once, up front), elsewhere the config's problems with this event's hooks; then what went
  * wrong with the hooks that ran.
  */
-function callProblems(engine: ProfileView, event: EventName, emission: Emission, ctx: HookPlace): string[] {
+function callProblems(engine: ProfileView, dialect: AgentDialect, event: EventName, emission: Emission, ctx: HookPlace): string[] {
   const profile =
-    event === 'on_session_start' ? profileProblems(engine, ctx) : diagnosticLines(engine.diagnostics, engine.configFile, event, engine.config.foreign);
+    event === 'on_session_start'
+      ? [...profileProblems(engine, ctx), ...dropWarnings(dialect, profileHooks(engine))]
+      : diagnosticLines(engine.diagnostics, engine.configFile, event, engine.config.foreign);
   return [...profile, ...outcomeLines(event, emission.hooks, emission.decision)];
+}
+
+/** The hooks that answer (shell hooks that run, plugins' callbacks), for the agent's drops. */
+function profileHooks(engine: ProfileView): ProfileHook[] {
+  return EVENT_NAMES.flatMap((event) =>
+    engine.hooksFor(event).flatMap((e): ProfileHook[] => {
+      if (e.kind === 'shell') return e.action === 'run' ? [{ event, name: e.spec.command }] : [];
+      return e.kind === 'plugin' ? [{ event, name: e.name }] : [];
+    }),
+  );
 }
 
 /** Events whose answer can stop what the agent is about to do: the tool gates. */

@@ -6,7 +6,7 @@
 import { basename, isAbsolute } from 'node:path';
 import { splitCommand } from '../shell-words.js';
 import { agentModule, AGENT_LABELS, isAgentDialect, type AgentDialect } from '../dialects/agents/index.js';
-import { commandKeyOf, timeoutKeyOf, type AgentCheck } from '../dialects/agents/module.js';
+import { commandKeyOf, handlerSeconds, timeoutKeyOf, type AgentCheck } from '../dialects/agents/module.js';
 import type { AgentDoctorInput, AgentEntry, AgentFile } from './agent-doctor.js';
 import { AGENT_HOOK_TIMEOUT_S, CLIENT_TIMEOUT_S, SERVE_REQUEST_TIMEOUT_S } from '../deadlines.js';
 
@@ -62,7 +62,7 @@ export function checkEntry(input: AgentDoctorInput, file: AgentFile, raw: RawEnt
   if (ourEvent !== null) {
     const unit = agent.timeoutUnit === 'ms' ? 1000 : 1;
     const timeoutKey = timeoutKeyOf(agent);
-    const given = typeof raw.handler[timeoutKey] === 'number' ? (raw.handler[timeoutKey] as number) / unit : null;
+    const given = typeof raw.handler[timeoutKey] === 'number' ? handlerSeconds(agent, raw.handler[timeoutKey] as number) : null;
     const seconds = given ?? agent.doctor.defaultTimeoutOn?.[raw.event] ?? agent.doctor.defaultTimeout;
     const slowest = input.profileTimeouts[ourEvent];
     const need = slowest === undefined ? null : slowest + 2;

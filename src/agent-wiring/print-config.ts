@@ -55,6 +55,7 @@ function snippet(
   wire: (theirEvent: string, ours: EventName) => { command: string; handler?: Record<string, unknown> },
 ): string {
   const agent = agentModule(dialect);
+  // In the agent's unit (Qwen's seconds stay below its 1000-means-ms line).
   const seconds = agent.timeoutUnit === 'ms' ? AGENT_HOOK_TIMEOUT_S * 1000 : AGENT_HOOK_TIMEOUT_S;
   const hooks: Record<string, unknown[]> = {};
   for (const theirEvent of wiredEvents(dialect, maps, needed)) {
@@ -74,7 +75,10 @@ function snippet(
     const handler = given ?? { ...named, type: 'command', command, timeout: seconds, ...failClosed };
     hooks[theirEvent] = [EVENTS[ours].toolScoped ? { matcher: agent.printConfig.matchAll ?? '*', hooks: [handler] } : { hooks: [handler] }];
   }
-  return `${JSON.stringify(agent.versionedConfig ? { version: 1, hooks } : { hooks }, null, 2)}\n`;
+  // Droid's hooks.json (the file the snippet is for) is keyed by event at the top level: no `hooks` wrapper.
+  const file = agent.doctor.files.find((f) => f.role === 'reads')?.path ?? '';
+  const root = agent.topLevelEvents?.test(file) ? hooks : agent.versionedConfig ? { version: 1, hooks } : { hooks };
+  return `${JSON.stringify(root, null, 2)}\n`;
 }
 
 /**

@@ -32,6 +32,7 @@ Check an agent's own hook config for hermes-hooks entries that agent will not ru
   - a timeout shorter than the profile's hooks for that event (the agent then goes ahead)
   - the wrong event or --dialect in the command
   - Codex: a hook with no trust record in ~/.codex/config.toml (Codex skips it without a word)
+  - ⚠ an answer the profile's hooks can give that the agent drops (Qwen Code ignores a rewrite)
   - Claude Code's http wiring: its port held by another user (who would answer for serve and get
     the token), or by nothing
   - --mod DIR (Claude Code): the mod print-config --mod wrote there matches what it would write now
@@ -81,6 +82,7 @@ export async function doctorAgentCommand(args: string[], io: CliIO): Promise<num
     home,
     probes: fsProbes(io),
     needs: { events: profileEvents(profile.config), rewire: rewireCommand(agent, values, files) },
+    profileHooks: profile.config.specs.map((spec) => ({ event: spec.event, name: spec.command })),
   });
   if (broken) {
     report.general.unshift({
@@ -235,5 +237,6 @@ function fsProbes(io: CliIO): AgentProbes {
 }
 
 function mark(c: AgentCheck, paint: Paint): string {
-  return c.ok === null ? paint('dim', 'ℹ') : c.ok ? paint('green', '✓') : paint('red', '✗');
+  if (c.ok === null) return c.warning === true ? paint('yellow', '⚠') : paint('dim', 'ℹ');
+  return c.ok ? paint('green', '✓') : paint('red', '✗');
 }

@@ -175,9 +175,9 @@ function mimickedBy(agent: AgentDialect, agents: readonly AgentDialect[], body: 
 export function foreignInputMessage(f: ForeignInput, event: EventName, maps: DialectMaps): string {
   const label = AGENT_LABELS[f.agent];
   const theirs = f.theirEvent ?? toTheirEvent(maps, f.agent, event) ?? event;
-  const also = mimicsOf(f.agent)
-    .map((m) => ` (a ${m.label} hook: --dialect ${m.name})`)
-    .join('');
+  // Several agents write Claude Code's stdin (Codex, Qwen Code, Factory Droid): one parenthesis naming each.
+  const mimics = mimicsOf(f.agent).map((m) => `a ${m.label} hook: --dialect ${m.name}`);
+  const also = mimics.length > 0 ? ` (${mimics.join('; ')})` : '';
   return (
     `this is ${label}'s hook input (${f.clues.join(', ')}), not the Hermes stdin form: its tool names and arguments are ${label}'s, ` +
     `so Hermes hooks and matchers do not see the call they expect — run: hermes-hooks run ${theirs} --dialect ${f.agent}${also} ` +

@@ -10,7 +10,7 @@ import { commandsUnder, convertMatcher, diag, DROPPED_FIELDS, importHandler, typ
 
 export function importGroups(ctx: Ctx, hooks: Record<string, unknown>): void {
   for (const [theirEvent, groups] of Object.entries(hooks)) {
-    const at: ConfigPath = ['hooks', theirEvent];
+    const at: ConfigPath = [...(ctx.root ?? ['hooks']), theirEvent];
     const event = toOurEvent(ctx.maps, ctx.from.agent.name, theirEvent);
     if (event === null) {
       const commands = commandsUnder(groups, false);
@@ -67,7 +67,7 @@ function familyMatcherOf(ctx: Ctx, theirEvent: string): string | null {
 export function importFlat(ctx: Ctx, data: Record<string, unknown>, hooks: Record<string, unknown>): void {
   if (!ctx.flatEntries && ctx.from.agent.versionedConfig && data['version'] !== 1) diag(ctx, 'warning', ['version'], `expected version 1; read as version 1`);
   for (const [theirEvent, entries] of Object.entries(hooks)) {
-    const at: ConfigPath = ['hooks', theirEvent];
+    const at: ConfigPath = [...(ctx.root ?? ['hooks']), theirEvent];
     const event = toOurEvent(ctx.maps, ctx.from.agent.name, theirEvent);
     if (event === null) {
       const commands = commandsUnder(entries, true, commandKeyOf(ctx.from.agent));

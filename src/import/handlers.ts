@@ -7,7 +7,7 @@ import type { Diagnostic, DiagnosticLevel } from '../types.js';
 import { diagnosticAt, type ConfigPath, type ConfigSource } from '../config/source.js';
 import { convertClaudeMatcher, convertRegexMatcher, isValidRegex, matchesEverything } from '../dialects/matchers.js';
 import type { AgentDialect } from '../dialects/agents/index.js';
-import { commandKeyOf, timeoutKeyOf } from '../dialects/agents/module.js';
+import { commandKeyOf, handlerSeconds, timeoutKeyOf } from '../dialects/agents/module.js';
 import type { DialectMaps } from '../dialects/names.js';
 import { shellQuote } from '../shell-words.js';
 import { isPlainObject } from '../json.js';
@@ -37,6 +37,8 @@ export interface Ctx {
   diagnostics: Diagnostic[];
   hooks: ImportedHook[];
   missingTimeouts: number;
+  /** Where the events sit in the file: under `hooks` (the default), or at the top level ([]: Droid's hooks.json). */
+  root?: ConfigPath;
   /** Reading a Hermes config.yaml: a `- command:` entry under an agent's event name is one hook (its own matcher). */
   flatEntries: boolean;
 }
@@ -63,7 +65,12 @@ function convertTimeout(ctx: Ctx, raw: unknown, path: ConfigPath): number | null
     );
     return null;
   }
-  let seconds = unit === 'ms' ? Math.ceil(raw / 1000) : Math.ceil(raw);
+  // Qwen Code 0.24.4 counts seconds, but still reads 1000 and up as milliseconds (its record's timeoutMsFrom).
+  const msFrom = ctx.from.agent.timeoutMsFrom;
+  let seconds = Math.ceil(handlerSeconds({ timeoutUnit: unit, ...(msFrom !== undefined ? { timeoutMsFrom: msFrom } : {}) }, raw));
+  if (unit === 's' && msFrom !== undefined && raw >= msFrom) {
+    diag(ctx, 'info', path, `timeout ${raw} is read as milliseconds by ${ctx.from.format.writer} (${msFrom} and up are ms) and becomes ${seconds} s`);
+  }
   if (unit === 'ms' && raw < 1000) {
     diag(
       ctx,
@@ -75,7 +82,12 @@ function convertTimeout(ctx: Ctx, raw: unknown, path: ConfigPath): number | null
     );
   }
   if (seconds > MAX_TIMEOUT) {
-    diag(ctx, 'warning', path, `timeout ${raw} ${unit} exceeds the maximum of ${MAX_TIMEOUT} s; clamped to ${MAX_TIMEOUT}`);
+    diag(
+      ctx,
+      'warning',
+      path,
+      `timeout ${raw} ${msFrom !== undefined && raw >= msFrom ? 'ms' : unit} exceeds the maximum of ${MAX_TIMEOUT} s; clamped to ${MAX_TIMEOUT}`,
+    );
     seconds = MAX_TIMEOUT;
   }
   return seconds;

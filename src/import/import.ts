@@ -1,7 +1,7 @@
 // `hermes-hooks import <file>`: another agent's hook config → our `hooks:` block with `dialect:` set.
 // Reads the config files the agents' records name (agents/<agent>.ts `import`): a Claude Code
-// settings.json (also Qwen Code's, Claude's names with ms timeouts), a Codex hooks.json, a Gemini
-// CLI settings.json (JSON with comments) or a Cursor hooks.json.
+// settings.json, a Codex hooks.json, a Gemini CLI settings.json (JSON with comments), a Cursor
+// hooks.json, a Qwen Code settings.json or a Factory Droid hooks.json (events at its top level).
 //
 // Nothing is dropped silently: every part that cannot be carried over is a diagnostic pointing at
 // its place in the source file. Pure: the CLI reads the file and writes the config (with a backup).
@@ -99,7 +99,13 @@ export function importAgentConfig(
     missingTimeouts: 0,
     flatEntries: false,
   };
-  diag(ctx, 'info', [], `read as ${format.title} (dialect ${dialect}${format.timeoutUnit === 'ms' ? ', timeouts in milliseconds' : ''})`);
+  const units =
+    format.timeoutUnit === 'ms'
+      ? ', timeouts in milliseconds'
+      : from.agent.timeoutMsFrom !== undefined
+        ? `, timeouts in seconds (${from.agent.timeoutMsFrom} and up in milliseconds)`
+        : '';
+  diag(ctx, 'info', [], `read as ${format.title} (dialect ${dialect}${units})`);
   if (format.note !== undefined) diag(ctx, 'info', [], format.note);
   if (data['disableAllHooks'] === true)
     diag(ctx, 'warning', ['disableAllHooks'], `disableAllHooks is set: the agent runs none of these hooks; importing them anyway`);
@@ -111,6 +117,22 @@ export function importAgentConfig(
 function convert(ctx: Ctx, fileName: string, data: Record<string, unknown>, only: readonly string[] | null): ImportResult {
   const { agent, format } = ctx.from;
   let hooks = data['hooks'];
+  // Droid's hooks.json holds the events at its top level (its record's topLevelEvents); it ignores a `hooks` wrapper there.
+  if (only === null && agent.topLevelEvents?.test(fileName)) {
+    if (isPlainObject(hooks)) {
+      diag(
+        ctx,
+        'warning',
+        ['hooks'],
+        `${format.writer} reads the events at the top level of this file and ignores a "hooks" wrapper: as written none of these hooks run ` +
+          `there; importing them anyway`,
+        true,
+      );
+    } else {
+      hooks = data;
+      ctx.root = [];
+    }
+  }
   if (only !== null && isPlainObject(hooks)) hooks = Object.fromEntries(Object.entries(hooks).filter(([k]) => only.includes(k)));
   if (hooks === undefined || hooks === null) {
     diag(ctx, 'warning', [], `no "hooks" in this file; nothing to import`);

@@ -15,7 +15,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { AGENTS } from '../../src/dialects/agents/index.js';
-import { commandKeyOf, timeoutKeyOf } from '../../src/dialects/agents/module.js';
+import { commandKeyOf, eventsIn, timeoutKeyOf } from '../../src/dialects/agents/module.js';
 import { evaluateDialectRun } from '../../src/dialects/evaluate.js';
 import { DEFAULT_DIALECT_MAPS, toOurEvent, type AgentDialect } from '../../src/dialects/names.js';
 import { renderDialectStdin } from '../../src/dialects/render.js';
@@ -62,6 +62,9 @@ describe.each(AGENTS.map((a) => [a.name, a] as const))('every consumer knows %s'
   /** The command of a printed entry, under the record's handler key (`command`, Copilot's `bash`). */
   const commandIn = (entries: unknown): string =>
     new RegExp(`"${commandKeyOf(agent)}":"((?:[^"\\\\]|\\\\.)*)"`).exec(JSON.stringify(entries))![1]!.replace(/\\(.)/g, '$1');
+  // The events of a printed snippet: under `hooks`, or at the top level of a file the agent reads that way (the record's topLevelEvents).
+  const printedFile = agent.doctor.files.find((f) => f.role === 'reads')!.path;
+  const eventsOf = (stdout: string): Record<string, unknown[]> => eventsIn(agent, printedFile, JSON.parse(stdout)) as Record<string, unknown[]>;
 
   it('the record is whole: its gate maps to pre_tool_call and it says how its hook blocks', () => {
     expect(isGate(name, gate), `${name}: doctor.gate ${gate} does not map to pre_tool_call in names.events`).toBe(true);
@@ -107,7 +110,7 @@ describe.each(AGENTS.map((a) => [a.name, a] as const))('every consumer knows %s'
     const hooks = agent.configShape === 'flat' ? { [gate]: [flat] } : { [gate]: [{ matcher: agent.printConfig.matchAll ?? '*', hooks: [handler] }] };
     const file = join(dir, agent.import.formats[0]!.dir, 'hooks.json');
     mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, JSON.stringify(agent.versionedConfig ? { version: 1, hooks } : { hooks }));
+    writeFileSync(file, JSON.stringify(agent.topLevelEvents?.test(file) ? hooks : agent.versionedConfig ? { version: 1, hooks } : { hooks }));
     const home = makeHome('hooks: {}\n');
     const imported = await runMain(['import', file, '--dialect', name, '--write', '--home', home]);
     expect(imported.code, imported.stderr).toBe(0);
@@ -130,13 +133,13 @@ describe.each(AGENTS.map((a) => [a.name, a] as const))('every consumer knows %s'
     const home = await profile();
     const printed = await runMain(['print-config', name, '--home', home]);
     expect(printed.code, printed.stderr).toBe(0);
-    const snippet = JSON.parse(printed.stdout) as { hooks: Record<string, unknown[]> };
+    const snippet = { hooks: eventsOf(printed.stdout) };
     expect(Object.keys(snippet.hooks)).toContain(gate);
     for (const [event, entries] of Object.entries(snippet.hooks)) {
       const text = JSON.stringify(entries);
       expect(text, `${name} ${event}: the client's --gate`).toContain(isGate(name, event) ? '--gate 1' : '--gate 0');
     }
-    expect(JSON.parse((await runMain(['print-config', name, '--run', '--home', home])).stdout)).toHaveProperty('hooks');
+    expect(Object.keys(eventsOf((await runMain(['print-config', name, '--run', '--home', home])).stdout))).toContain(gate);
 
     const user = tempDir('hh-every-user-');
     const project = tempDir('hh-every-project-');
@@ -177,7 +180,7 @@ describe.each(AGENTS.map((a) => [a.name, a] as const))('every consumer knows %s'
         expect(blocked(agentReads(name, viaServe)), `${name} serve: ${JSON.stringify(viaServe)}`).toBe(blocked(agentReads(name, viaRun)));
       }
 
-      const snippet = JSON.parse((await runMain(['print-config', name, '--home', home], { env })).stdout) as { hooks: Record<string, unknown[]> };
+      const snippet = { hooks: eventsOf((await runMain(['print-config', name, '--home', home], { env })).stdout) };
       const commandOf = (event: string): string => commandIn(snippet.hooks[event]);
       const printedGate = commandOf(gate);
       // The bash client is given the same arguments as the perl one print-config chose.
@@ -196,7 +199,7 @@ describe.each(AGENTS.map((a) => [a.name, a] as const))('every consumer knows %s'
 
     // serve down (and not started): the gate blocks, an event that gates nothing goes on (exit 1).
     const down = baseEnv({ HERMES_HOOKS_AUTOSTART: '0' });
-    const snippet = JSON.parse((await runMain(['print-config', name, '--home', home], { env: down })).stdout) as { hooks: Record<string, unknown[]> };
+    const snippet = { hooks: eventsOf((await runMain(['print-config', name, '--home', home], { env: down })).stdout) };
     for (const event of Object.keys(snippet.hooks)) {
       const command = commandIn(snippet.hooks[event]);
       const r = await runShell(command, JSON.stringify({ hook_event_name: event }), down);

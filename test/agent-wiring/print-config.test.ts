@@ -88,6 +88,8 @@ describe('setupNotes: where the snippet goes and what the agent needs first', ()
       goose: 'Where: a plugin folder, ~/.agents/plugins/hermes-hooks/ (user) or <project>/.agents/plugins/hermes-hooks/',
       antigravity: 'Where: merge the "hooks" object into ~/.gemini/config/hooks.json (user) or <workspace>/.agents/hooks.json',
       copilot: 'Where: save it as ~/.copilot/hooks/hermes-hooks.json (every *.json there is read) or',
+      qwen: 'Where: merge the "hooks" object into ~/.qwen/settings.json (every project) or',
+      droid: 'Where: ~/.factory/hooks.json (every project) or <project>/.factory/hooks.json, the events at the',
     };
     for (const dialect of AGENT_DIALECTS) {
       const notes = setupNotes(dialect);

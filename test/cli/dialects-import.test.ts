@@ -36,6 +36,7 @@ const SOURCES = {
   gemini: { fixture: 'gemini-settings.json', at: '.gemini/settings.json' },
   cursor: { fixture: 'cursor-hooks.json', at: '.cursor/hooks.json' },
   qwen: { fixture: 'qwen-settings.json', at: '.qwen/settings.json' },
+  droid: { fixture: 'droid-hooks.json', at: '.factory/hooks.json' },
 } as const;
 type Source = keyof typeof SOURCES;
 
@@ -85,7 +86,9 @@ const NOT_CONVERTED: Record<Source, string[]> = {
     "hooks.afterAgentThought: Cursor event 'afterAgentThought' has no Hermes counterpart; not imported: ./hooks/thoughts.sh",
     'hooks.sessionStart[0].type: prompt hooks cannot be carried over',
   ],
-  qwen: ['hooks.PreToolUse[0].hooks[0].timeout: timeout 10 is in milliseconds here and becomes 1 s'],
+  qwen: ['hooks.PreToolUse[0].hooks[1].timeout: timeout 2500 is read as milliseconds by Qwen Code (1000 and up are ms) and becomes 3 s'],
+  // Droid's hooks.json is keyed by event at the top level: the places have no `hooks.` in front.
+  droid: ["Notification: Factory Droid event 'Notification' has no Hermes counterpart; not imported"],
 };
 
 /**

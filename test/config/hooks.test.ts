@@ -487,7 +487,9 @@ describe('parseHooksConfig — dialect (beyond Hermes)', () => {
     expect(r.specs.map((s) => s.command)).toEqual(['y']);
     const d = diagAt(r.diagnostics, 'hooks.pre_tool_call[0].dialect');
     expect(d).toMatchObject({ level: 'error', line: 4, column: 16 });
-    expect(d.message).toContain(`hooks.pre_tool_call[0].dialect must be one of hermes, claude, codex, gemini, cursor (got ${repr}); skipping this hook`);
+    expect(d.message).toContain(
+      `hooks.pre_tool_call[0].dialect must be one of hermes, claude, codex, gemini, cursor, qwen, droid (got ${repr}); skipping this hook`,
+    );
   });
 });
 

@@ -60,7 +60,8 @@ describe('recogniseAgentHooks', () => {
     expect(foreignHooksMessage(claude!, '/home/me/.hermes/config.yaml')).toBe(
       "'PreToolUse' is Claude Code's hooks format (matcher groups with nested hooks: lists), which Hermes does not read, so none of its hooks run " +
         "(each tool call they would have checked is blocked until then) — did you mean 'pre_tool_call' with 'dialect: claude'? " +
-        'Convert it with: hermes-hooks import /home/me/.hermes/config.yaml --dialect claude --write (a backup is kept; without --write it only prints the result; a Codex block: --dialect codex)',
+        'Convert it with: hermes-hooks import /home/me/.hermes/config.yaml --dialect claude --write (a backup is kept; without --write it only prints the result; a Codex block: --dialect codex; ' +
+        'a Qwen Code block: --dialect qwen; a Factory Droid block: --dialect droid)',
     );
     const [flat] = keys('hooks:\n  PreToolUse:\n    - command: /g.sh\n');
     expect(foreignHooksMessage(flat!, '/my home/config.yaml')).toMatch(
@@ -95,6 +96,8 @@ describe('recogniseAgentInput', () => {
       clues: ["hook_event_name 'PreToolUse'", 'transcript_path', 'permission_mode', 'tool_use_id'],
     });
     expect(recogniseAgentInput({ ...claude, turn_id: 't', model: 'gpt' }, maps)?.agent).toBe('codex');
+    // Qwen Code sends Claude's stdin plus a prompt_id (0.24.4, seen here).
+    expect(recogniseAgentInput({ ...claude, tool_name: 'run_shell_command', prompt_id: 'p1', tool_call_id: 'tu' }, maps)?.agent).toBe('qwen');
     expect(
       recogniseAgentInput(
         { session_id: 's', transcript_path: '/t', cwd: '/r', hook_event_name: 'BeforeTool', timestamp: 'x', tool_name: 'run_shell_command', tool_input: {} },
@@ -132,7 +135,8 @@ describe('recogniseAgentInput', () => {
     const f = recogniseAgentInput({ hook_event_name: 'PreToolUse', transcript_path: '/t', tool_name: 'Bash', tool_input: {} }, maps)!;
     expect(foreignInputMessage(f, 'pre_tool_call', maps)).toBe(
       "this is Claude Code's hook input (hook_event_name 'PreToolUse', transcript_path), not the Hermes stdin form: its tool names and arguments are Claude Code's, " +
-        'so Hermes hooks and matchers do not see the call they expect — run: hermes-hooks run PreToolUse --dialect claude (a Codex hook: --dialect codex) (serve: POST /v1/agent/claude/PreToolUse)',
+        'so Hermes hooks and matchers do not see the call they expect — run: hermes-hooks run PreToolUse --dialect claude (a Codex hook: --dialect codex; a Qwen Code hook: --dialect qwen; ' +
+        'a Factory Droid hook: --dialect droid) (serve: POST /v1/agent/claude/PreToolUse)',
     );
   });
 });

@@ -410,6 +410,8 @@ describe('no answer grants more than the hooks said', () => {
     goose: 'PreToolUse',
     antigravity: 'PreToolUse',
     copilot: 'preToolUse',
+    qwen: 'PreToolUse',
+    droid: 'PreToolUse',
   };
   const answers = (dialect: AgentDialect) => ({
     modify: renderDialectAnswer(dialect, maps, TOOL_EVENT[dialect], decision('pre_tool_call', 'allow', { args: REWRITE, modified_by: [0] }), 'terminal'),

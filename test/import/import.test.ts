@@ -199,24 +199,14 @@ describe("importAgentConfig: the agents' documented examples", () => {
     ]);
   });
 
-  it('Qwen Code settings.json: Claude names and dialect, timeouts in ms', () => {
+  it('Qwen Code settings.json: dialect qwen, timeouts in seconds but 1000 and up in ms (as Qwen Code 0.24.4 reads them)', () => {
     const r = importAgentConfig('/home/user/my-project/.qwen/settings.json', configText('qwen-settings.json'));
-    expect(r.dialect).toBe('claude');
+    expect(r.dialect).toBe('qwen');
     expect(r.yaml).toBe(expected('qwen'));
+    expect(r.hooks.map((h) => h.timeout)).toEqual([10, 3]);
     expect(tuples(r.diagnostics)).toEqual([
-      ['info', '', 1, 'read as Qwen Code settings (dialect claude, timeouts in milliseconds)'],
-      [
-        'info',
-        '',
-        1,
-        "Qwen Code uses Claude's event names but its own tool names (run_shell_command …): matchers are kept as written; map its tools under dialects.claude.tools in config.yaml if they should match",
-      ],
-      [
-        'warning',
-        'hooks.PreToolUse[0].hooks[0].timeout',
-        7,
-        "timeout 10 is in milliseconds here and becomes 1 s; if it was meant as seconds (Claude's unit, which `gemini hooks migrate` and Qwen 1.x examples copy unconverted), set timeout: 10 in the imported entry",
-      ],
+      ['info', '', 1, 'read as Qwen Code settings (dialect qwen, timeouts in seconds (1000 and up in milliseconds))'],
+      ['info', 'hooks.PreToolUse[0].hooks[1].timeout', 8, 'timeout 2500 is read as milliseconds by Qwen Code (1000 and up are ms) and becomes 3 s'],
     ]);
   });
 

@@ -88,7 +88,10 @@ describe('serve --socket', () => {
       404,
       "no route GET /nope; routes live under /v1/ (GET /v1/health lists the server's state)",
     ]);
-    expect(await err(postJson(served, '/v1/agent/vim/PreToolUse', {}))).toEqual([404, "unknown agent 'vim' (one of: claude, codex, gemini, cursor)"]);
+    expect(await err(postJson(served, '/v1/agent/vim/PreToolUse', {}))).toEqual([
+      404,
+      "unknown agent 'vim' (one of: claude, codex, gemini, cursor, qwen, droid)",
+    ]);
     expect(await err(postJson(served, '/v1/gateway', { event: 'agent:start' }))).toEqual([400, 'emit_gateway needs a server started with --surface gateway']);
     const fin = await postJson(served, '/v1/finalize', { session_id: 's' });
     expect(fin.status).toBe(200);

@@ -1,4 +1,4 @@
-// Claude Code (reference §b1). Also the shape Qwen Code's settings use (Claude's names, ms timeouts).
+// Claude Code (reference §b1). Qwen Code and Factory Droid write its shapes with their own tool names (qwen.ts, droid.ts).
 //
 // Names: Hermes tool names/keys are terminal{command, workdir, background, timeout},
 // read_file{path, offset, limit}, write_file{path, content}, patch{mode, path, old_string,
@@ -95,21 +95,6 @@ export const claude = defineAgent({
         defaultTimeout: 600,
         projectDirVar: 'CLAUDE_PROJECT_DIR',
         envPrefix: 'CLAUDE',
-      },
-      {
-        id: 'qwen',
-        writer: 'Qwen Code',
-        title: 'Qwen Code settings',
-        dir: '.qwen',
-        timeoutUnit: 'ms',
-        defaultTimeout: 60,
-        projectDirVar: 'QWEN_PROJECT_DIR',
-        envPrefix: 'QWEN',
-        matcherStyle: 'regex',
-        invalidMatcher: 'exact',
-        note:
-          `Qwen Code uses Claude's event names but its own tool names (run_shell_command …): matchers are kept as written; map its tools under ` +
-          `dialects.claude.tools in config.yaml if they should match`,
       },
     ],
     matcherStyle: 'names-or-regex',

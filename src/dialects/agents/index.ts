@@ -12,11 +12,13 @@ import { claude } from './claude.js';
 import { codex } from './codex.js';
 import { copilot } from './copilot.js';
 import { cursor } from './cursor.js';
+import { droid } from './droid.js';
 import { gemini } from './gemini.js';
 import { goose } from './goose.js';
 import type { AgentModule } from './module.js';
+import { qwen } from './qwen.js';
 
-export const AGENTS = [claude, codex, gemini, cursor, copilot, goose, antigravity] as const;
+export const AGENTS = [claude, codex, gemini, cursor, copilot, qwen, droid, goose, antigravity] as const;
 
 /** The agents' dialect names (`claude` …); `hermes` is the native wire and has no record. */
 export type AgentDialect = (typeof AGENTS)[number]['name'];

@@ -154,6 +154,8 @@ export interface DoctorFacts {
 export interface AgentCheck {
   ok: boolean | null;
   message: string;
+  /** With ok null: a warning (⚠) — the agent will drop what a hook says — not a plain note (ℹ). */
+  warning?: boolean;
 }
 
 /** An agent that runs a hook only once it is trusted, and records that trust in a file. */
@@ -283,6 +285,13 @@ export interface AgentModule<N extends string = string> {
   readonly configComments?: boolean;
   /** Handler timeouts are in this unit. */
   readonly timeoutUnit: 's' | 'ms';
+  /** A timeout at or above this is read as milliseconds whatever the unit (Qwen Code 0.24.4: seconds, but 1000 and up are ms). */
+  readonly timeoutMsFrom?: number;
+  /**
+   * The hooks files (by path) that hold the events at the top level, not under a `hooks` key
+   * (Droid's hooks.json): the agent ignores a `hooks` wrapper there. Its other files use `hooks`.
+   */
+  readonly topLevelEvents?: RegExp;
   /** The handler field that makes the tool gate block when the command cannot start (Cursor's failClosed). */
   readonly failClosedField?: string;
   /** It takes all of stderr as the block reason (exit 2): nothing else may be written there then. */
@@ -314,6 +323,17 @@ export const commandKeyOf = (agent: Pick<AgentModule, 'handlerKeys'>): string =>
 
 /** The key of a handler's timeout in this agent's hooks file (`timeout` unless the record says). */
 export const timeoutKeyOf = (agent: Pick<AgentModule, 'handlerKeys'>): string => agent.handlerKeys?.timeout ?? 'timeout';
+
+/** A handler's `timeout` value in seconds, as the agent reads it (its unit; Qwen's large values are ms). */
+export function handlerSeconds(agent: Pick<AgentModule, 'timeoutUnit' | 'timeoutMsFrom'>, value: number): number {
+  const ms = agent.timeoutUnit === 'ms' || (agent.timeoutMsFrom !== undefined && value >= agent.timeoutMsFrom);
+  return ms ? value / 1000 : value;
+}
+
+/** The events of a parsed hooks file: its top level in a file the agent reads that way (Droid's hooks.json), else its `hooks`. */
+export function eventsIn(agent: Pick<AgentModule, 'topLevelEvents'>, file: string, json: Record<string, unknown>): unknown {
+  return agent.topLevelEvents?.test(file) ? json : json['hooks'];
+}
 
 /** Keeps the record's name a literal type, so the registry can derive the union of names. */
 export function defineAgent<const N extends string>(module: AgentModule<N>): AgentModule<N> {
