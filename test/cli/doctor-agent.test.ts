@@ -297,6 +297,14 @@ describe('print-config serve wirings', () => {
     expect((await doctor(s, 'codex')).problems).toContain(
       "/nonexistent/perl, which runs the client, is not there: a tool gate blocks every call (and other events go ahead) until it is — rerun 'hermes-hooks print-config codex'",
     );
+    // The long form printed before (AGENT EVENT SOCKET, then options) is still read: its socket, its --gate.
+    const socket = join(s.hh, 'hermes-hooks.sock');
+    put(file, r.stdout.replace(/codex (\w+) --gate (\d) --home (\S+?)"/g, `codex $1 ${socket} --gate $2 --home $3 --node /usr/bin/node --bin /x/bin.js"`));
+    const old = await doctor(s, 'codex');
+    expect(old.report.entries.find((e) => e.event === 'PreToolUse')!.checks[0]!.message).toContain(`through the bundled client on ${socket} `);
+    for (const p of old.problems) expect(p).toMatch(/^not trusted: /);
+    put(file, r.stdout.replace(/(codex PreToolUse) --gate 1 --home (\S+?)"/, `$1 ${socket} --gate 0 --home $2"`));
+    expect((await doctor(s, 'codex')).problems.join('\n')).toContain('PreToolUse is the tool gate but the client is told --gate 0');
   });
 
   it("the client's --gate against the record: 0 on the gate is ✗ (fails open while serve is down); none, or 1, on Stop is ℹ", async () => {
