@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AGENT_HOOK_TIMEOUT_S } from '../../src/deadlines.js';
 import { runBin, runMain } from '../cli/_helpers.js';
-import { approvedHome, baseEnv, BIN, CLIENT, cleanupTemps, http, runShell as sh, servesOf, startServe, stopServe, tempDir, writeScript } from './_helpers.js';
+import { approvedHome, baseEnv, CLIENT, cleanupTemps, http, runShell as sh, servesOf, startServe, stopServe, tempDir, writeScript } from './_helpers.js';
 
 afterAll(cleanupTemps);
 
