@@ -99,7 +99,7 @@ export const CLIENT_ENV_FILE_NAME = 'hermes-hooks-client.env';
  */
 export function clientEnvFileText(node: string, bin: string, agentEnv: ReadonlyMap<string, string>): string {
   const lines = [
-    '# Written by hermes-hooks print-config: read by the bundled hermes-hooks-client at each call (keep it yours, mode 600).',
+    '# Written by hermes-hooks print-config: read by the bundled hermes-hooks-client at each call (keep it yours, writable by you alone).',
     `HERMES_HOOKS_NODE=${node}`,
     `HERMES_HOOKS_BIN=${bin}`,
     ...[...agentEnv].map(([agent, names]) => `HERMES_HOOKS_AGENT_ENV_${agent}=${names}`),

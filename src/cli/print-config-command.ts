@@ -308,7 +308,10 @@ function bundledClient(io: CliIO): ClientCommand {
   );
 }
 
-/** <home>/hermes-hooks-client.env (mode 600): the node and CLI the client starts serve with, the agents' env to forward. */
+/**
+ * <home>/hermes-hooks-client.env: the node and CLI the client starts serve with, the agents' env to forward.
+ * Mode 644: nothing secret, only its owner writes it, and one a root-run print-config wrote stays readable by the home's user.
+ */
 function writeClientEnvFile(home: string): void {
   const agentEnv = new Map<string, string>();
   for (const dialect of AGENT_DIALECTS) {
@@ -318,8 +321,8 @@ function writeClientEnvFile(home: string): void {
   const file = join(home, CLIENT_ENV_FILE_NAME);
   try {
     mkdirSync(home, { recursive: true, mode: 0o700 });
-    writeFileSync(file, clientEnvFileText(process.execPath, CLI_BIN, agentEnv), { mode: 0o600 });
-    chmodSync(file, 0o600);
+    writeFileSync(file, clientEnvFileText(process.execPath, CLI_BIN, agentEnv), { mode: 0o644 });
+    chmodSync(file, 0o644);
   } catch (e) {
     throw new CliError(`print-config: cannot write ${file}, the client's settings (the node and CLI it starts serve with): ${errorText(e)}`);
   }

@@ -29,11 +29,11 @@ const killServes = (home: string) => {
 };
 
 describe.each(CLIENTS)('the client settings file ($name client)', ({ path: client }) => {
-  it('print-config writes it (mode 600, node and CLI); the short command starts serve with them on a bare PATH and is answered', async () => {
+  it('print-config writes it (mode 644, node and CLI); the short command starts serve with them on a bare PATH and is answered', async () => {
     const { home, command, file } = await wiredHome(client);
     try {
       expect(command).toMatch(/hermes-hooks-client(\.bash)? codex PreToolUse --gate 1 --home \S+$/);
-      expect(statSync(file).mode & 0o777).toBe(0o600);
+      expect(statSync(file).mode & 0o777).toBe(0o644);
       expect(readFileSync(file, 'utf8')).toContain(`\nHERMES_HOOKS_NODE=${process.execPath}\nHERMES_HOOKS_BIN=${BIN}\n`);
       // Codex's block: exit 2 with the guard's reason (the serve the client started answered it).
       const r = await runShell(command, TOOL, BARE);
