@@ -245,7 +245,9 @@ function clientChecks(input: AgentDoctorInput, c: ClientWiring, event: string): 
   } else {
     out.push({
       ok: true,
-      message: `calls hermes-hooks serve through the bundled client${c.socket ? ` on ${c.socket}` : c.home ? ` on the socket of ${c.home}` : ''} (a serve that is not running is started on first use)`,
+      message:
+        `calls hermes-hooks serve through the bundled client${c.socket ? ` on ${c.socket}` : c.home ? ` on the socket of ${c.home}` : ''} ` +
+        '(a serve that is not running is started on first use)',
     });
   }
   return out;
