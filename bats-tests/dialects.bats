@@ -132,7 +132,7 @@ EOF
   local cmd
   cmd=$(json_value hooks.PreToolUse.0.hooks.0.command)
   [[ $cmd == "/bin/sh -c "* ]]
-  [[ $cmd == *" $PROJECT_ROOT/scripts-examples/hosts/hermes-hooks-client claude PreToolUse $HERMES_HOME/hermes-hooks.sock --gate 1 --home $HERMES_HOME "* ]]
+  [[ $cmd == *" $PROJECT_ROOT/scripts-examples/hosts/hermes-hooks-client claude PreToolUse --gate 1 --home $HERMES_HOME" ]]
   run --separate-stderr $HERMES_HOOKS_CLI print-config claude --run
   assert_success
   assert_equal "$(json_value hooks.PreToolUse.0.hooks.0.command)" "$(node -p process.execPath) $PROJECT_ROOT/dist/cli/bin.js run PreToolUse --dialect claude --home $HERMES_HOME"

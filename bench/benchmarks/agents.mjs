@@ -24,12 +24,13 @@ import { performance } from 'node:perf_hooks';
 import { messagesApi, responsesApi, runAgent } from '../../scripts/e2e/_fake-apis.mjs';
 import { freePort, handlers, makeHome, printConfig, printMod, serveIn } from '../../scripts/e2e/_harness.mjs';
 import { benchMain, figure } from '../lib/bench-main.mjs';
-import { round, summarize } from '../lib/stats.mjs';
+import { percentile, round, summarize } from '../lib/stats.mjs';
 
 const CLAUDE = process.env.CLAUDE_BIN ?? '/tmp/agents-research/node_modules/@anthropic-ai/claude-code/bin/claude.exe';
 const CODEX = process.env.CODEX_BIN ?? '/tmp/agents-research/node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex';
 const COMMAND = 'touch MARK && ls';
-const TARGET_MS = 10;
+// Issue 33: every default wiring within 5 ms of the agent running the guard itself.
+const TARGET_MS = 5;
 
 // --- fake model APIs: one tool call, then a final answer; `clock` records the round trip ---------
 const clock = { command: '', callAt: 0, resultAt: 0 };
@@ -192,7 +193,7 @@ async function benchAgent(name, agent, rounds) {
     }
     return {
       version: agent.version(),
-      wall_ms: Object.fromEntries(rows.map((r) => [r, summarize(ms[r], 1)])),
+      wall_ms: Object.fromEntries(rows.map((r) => [r, { ...summarize(ms[r], 1), p99: round(percentile(ms[r], 99), 1) }])),
       samples_ms: Object.fromEntries(rows.map((r) => [r, ms[r].map((x) => round(x, 1))])),
     };
   } finally {
@@ -204,8 +205,9 @@ async function benchAgent(name, agent, rounds) {
 }
 
 benchMain(async ({ quick }) => {
-  // HH_BENCH_AGENT_ROUNDS: more rounds for a firmer median (7 rounds move it by ±15 ms run to run).
-  const rounds = quick ? 2 : Number(process.env.HH_BENCH_AGENT_ROUNDS) || 7;
+  // 41 interleaved rounds by default: 7 moved the median by ±15 ms run to run on a shared machine
+  // (HH_BENCH_AGENT_ROUNDS sets another count).
+  const rounds = quick ? 2 : Number(process.env.HH_BENCH_AGENT_ROUNDS) || 41;
   const result = { name: 'agents', title: 'Tool round trip through Claude Code and Codex', rounds, command: COMMAND, agents: {}, figures: [] };
   for (const [name, agent] of Object.entries(AGENTS)) {
     if (!existsSync(agent.bin)) {
@@ -217,7 +219,7 @@ benchMain(async ({ quick }) => {
     result.agents[name] = r;
     const w = r.wall_ms;
     const rowsNote = Object.entries(w)
-      .map(([row, x]) => `${row} ${x.median} (p95 ${x.p95})`)
+      .map(([row, x]) => `${row} p50 ${x.median} p99 ${x.p99}`)
       .join(', ');
     for (const [i, row] of Object.keys(w)
       .filter((r) => r.startsWith('serve'))
@@ -227,7 +229,7 @@ benchMain(async ({ quick }) => {
         figure(`${i === 0 ? `${name} (${r.version})` : name}: ${row} − direct, tool round trip median`, round(over, 1), 'ms', {
           target: `≤ ${TARGET_MS}`,
           pass: over <= TARGET_MS,
-          limit: `ms median (p95): ${rowsNote}; ${rounds} interleaved rounds`,
+          limit: `ms: ${rowsNote}; ${rounds} interleaved rounds`,
         }),
       );
     }

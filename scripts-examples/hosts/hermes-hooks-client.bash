@@ -12,14 +12,20 @@ event=$2
 # Options after AGENT EVENT SOCKET stand for variables (as in hermes-hooks-client); --gate 1|0 says
 # whether EVENT is a tool gate (print-config writes it from the agent's record). Without it every
 # event is one: the client keeps no list of agents' gates, so it fails closed.
+# The SOCKET word may be left out (print-config's short form: AGENT EVENT --gate 1 --home H).
 bad_option= sock_arg=${3:-} gate=1
-set -- "${@:4}"
+if [[ $sock_arg == --* ]]; then
+  sock_arg= && set -- "${@:3}"
+else
+  set -- "${@:4}"
+fi
 while (($# > 0)); do
   case $1 in
     --gate)
       case ${2-} in 1) gate=1 ;; 0) gate= ;; *) bad_option=$1 && break ;; esac
       shift 2 && continue ;;
     --home) var=HERMES_HOME ;;
+    --socket) var=HERMES_HOOKS_SOCKET ;;
     --node) var=HERMES_HOOKS_NODE ;;
     --bin) var=HERMES_HOOKS_BIN ;;
     --agent-env) var=HERMES_HOOKS_AGENT_ENV ;;
@@ -31,6 +37,26 @@ while (($# > 0)); do
   shift 2
 done
 home=${HERMES_HOME:-$HOME/.hermes}
+
+# print-config's per-profile settings (as in hermes-hooks-client): <home>/hermes-hooks-client.env,
+# read only when it is yours (or root's) and no other user can write it; a given value wins.
+env_file=$home/hermes-hooks-client.env env_file_bad=
+client_env_file() {
+  local uid mode name value
+  [ -e "$env_file" ] || [ -L "$env_file" ] || return 0
+  [ -f "$env_file" ] && [ ! -L "$env_file" ] || { env_file_bad="$env_file is not a plain file"; return; }
+  read -r uid mode _ <<<"$(stat -c '%u %a' -- "$env_file" 2>/dev/null || stat -f '%u %Mp%Lp' -- "$env_file")"
+  [ "$uid" = "$(id -u)" ] || [ "$uid" = 0 ] || { env_file_bad="$env_file belongs to uid $uid, not to you"; return; }
+  ((8#$mode & 8#022)) && { env_file_bad="$env_file is writable by other users (mode $mode); run: chmod go-w $env_file"; return; }
+  while IFS='=' read -r name value; do
+    [[ $name =~ ^HERMES_HOOKS_(NODE|BIN|AGENT_ENV_[A-Za-z0-9_]+)$ ]] || continue
+    [ -n "${!name:-}" ] || export "$name=$value"
+  done <"$env_file"
+  name=HERMES_HOOKS_AGENT_ENV_$agent
+  [[ $name =~ ^[A-Za-z0-9_]+$ ]] || return 0
+  [ -n "${HERMES_HOOKS_AGENT_ENV:-}" ] || [ -z "${!name:-}" ] || export "HERMES_HOOKS_AGENT_ENV=${!name}"
+}
+client_env_file
 
 # One line per path: owner (uid), permission bits (octal), the path; a symlink is not followed.
 # GNU stat, else BSD's. One process for all of them: this runs on every tool call.
@@ -110,7 +136,8 @@ fail() {
 }
 
 [ -n "$agent" ] && [ -n "$event" ] || fail "usage: hermes-hooks-client AGENT EVENT [SOCKET [--gate 1|0] [OPTION VALUE]...]"
-[ -z "$bad_option" ] || fail "unknown option or one without its value: $bad_option (options after AGENT EVENT SOCKET: --gate, --agent-env, --bin, --home, --node, --serve-args VALUE)"
+[ -z "$bad_option" ] || fail "unknown option or one without its value: $bad_option (options after AGENT EVENT SOCKET: --gate, --agent-env, --bin, --home, --node, --serve-args, --socket VALUE)"
+[ -z "$env_file_bad" ] || fail "the client's settings cannot be used: $env_file_bad"
 command -v curl >/dev/null 2>&1 || fail "curl is not installed"
 [ -n "$sock" ] || fail "no private directory for the socket of $home: $skipped; remove the ones another user made,\
  or start serve with --socket PATH in a directory of yours and pass that path to the client"
@@ -123,6 +150,13 @@ if [ -n "$autostart" ]; then
   input=$(cat; printf .)
   input=${input%.}
 fi
+
+# Does something accept connections on HOST:PORT (127.0.0.1:8765, [::1]:8765)? bash's /dev/tcp.
+port_taken() {
+  local host=${1%:*} port=${1##*:}
+  host=${host#[} && host=${host%]}
+  (exec 3<>"/dev/tcp/$host/$port") 2>/dev/null
+}
 
 start_serve() {
   local bin=${HERMES_HOOKS_BIN:-hermes-hooks} lock=$sock.starting log=/dev/null pid tries=0
@@ -153,13 +187,18 @@ start_serve() {
     # HERMES_HOOKS_SERVE_ARGS: more serve options, as words (print-config adds --http for Claude Code's http hooks).
     # shellcheck disable=SC2086
     # --socket always: with --http (below) serve would otherwise not listen on the socket we wait for.
+    # An http serve already up holds the port: this one is then socket-only beside it (as in hermes-hooks-client).
+    local more=(${HERMES_HOOKS_SERVE_ARGS:-}) i
+    for ((i = 0; i + 1 < ${#more[@]}; i++)); do
+      [ "${more[i]}" = --http ] && port_taken "${more[i + 1]}" && more=("${more[@]:0:i}" "${more[@]:i+2}") && break
+    done
     # In a subshell that first closes every descriptor above 2 it inherited (as in hermes-hooks-client).
     (
       for fd in /dev/fd/*; do
         fd=${fd##*/}
         [[ $fd =~ ^[0-9]+$ ]] && ((fd > 2)) && eval "exec $fd>&-" 2>/dev/null
       done
-      exec "$detach" "${node[@]}" "$bin" serve "${serve_args[@]}" --socket "$sock" ${HERMES_HOOKS_SERVE_ARGS:-} --idle-exit "${HERMES_HOOKS_IDLE_EXIT:-900}" </dev/null >>"$log" 2>&1
+      exec "$detach" "${node[@]}" "$bin" serve "${serve_args[@]}" --socket "$sock" "${more[@]}" --idle-exit "${HERMES_HOOKS_IDLE_EXIT:-900}" </dev/null >>"$log" 2>&1
     ) &
     pid=$!
     while [ ! -S "$sock" ]; do

@@ -192,6 +192,8 @@ interface ClientWiring {
   socket: string | undefined;
   /** `--gate 1|0` (print-config writes it from the record), undefined when not given. */
   gate: string | undefined;
+  /** `--home H`: the profile whose default socket the client finds when no socket is named. */
+  home: string | undefined;
 }
 
 /** The bundled client's path and arguments in a command, or null when it does not call the client. */
@@ -200,11 +202,17 @@ function clientWiring(command: string, home: string): ClientWiring | null {
   if (!split.ok) return null;
   const i = split.argv.findIndex((a) => /^hermes-hooks-client(\.bash)?$/.test(basename(a)));
   if (i < 0) return null;
-  const [agent, event, socket] = split.argv.slice(i + 1);
+  const [agent, event, third] = split.argv.slice(i + 1);
   const before = split.argv[i - 1];
   const interpreter = before !== undefined && isAbsolute(before) && /^(perl|bash)$/.test(basename(before)) ? before : undefined;
-  const g = split.argv.indexOf('--gate', i + 4);
-  return { path: split.argv[i]!, interpreter, agent, event, socket, gate: g < 0 ? undefined : (split.argv[g + 1] ?? '') };
+  // Old form: AGENT EVENT SOCKET [options]; short form (print-config now): AGENT EVENT [options], --socket among them.
+  const short = third?.startsWith('--') === true;
+  const option = (name: string): string | undefined => {
+    const at = split.argv.indexOf(name, i + (short ? 3 : 4));
+    return at < 0 ? undefined : (split.argv[at + 1] ?? '');
+  };
+  const socket = short ? option('--socket') : third;
+  return { path: split.argv[i]!, interpreter, agent, event, socket, gate: option('--gate'), home: option('--home') };
 }
 
 /** A client-wired entry: it answers as this agent, on this event, and the client is there to run. */
@@ -241,7 +249,9 @@ function clientChecks(input: AgentDoctorInput, c: ClientWiring, event: string): 
   } else {
     out.push({
       ok: true,
-      message: `calls hermes-hooks serve through the bundled client${c.socket ? ` on ${c.socket}` : ''} (a serve that is not running is started on first use)`,
+      message:
+        `calls hermes-hooks serve through the bundled client${c.socket ? ` on ${c.socket}` : c.home ? ` on the socket of ${c.home}` : ''} ` +
+        '(a serve that is not running is started on first use)',
     });
   }
   return out;

@@ -91,16 +91,28 @@ export function setupNotes(dialect: AgentDialect): string[] {
 
 /**
  * `sh -c GUARD INTERPRETER CLIENT ARGS…`: a missing client ($1) or interpreter ($0) blocks a tool gate
- * (exit 2) with the reason; elsewhere it is a non-blocking error (exit 1), as `run` answers.
+ * (exit 2) with the reason; elsewhere it is a non-blocking error (exit 1), as `run` answers. Short:
+ * an agent shows the whole command in its error line, before the client's own message.
  */
-const clientGuard = (gate: boolean, dialect: AgentDialect): string => {
-  const exit = `exit ${gate ? 2 : 1}`;
-  return (
-    `test -x "$1" || { echo "hermes-hooks-client is missing at $1: reinstall hermes-hooks, then rerun hermes-hooks print-config ${dialect}" >&2; ${exit}; }; ` +
-    `test -x "$0" || { echo "$0 is missing (hermes-hooks-client runs on it): reinstall it, or rerun hermes-hooks print-config ${dialect}" >&2; ${exit}; }; ` +
-    'exec "$0" "$@"'
-  );
-};
+const clientGuard = (gate: boolean, dialect: AgentDialect): string =>
+  `test -x "$0" && test -x "$1" && exec "$0" "$@"; echo "hermes-hooks: $1 or $0 is missing; reinstall, then print-config ${dialect}" >&2; exit ${gate ? 2 : 1}`;
+
+/** The per-profile settings file of the bundled client (<home>/CLIENT_ENV_FILE_NAME): what the short printed command leaves out. */
+export const CLIENT_ENV_FILE_NAME = 'hermes-hooks-client.env';
+
+/**
+ * Its text: the node and CLI the client starts serve with, and per agent the env names it forwards
+ * (Claude's attended indicator) — the same for every agent, so print-config for one never undoes another's.
+ */
+export function clientEnvFileText(node: string, bin: string, agentEnv: ReadonlyMap<string, string>): string {
+  const lines = [
+    '# Written by hermes-hooks print-config: read by the bundled hermes-hooks-client at each call (keep it yours, writable by you alone).',
+    `HERMES_HOOKS_NODE=${node}`,
+    `HERMES_HOOKS_BIN=${bin}`,
+    ...[...agentEnv].map(([agent, names]) => `HERMES_HOOKS_AGENT_ENV_${agent}=${names}`),
+  ];
+  return `${lines.join('\n')}\n`;
+}
 
 /** The bundled client and the interpreter it runs on, both by absolute path (perl's, or bash's for the .bash one). */
 export interface ClientCommand {
@@ -143,7 +155,9 @@ export function printServeConfig(
     // would force the agent into another turn, again and again while the server is down.
     const gate = ours === 'pre_tool_call';
     // --gate: the client keeps no list of agents' gates; it learns from here (the record's) whether to block.
-    const client = [opts.client.interpreter, opts.client.path, dialect, theirEvent, opts.socket, '--gate', gate ? '1' : '0', ...tail];
+    // The short form (no SOCKET word): `--socket` only when it is not the home's default.
+    const socket = opts.socket !== '' ? ['--socket', opts.socket] : [];
+    const client = [opts.client.interpreter, opts.client.path, dialect, theirEvent, '--gate', gate ? '1' : '0', ...tail, ...socket];
     const command = ['/bin/sh', '-c', clientGuard(gate, dialect), ...client].map(shellQuote).join(' ');
     const facts = agentModule(dialect).printConfig;
     // An event the agent runs no http hook on (Claude's SessionStart) goes through the client too.

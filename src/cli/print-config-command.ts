@@ -5,11 +5,20 @@
 //   --http     Claude Code only: its own http hooks to serve's loopback listener (token in its env);
 //   --mod DIR  Claude Code 2.1.287+: a plugin (a mod) written to DIR that calls serve from inside Claude Code.
 
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { agentModule, AGENT_DIALECTS, isAgentDialect, type AgentDialect } from '../dialects/agents/index.js';
 import type { DialectMaps } from '../dialects/names.js';
-import { printDialectConfig, printServeConfig, setupNotes, wiredEvents, type ClientCommand } from '../agent-wiring/print-config.js';
+import {
+  CLIENT_ENV_FILE_NAME,
+  clientEnvFileText,
+  printDialectConfig,
+  printServeConfig,
+  setupNotes,
+  wiredEvents,
+  type ClientCommand,
+} from '../agent-wiring/print-config.js';
 import { isNeeded, profileEvents, type ProfileEvents } from '../agent-wiring/profile-events.js';
 import { printMod } from './print-config-mod.js';
 import type { EventName } from '../events.js';
@@ -19,6 +28,7 @@ import { SOCKET_FILE_NAME } from '../serve/socket-file.js';
 import { chooseSocket, skippedText, SOCKET_PATH_MAX_BYTES } from '../serve/socket-path.js';
 import { AUTOSTART_IDLE_EXIT_S } from '../serve/idle-exit.js';
 import { shellQuote } from '../shell-words.js';
+import { errorText } from '../errors.js';
 import { discoveryOf, parseCommandArgs } from './_args.js';
 import { CliError, writeLine, type CliIO } from './_io.js';
 import { openProfile } from './_profile.js';
@@ -219,11 +229,11 @@ function printServe(agent: AgentDialect, values: Record<string, unknown>, target
   }
   // The client starts the server on first use: for this home, with this installation's CLI.
   // Node by absolute path too: the agent's PATH may have none (a desktop app without ~/.nvm).
-  const clientOptions = ['--home', absHome, '--node', process.execPath, '--bin', CLI_BIN];
-  // What the agent tells its hooks in their env that the answer depends on (Claude's attended
-  // indicator): the client forwards it, so serve counts the session as `run` in that env would.
-  const indicator = agentModule(agent).attendedEnv;
-  if (indicator !== undefined) clientOptions.push('--agent-env', indicator.variable);
+  // Those and what the agent tells its hooks in their env that the answer depends on (Claude's
+  // attended indicator, which the client forwards) go into the home's client settings file, not the
+  // command: the agent shows the whole command in its error lines, before our message.
+  const clientOptions = ['--home', absHome];
+  writeClientEnvFile(absHome);
   // The serve the client starts reads the config print-config was pointed at, and for http hooks
   // listens where they call it. (Serve arguments are words to the client: no spaces in the path.)
   const configFile = typeof values.config === 'string' ? resolve(io.cwd, values.config) : undefined;
@@ -236,7 +246,7 @@ function printServe(agent: AgentDialect, values: Record<string, unknown>, target
     maps: target.maps,
     url,
     client,
-    socket: computed ? '' : socket,
+    socket: computed || socket === join(absHome, SOCKET_FILE_NAME) ? '' : socket,
     clientOptions,
     http: target.http,
     needed: target.needed,
@@ -316,6 +326,26 @@ export function bundledClient(io: CliIO): ClientCommand {
   throw new CliError(
     'print-config: the serve wiring needs perl (or bash and curl) to run its client, and neither is on PATH or in /usr/bin, /bin: install perl, or wire --run',
   );
+}
+
+/**
+ * <home>/hermes-hooks-client.env: the node and CLI the client starts serve with, the agents' env to forward.
+ * Mode 644: nothing secret, only its owner writes it, and one a root-run print-config wrote stays readable by the home's user.
+ */
+function writeClientEnvFile(home: string): void {
+  const agentEnv = new Map<string, string>();
+  for (const dialect of AGENT_DIALECTS) {
+    const indicator = agentModule(dialect).attendedEnv;
+    if (indicator !== undefined) agentEnv.set(dialect, indicator.variable);
+  }
+  const file = join(home, CLIENT_ENV_FILE_NAME);
+  try {
+    mkdirSync(home, { recursive: true, mode: 0o700 });
+    writeFileSync(file, clientEnvFileText(process.execPath, CLI_BIN, agentEnv), { mode: 0o644 });
+    chmodSync(file, 0o644);
+  } catch (e) {
+    throw new CliError(`print-config: cannot write ${file}, the client's settings (the node and CLI it starts serve with): ${errorText(e)}`);
+  }
 }
 
 /** This installation's CLI as a shell command: the absolute node binary and bin.js. */

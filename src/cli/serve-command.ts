@@ -30,6 +30,7 @@ import {
 } from '../serve/connection-budget.js';
 import { deadlineChainText, SERVE_REQUEST_TIMEOUT_S } from '../deadlines.js';
 import { startServer, type RunningServer } from '../serve/lifecycle.js';
+import { socketAnswers } from '../serve/socket-file.js';
 import { chooseSocket, ensureSocketDir, shortSocketDirs, skippedText, SOCKET_FILE_NAME, SOCKET_PATH_MAX_BYTES } from '../serve/socket-path.js';
 import { foreignListener, portListeners, whoIs } from '../serve/port-owner.js';
 import { discoveryOf, type ParsedArgs } from './_args.js';
@@ -57,7 +58,9 @@ that is missing (made 0700) or yours and private — one another user made is sk
   --http HOST:PORT    HTTP on TCP, loopback only; every request needs Authorization: Bearer <token>
                       (<profile home>/${TOKEN_FILE_NAME}, created 0600 on first use). Never idle-exits:
                       a port left free could be bound by another local user, who would then answer
-                      for serve and receive the token — keep it running (print-config claude --http)
+                      for serve and receive the token — keep it running (print-config claude --http).
+                      Without --socket (and --stdio) it listens on the default socket as well, for
+                      the bundled client, unless a running serve holds that socket already
 Routes: GET /v1/health, POST /v1/emit/<event>, POST /v1/finalize, POST /v1/agent/<agent>/<AgentEvent>,
         POST /v1/gateway, POST /v1/gateway/collect, POST /v1/gateway/command, POST /v1/reload,
         GET /v1/notices
@@ -262,7 +265,10 @@ async function startTransports(
   profiles: ProfileRouter | null,
 ): Promise<RunningServer> {
   const { http, surface, maxBody, maxConnections, headersS, requestS, drainS, idleExitS } = opts;
-  const wantSocket = typeof values.socket === 'string' || (!values.stdio && !http);
+  // --http alone listens on the profile's socket too, so the bundled client (the events Claude runs
+  // no http hook on) finds this serve instead of starting one that dies on the port — unless a live
+  // serve already holds that socket: then it goes on answering the client, and this one the port.
+  const wantSocket = typeof values.socket === 'string' || !values.stdio;
   const asked = typeof values.socket === 'string' ? resolveIn(io.cwd, values.socket) : null;
   if (asked && Buffer.byteLength(asked) > SOCKET_PATH_MAX_BYTES) {
     await engine.close({ finalize: false });
@@ -272,7 +278,11 @@ async function startTransports(
   try {
     if (wantSocket || http) mkdirSync(engine.home, { recursive: true, mode: 0o700 });
     // A home too long for <home>/hermes-hooks.sock gets a short path named after it (socket-path.ts).
-    const socket = wantSocket ? (asked ?? defaultSocket(engine.home, io.env, logger)) : null;
+    let socket = wantSocket ? (asked ?? defaultSocket(engine.home, io.env, logger)) : null;
+    if (socket !== null && asked === null && http && (await socketAnswers(socket))) {
+      logger.warn(`${socket} is held by a serve already running (the bundled client talks to it); this one listens on ${http.host}:${http.port} only`);
+      socket = null;
+    }
     if (socket && asked === null && socket !== join(engine.home, SOCKET_FILE_NAME)) ensureSocketDir(dirname(socket));
     if (http) {
       token = loadToken({

@@ -17,7 +17,13 @@ async function clearStaleSocket(path: string): Promise<void> {
     throw e;
   }
   if (!st.isSocket()) throw new Error(`${path} exists and is not a socket; refusing to replace it (move it away or pass --socket another path)`);
-  const live = await new Promise<boolean>((resolve) => {
+  if (await socketAnswers(path)) throw new Error(`a server is already listening on ${path}; stop it first, or pass --socket another path`);
+  unlinkSync(path);
+}
+
+/** Does a server accept connections on the Unix socket `path`? */
+export function socketAnswers(path: string): Promise<boolean> {
+  return new Promise<boolean>((resolve) => {
     const s = connect(path);
     s.once('connect', () => {
       s.destroy();
@@ -25,8 +31,6 @@ async function clearStaleSocket(path: string): Promise<void> {
     });
     s.once('error', () => resolve(false));
   });
-  if (live) throw new Error(`a server is already listening on ${path}; stop it first, or pass --socket another path`);
-  unlinkSync(path);
 }
 
 /** Listens on `path` with mode 0600 from the first instant. */

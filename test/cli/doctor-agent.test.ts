@@ -284,7 +284,7 @@ describe('print-config serve wirings', () => {
     const pre = report.entries.find((e) => e.event === 'PreToolUse')!;
     expect(pre.checks[0]).toEqual({
       ok: true,
-      message: `calls hermes-hooks serve through the bundled client on ${join(s.hh, 'hermes-hooks.sock')} (a serve that is not running is started on first use)`,
+      message: `calls hermes-hooks serve through the bundled client on the socket of ${s.hh} (a serve that is not running is started on first use)`,
     });
     // Only Codex's own trust record is missing: nothing about `run`, `--dialect` or `env`.
     for (const p of problems) expect(p).toMatch(/^not trusted: /);
@@ -298,6 +298,14 @@ describe('print-config serve wirings', () => {
     expect((await doctor(s, 'codex')).problems).toContain(
       "/nonexistent/perl, which runs the client, is not there: a tool gate blocks every call (and other events go ahead) until it is — rerun 'hermes-hooks print-config codex'",
     );
+    // The long form printed before (AGENT EVENT SOCKET, then options) is still read: its socket, its --gate.
+    const socket = join(s.hh, 'hermes-hooks.sock');
+    put(file, r.stdout.replace(/codex (\w+) --gate (\d) --home (\S+?)"/g, `codex $1 ${socket} --gate $2 --home $3 --node /usr/bin/node --bin /x/bin.js"`));
+    const old = await doctor(s, 'codex');
+    expect(old.report.entries.find((e) => e.event === 'PreToolUse')!.checks[0]!.message).toContain(`through the bundled client on ${socket} `);
+    for (const p of old.problems) expect(p).toMatch(/^not trusted: /);
+    put(file, r.stdout.replace(/(codex PreToolUse) --gate 1 --home (\S+?)"/, `$1 ${socket} --gate 0 --home $2"`));
+    expect((await doctor(s, 'codex')).problems.join('\n')).toContain('PreToolUse is the tool gate but the client is told --gate 0');
   });
 
   it("the client's --gate against the record: 0 on the gate is ✗ (fails open while serve is down); none, or 1, on Stop is ℹ", async () => {
@@ -308,18 +316,18 @@ describe('print-config serve wirings', () => {
     const stopNotes = async () => (await doctor(s, 'claude')).report.entries.find((e) => e.event === 'Stop')!.checks.filter((c) => c.ok === null);
     expect((await doctor(s, 'claude')).problems).toEqual([]);
     expect(await stopNotes()).toEqual([]);
-    put(file, r.stdout.replace(/(PreToolUse [^"]*--gate) 1/, '$1 0'));
+    put(file, r.stdout.replace(/(PreToolUse[^"]*--gate) 1/, '$1 0'));
     expect((await doctor(s, 'claude')).problems).toEqual([
       `PreToolUse is the tool gate but the client is told --gate 0: while serve cannot be reached every call goes ahead unguarded — ${rewire}`,
     ]);
-    put(file, r.stdout.replace(/(Stop [^"]*) --gate 0/, '$1'));
+    put(file, r.stdout.replace(/(Stop[^"]*?) --gate 0/, '$1'));
     expect(await stopNotes()).toEqual([
       {
         ok: null,
         message: `Stop is not a tool gate but no --gate, so the client treats it as a tool gate: while serve cannot be reached it answers with a block (exit 2) — ${rewire}`,
       },
     ]);
-    put(file, r.stdout.replace(/(Stop [^"]*--gate) 0/, '$1 1'));
+    put(file, r.stdout.replace(/(Stop[^"]*--gate) 0/, '$1 1'));
     expect((await stopNotes())[0]?.message).toMatch(/^Stop is not a tool gate but the client is told --gate 1: /);
   });
 

@@ -46,9 +46,11 @@ export async function startServe(home: string, args: string[], opts: { env?: Nod
   const exited = new Promise<number | string>((r) => child.once('exit', (code, signal) => r(code ?? signal ?? -1)));
   let gone = false;
   void exited.then(() => (gone = true));
-  const socketToo = args.includes('--socket') || (!args.includes('--stdio') && !args.includes('--http'));
+  // --http alone listens on the profile's socket too, unless a running serve holds it (said on stderr).
+  const socketToo = args.includes('--socket') || !args.includes('--stdio');
   const wants = Number(socketToo) + Number(args.includes('--http')) + Number(args.includes('--stdio'));
-  const ok = await waitFor(() => gone || (err.match(/hermes-hooks: serving /g)?.length ?? 0) >= wants, 20_000, 20);
+  const held = () => Number(/is held by a serve already running/.test(err));
+  const ok = await waitFor(() => gone || (err.match(/hermes-hooks: serving /g)?.length ?? 0) >= wants - held(), 20_000, 20);
   if (!ok || gone) throw new Error(`serve did not start: ${err}`);
   const sock = /serving HTTP on unix socket (\S+) /.exec(err)?.[1] ?? null;
   const port = /serving HTTP on http:\/\/[^ ]*:(\d+) /.exec(err)?.[1];

@@ -2,6 +2,7 @@
 // hooks CLAUDE_CODE_SESSION_ATTENDED; the bundled client forwards it in X-Hermes-Hooks-Agent-Env,
 // so serve answers as `run --dialect` answers in that env — a `claude -p` loop is stopped either way.
 
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runMain } from '../cli/_helpers.js';
@@ -43,7 +44,9 @@ describe('X-Hermes-Hooks-Agent-Env', () => {
       const home = await approvedHome({ pre_tool_call: [HOOK] });
       const hooks = JSON.parse((await runMain(['print-config', 'claude', '--home', home])).stdout).hooks;
       const printed = hooks.PreToolUse[0].hooks[0].command as string;
-      expect(printed).toContain(' --agent-env CLAUDE_CODE_SESSION_ATTENDED');
+      // Named in the home's client settings, not in the command (kept short: Claude shows it in its error lines).
+      expect(printed).not.toContain('--agent-env');
+      expect(readFileSync(join(home, 'hermes-hooks-client.env'), 'utf8')).toContain('\nHERMES_HOOKS_AGENT_ENV_claude=CLAUDE_CODE_SESSION_ATTENDED\n');
       const interpreter = client === CLIENT ? 'perl' : 'bash';
       const bin = (await runShell(`command -v ${interpreter}`, '')).stdout.trim();
       const command = printed.replace(/ \S+ \S+hermes-hooks-client claude /, ` ${bin} ${client} claude `);

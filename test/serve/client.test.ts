@@ -48,7 +48,7 @@ describe.each(CLIENTS)('hermes-hooks-client: whom it talks to ($name client)', (
       2,
       `hermes-hooks-client: no hermes-hooks serve is running for ${sock} (there is no socket there); start it with: hermes-hooks serve --home ${home}; blocking this call (exit 2) rather than letting it through unguarded\n`,
     ]);
-    const list = '--gate, --agent-env, --bin, --home, --node, --serve-args VALUE';
+    const list = '--gate, --agent-env, --bin, --home, --node, --serve-args, --socket VALUE';
     for (const args of [['--homes', home], ['--home'], ['--gate', 'yes'], ['--gate']]) {
       const r = await client(['codex', 'PreToolUse', sock, ...args], stdin, env);
       expect([r.code, r.stdout, r.stderr]).toEqual([

@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AGENT_HOOK_TIMEOUT_S } from '../../src/deadlines.js';
 import { runBin, runMain } from '../cli/_helpers.js';
-import { approvedHome, baseEnv, BIN, CLIENT, cleanupTemps, http, runShell as sh, servesOf, startServe, stopServe, tempDir, writeScript } from './_helpers.js';
+import { approvedHome, baseEnv, CLIENT, cleanupTemps, http, runShell as sh, servesOf, startServe, stopServe, tempDir, writeScript } from './_helpers.js';
 
 afterAll(cleanupTemps);
 
@@ -65,12 +65,11 @@ describe('print-config: the serve wirings', () => {
     const home = await guardedHome();
     const socket = join(home, 'hermes-hooks.sock');
     const guard = (agent: string) =>
-      `/bin/sh -c 'test -x "$1" || { echo "hermes-hooks-client is missing at $1: reinstall hermes-hooks, then rerun hermes-hooks print-config ${agent}" >&2; exit 2; }; ` +
-      `test -x "$0" || { echo "$0 is missing (hermes-hooks-client runs on it): reinstall it, or rerun hermes-hooks print-config ${agent}" >&2; exit 2; }; exec "$0" "$@"'`;
+      `/bin/sh -c 'test -x "$0" && test -x "$1" && exec "$0" "$@"; echo "hermes-hooks: $1 or $0 is missing; reinstall, then print-config ${agent}" >&2; exit 2'`;
     // The perl client, run by the perl found on PATH (absolute: the agent's PATH may have none).
+    // The short form: the socket is the home's default, node and CLI are in the home's client settings.
     const perl = (await sh('command -v perl', '', baseEnv())).stdout.trim();
-    const wired = (agent: string, event: string) =>
-      `${guard(agent)} ${perl} ${CLIENT} ${agent} ${event} ${socket} --gate 1 --home ${home} --node ${process.execPath} --bin ${BIN}`;
+    const wired = (agent: string, event: string) => `${guard(agent)} ${perl} ${CLIENT} ${agent} ${event} --gate 1 --home ${home}`;
     const cfg = async (agent: string) => JSON.parse((await runMain(['print-config', agent, '--home', home])).stdout);
     expect(await cfg('codex')).toEqual(JSON.parse((await runMain(['print-config', 'codex', '--serve', '--home', home])).stdout));
     const codex = (await cfg('codex')).hooks.PreToolUse[0].hooks[0];
@@ -110,14 +109,14 @@ describe('print-config: the serve wirings', () => {
     expect([gone.code, gone.stdout, gone.stderr]).toEqual([
       2,
       '',
-      'hermes-hooks-client is missing at /nonexistent/hermes-hooks-client: reinstall hermes-hooks, then rerun hermes-hooks print-config codex\n',
+      `hermes-hooks: /nonexistent/hermes-hooks-client or ${perl} is missing; reinstall, then print-config codex\n`,
     ]);
     // perl gone (removed, or the snippet copied to a machine without it): blocked with the reason.
     const noPerl = await sh(codex.command.replace(` ${perl} `, ' /nonexistent/perl '), cases[0]![2], baseEnv());
     expect([noPerl.code, noPerl.stdout, noPerl.stderr]).toEqual([
       2,
       '',
-      '/nonexistent/perl is missing (hermes-hooks-client runs on it): reinstall it, or rerun hermes-hooks print-config codex\n',
+      `hermes-hooks: ${CLIENT} or /nonexistent/perl is missing; reinstall, then print-config codex\n`,
     ]);
     const served = await startServe(home, []);
     for (const [agent, command, stdin] of cases) {
@@ -138,6 +137,7 @@ describe('print-config: the serve wirings', () => {
     for (const event of ['Stop', 'UserPromptSubmit', 'PostToolUse', 'SessionStart'])
       expect([event, claude[event][0].hooks[0].onFailure]).toEqual([event, undefined]);
 
+    const perl = (await sh('command -v perl', '', baseEnv())).stdout.trim();
     const codexStop = (await cfg('codex')).hooks.Stop[0].hooks[0].command as string;
     const geminiAfter = (await cfg('gemini')).hooks.AfterAgent[0].hooks[0].command as string;
     const stdin = JSON.stringify({ session_id: 'x', hook_event_name: 'Stop', stop_hook_active: false, cwd: '/tmp' });
@@ -154,7 +154,7 @@ describe('print-config: the serve wirings', () => {
       expect([event, gone.code, gone.stderr]).toEqual([
         event,
         1,
-        `hermes-hooks-client is missing at /nonexistent/hermes-hooks-client: reinstall hermes-hooks, then rerun hermes-hooks print-config ${event === 'Stop' ? 'codex' : 'gemini'}\n`,
+        `hermes-hooks: /nonexistent/hermes-hooks-client or ${perl} is missing; reinstall, then print-config ${event === 'Stop' ? 'codex' : 'gemini'}\n`,
       ]);
     }
     // As run --dialect answers when it cannot decide outside a tool gate.

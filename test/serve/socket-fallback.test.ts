@@ -118,11 +118,11 @@ describe.each(CLIENTS)('a socket directory another user made first ($name client
     const printed = await runMain(['print-config', 'claude', '--home', v.profile], { env: v.env });
     expect(printed.code).toBe(0);
     const command = (JSON.parse(printed.stdout) as { hooks: Record<string, { hooks: { command: string }[] }[]> }).hooks['PreToolUse']![0]!.hooks[0]!.command;
-    expect(command).toMatch(/ claude PreToolUse '' --gate 1 --home /);
-    // The rest of the printed command: the client's options (--home, --node, --bin, --agent-env).
-    const options = command.slice(command.indexOf(" PreToolUse '' ") + " PreToolUse '' ".length).split(' ');
+    // The short form: no socket word and no --socket (the client finds the home's socket as serve does).
+    expect(command).toMatch(/ claude PreToolUse --gate 1 --home \S+$/);
+    const options = command.slice(command.indexOf(' PreToolUse ') + ' PreToolUse '.length).split(' ');
     takeTmpDir(); // after print-config, before the first call (say, after a reboot)
-    const r = await clientAsVictim(client, ['claude', 'PreToolUse', '', ...options], v.env);
+    const r = await clientAsVictim(client, ['claude', 'PreToolUse', ...options], v.env);
     try {
       expect([r.code, r.stderr]).toEqual([0, '']);
       expect(denied(r)).toContain('guarded by the victim hook');
