@@ -10,7 +10,7 @@ import { EVENT_NAMES, EVENTS } from '../events.js';
 import { allowDecision } from '../resolve/resolve.js';
 import { parseDialectInput, renderDialectAnswer, type DialectAnswer, type ParsedDialectInput } from '../dialects/translate-call.js';
 import { DEFAULT_DIALECT_MAPS, toOurEvent, type AgentDialect, type DialectMaps } from '../dialects/names.js';
-import { dropWarnings, type ProfileHook } from './drops.js';
+import { dropWarnings, ENFORCING_DROPS, type ProfileHook } from './drops.js';
 import { agentPlatform } from './platform.js';
 import { diagnosticLines, noticeText, outcomeLines } from './problems.js';
 import { profileProblems, type HookPlace, type ProfileView } from './profile-problems.js';
@@ -77,7 +77,7 @@ export async function answerParsedCall(
 function callProblems(engine: ProfileView, dialect: AgentDialect, event: EventName, emission: Emission, ctx: HookPlace): string[] {
   const profile =
     event === 'on_session_start'
-      ? [...profileProblems(engine, ctx), ...dropWarnings(dialect, profileHooks(engine))]
+      ? [...profileProblems(engine, ctx), ...dropWarnings(dialect, profileHooks(engine), ENFORCING_DROPS)]
       : diagnosticLines(engine.diagnostics, engine.configFile, event, engine.config.foreign);
   return [...profile, ...outcomeLines(event, emission.hooks, emission.decision)];
 }

@@ -23,12 +23,15 @@ export interface ProfileHook {
   name: string;
 }
 
+/** The drops that weaken what a guard enforces: the session-start summary says only these (a lost context is doctor's). */
+export const ENFORCING_DROPS: readonly DropKind[] = ['block', 'rewrite', 'stop'];
+
 /** One line per kind of answer the agent drops and some hook could give: the agent's sentence, the hooks, the consequence. */
-export function dropWarnings(dialect: AgentDialect, hooks: readonly ProfileHook[]): string[] {
+export function dropWarnings(dialect: AgentDialect, hooks: readonly ProfileHook[], kinds?: readonly DropKind[]): string[] {
   const drops = agentModule(dialect).support?.drops ?? {};
   const lines: string[] = [];
   for (const [kind, sentence] of Object.entries(drops) as [DropKind, string | undefined][]) {
-    if (sentence === undefined) continue;
+    if (sentence === undefined || (kinds !== undefined && !kinds.includes(kind))) continue;
     const { events, noun, after } = KINDS[kind];
     const names = [...new Set(hooks.filter((h) => events.includes(h.event)).map((h) => h.name))];
     if (names.length === 0) continue;

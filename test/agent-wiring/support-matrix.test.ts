@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MATRIX_END, MATRIX_START, renderSupportMatrix, replaceSupportMatrix } from '../../src/agent-wiring/support-matrix.js';
 import { AGENTS } from '../../src/dialects/agents/index.js';
+import { eventsIn } from '../../src/dialects/agents/module.js';
 import { runMain } from '../cli/_helpers.js';
 import { approvedHome, cleanupTemps, tempDir, writeScript } from '../serve/_helpers.js';
 
@@ -39,7 +40,9 @@ describe('the support matrix (docs/agents.md)', () => {
     for (const a of AGENTS) {
       const printed = await runMain(['print-config', a.name, '--home', home]);
       expect(printed.code, printed.stderr).toBe(0);
-      const wired = Object.keys((JSON.parse(printed.stdout) as { hooks: Record<string, unknown> }).hooks);
+      // Under `hooks`, or at the top level of a file the agent reads that way (Droid's hooks.json).
+      const file = a.doctor.files.find((f) => f.role === 'reads')!.path;
+      const wired = Object.keys(eventsIn(a, file, JSON.parse(printed.stdout) as Record<string, unknown>) as Record<string, unknown>);
       const row = section.split('\n').find((l) => l.startsWith(`| ${a.label} | \``))!;
       const listed = [...row.split(' | ')[2]!.matchAll(/`([^`]+)`/g)].map((m) => m[1]);
       expect([a.name, [...listed].sort()]).toEqual([a.name, [...wired].sort()]);

@@ -90,7 +90,7 @@ describe('serve --socket', () => {
     ]);
     expect(await err(postJson(served, '/v1/agent/vim/PreToolUse', {}))).toEqual([
       404,
-      "unknown agent 'vim' (one of: claude, codex, gemini, cursor, qwen, droid)",
+      "unknown agent 'vim' (one of: claude, codex, gemini, cursor, copilot, qwen, droid, goose, antigravity)",
     ]);
     expect(await err(postJson(served, '/v1/gateway', { event: 'agent:start' }))).toEqual([400, 'emit_gateway needs a server started with --surface gateway']);
     const fin = await postJson(served, '/v1/finalize', { session_id: 's' });
