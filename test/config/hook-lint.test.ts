@@ -304,7 +304,7 @@ describe('matchers that name no tool the host calls', () => {
   it.each([
     ['Terminal', 'terminal', ''],
     ['terminl', 'terminal', ''],
-    ['bash', 'terminal', " (Bash is Claude Code's name for it; Hermes calls it terminal)"],
+    ['bash', 'terminal', " (bash is Copilot CLI's name for it; Hermes calls it terminal)"],
     ['Bash', 'terminal', " (Bash is Claude Code's name for it; Hermes calls it terminal)"],
     ['Shell', 'terminal', " (Shell is Cursor's name for it; Hermes calls it terminal)"],
     ['Read', 'read_file', " (Read is Claude Code's name for it; Hermes calls it read_file)"],

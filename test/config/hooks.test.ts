@@ -488,7 +488,7 @@ describe('parseHooksConfig — dialect (beyond Hermes)', () => {
     const d = diagAt(r.diagnostics, 'hooks.pre_tool_call[0].dialect');
     expect(d).toMatchObject({ level: 'error', line: 4, column: 16 });
     expect(d.message).toContain(
-      `hooks.pre_tool_call[0].dialect must be one of hermes, claude, codex, gemini, cursor, qwen, droid (got ${repr}); skipping this hook`,
+      `hooks.pre_tool_call[0].dialect must be one of hermes, claude, codex, gemini, cursor, copilot, qwen, droid, goose, antigravity (got ${repr}); skipping this hook`,
     );
   });
 });
