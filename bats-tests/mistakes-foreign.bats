@@ -161,7 +161,7 @@ EOF
   paste_claude
   run_with_stdin "$CLAUDE_RM" hh run PreToolUse
   assert_failure 2
-  assert_equal "$stderr" "hermes-hooks: blocks this call: 'PreToolUse' is Claude Code's event name; Hermes calls it 'pre_tool_call' — as Claude Code's hook command: hermes-hooks run PreToolUse --dialect claude (Codex: --dialect codex); with a Hermes payload: hermes-hooks run pre_tool_call"
+  assert_equal "$stderr" "hermes-hooks: blocks this call: 'PreToolUse' is Claude Code's event name; Hermes calls it 'pre_tool_call' — as Claude Code's hook command: hermes-hooks run PreToolUse --dialect claude (Codex: --dialect codex; Qwen Code: --dialect qwen; Factory Droid: --dialect droid); with a Hermes payload: hermes-hooks run pre_tool_call"
   run --separate-stderr hh test PreToolUse
   assert_failure 1
   assert_equal "$stderr" "hermes-hooks: 'PreToolUse' is Claude Code's event name; Hermes calls it 'pre_tool_call' — did you mean: hermes-hooks test pre_tool_call? (a hook written for Claude Code needs dialect: claude in its config entry)"

@@ -175,7 +175,7 @@ hooks:
       dialect: claude
 EOF
   validate_reports "4:16: warning: hooks.pre_tool_call[0].matcher: matcher 'Terminal' matches no Hermes tool name (a matcher is case-sensitive and must match the whole name) — did you mean 'terminal'? As written, this hook never runs for it"
-  assert_line "$CONFIG:6:16: warning: hooks.pre_tool_call[1].matcher: matcher 'bash' matches no Hermes tool name (a matcher is case-sensitive and must match the whole name) — did you mean 'terminal'? (Bash is Claude Code's name for it; Hermes calls it terminal) As written, this hook never runs for it"
+  assert_line "$CONFIG:6:16: warning: hooks.pre_tool_call[1].matcher: matcher 'bash' matches no Hermes tool name (a matcher is case-sensitive and must match the whole name) — did you mean 'terminal'? (bash is Copilot CLI's name for it; Hermes calls it terminal) As written, this hook never runs for it"
   assert_line "$CONFIG:8:16: warning: hooks.pre_tool_call[2].matcher: matcher 'bash' matches no Claude Code or Hermes tool name (a matcher is case-sensitive and must match the whole name) — did you mean 'Bash'? As written, this hook never runs for it"
 }
 

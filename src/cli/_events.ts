@@ -5,6 +5,12 @@ import { agentEventName } from '../dialects/recognise.js';
 import { EVENTS, SORTED_EVENT_NAMES } from '../events.js';
 import { CliError } from './_io.js';
 
+/** The agents that write `agent`'s event names, in one parenthesis: ` (Codex: --dialect codex; Qwen Code: --dialect qwen)`. */
+function alsoFor(agent: Parameters<typeof mimicsOf>[0]): string {
+  const also = mimicsOf(agent).map((m) => `${m.label}: --dialect ${m.name}`);
+  return also.length > 0 ? ` (${also.join('; ')})` : '';
+}
+
 /**
  * "Unknown event" with a did-you-mean, or the list of valid events. Another agent's event name
  * (`PreToolUse`) says which `--dialect` runs it and what Hermes calls it; given to `run`, a tool
@@ -17,9 +23,7 @@ export function unknownEventError(event: string, command: 'run' | 'test' | 'appr
     const gate = command === 'run' && EVENTS[theirs.event].canBlock;
     const fix =
       command === 'run'
-        ? `as ${label}'s hook command: hermes-hooks run ${event} --dialect ${theirs.agent}${mimicsOf(theirs.agent)
-            .map((m) => ` (${m.label}: --dialect ${m.name})`)
-            .join('')}; with a Hermes payload: hermes-hooks run ${theirs.event}`
+        ? `as ${label}'s hook command: hermes-hooks run ${event} --dialect ${theirs.agent}${alsoFor(theirs.agent)}; with a Hermes payload: hermes-hooks run ${theirs.event}`
         : command === 'test'
           ? `did you mean: hermes-hooks test ${theirs.event}? (a hook written for ${label} needs dialect: ${theirs.agent} in its config entry)`
           : `did you mean --event ${theirs.event}?`;

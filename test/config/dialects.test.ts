@@ -43,7 +43,13 @@ describe('parseDialectsConfig', () => {
       ['warning', 'dialects.claude.tools.Broken', 12, 15, 'must be a tool name (a non-empty string) or null; got number 42'],
       ['warning', 'dialects.claude.args.Bash', 16, 13, 'must be a mapping of their argument key to ours; got a list'],
       ['warning', 'dialects.hermes', 17, 3, 'hermes is the native wire and has no name maps; ignoring'],
-      ['warning', 'dialects.claud', 18, 3, "unknown dialect 'claud' under dialects: (valid: claude, codex, gemini, cursor, copilot, qwen, droid, goose, antigravity); ignoring"],
+      [
+        'warning',
+        'dialects.claud',
+        18,
+        3,
+        "unknown dialect 'claud' under dialects: (valid: claude, codex, gemini, cursor, copilot, qwen, droid, goose, antigravity); ignoring",
+      ],
       ['warning', 'dialects.gemini', 19, 11, 'must be a mapping with events, tools, args and/or platform; got a list'],
       ['warning', 'dialects.cursor.colours', 21, 5, "unknown key 'colours' under dialects.cursor (valid: events, tools, args, platform); ignoring"],
     ]);
