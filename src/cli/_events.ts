@@ -23,7 +23,8 @@ export function unknownEventError(event: string, command: 'run' | 'test' | 'appr
     const gate = command === 'run' && EVENTS[theirs.event].canBlock;
     const fix =
       command === 'run'
-        ? `as ${label}'s hook command: hermes-hooks run ${event} --dialect ${theirs.agent}${alsoFor(theirs.agent)}; with a Hermes payload: hermes-hooks run ${theirs.event}`
+        ? `as ${label}'s hook command: hermes-hooks run ${event} --dialect ${theirs.agent}${alsoFor(theirs.agent)}; ` +
+          `with a Hermes payload: hermes-hooks run ${theirs.event}`
         : command === 'test'
           ? `did you mean: hermes-hooks test ${theirs.event}? (a hook written for ${label} needs dialect: ${theirs.agent} in its config entry)`
           : `did you mean --event ${theirs.event}?`;

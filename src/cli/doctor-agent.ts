@@ -19,7 +19,7 @@ import { portListeners } from '../serve/port-owner.js';
 import { profileEvents } from '../agent-wiring/profile-events.js';
 import { shellQuote } from '../shell-words.js';
 import { isNeeded } from '../agent-wiring/profile-events.js';
-import { isOurModule } from '../agent-wiring/claude-mod.js';
+import { isOurModule } from '../agent-wiring/mod-plugin.js';
 import { bundledClient, CLI_BIN } from './print-config-command.js';
 import { modFiles } from './print-config-mod.js';
 

@@ -1,11 +1,11 @@
 // print-config --mod DIR (Claude Code's mods): the mod's files for this profile, written into DIR
 // (print-config) or compared with DIR (doctor --agent --mod). The files themselves are
-// src/agent-wiring/claude-mod.ts's; here are the paths, the socket and the directory checks.
+// src/agent-wiring/mod-plugin.ts's; here are the paths, the socket and the directory checks.
 
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { claudeModFiles, isOurModule } from '../agent-wiring/claude-mod.js';
+import { isOurModule, modPluginFiles } from '../agent-wiring/mod-plugin.js';
 import type { ClientCommand } from '../agent-wiring/print-config.js';
 import { agentModule, type AgentDialect } from '../dialects/agents/index.js';
 import type { DialectMaps } from '../dialects/names.js';
@@ -17,8 +17,9 @@ import { chooseSocket, skippedText, SOCKET_PATH_MAX_BYTES } from '../serve/socke
 import { shellQuote } from '../shell-words.js';
 import { CliError, writeLine, type CliIO } from './_io.js';
 
-/** The mod's template, kept in the repo beside the client. */
-const MOD_TEMPLATE = fileURLToPath(new URL('../../scripts-examples/hosts/claude-mod/register.js', import.meta.url));
+/** The agent's mod template, kept in the repo beside the client (the record names it). */
+const HOSTS_DIR = fileURLToPath(new URL('../../scripts-examples/hosts/', import.meta.url));
+const modTemplate = (file: string): string => join(HOSTS_DIR, file);
 
 /** The profile and this installation: what the mod is written for. */
 export interface ModTarget {
@@ -99,10 +100,13 @@ export function modFiles(
   const tail = [computed ? '' : socket, '--home', absHome, '--node', process.execPath, '--bin', target.cliBin];
   if (typeof values.config === 'string') tail.push('--serve-args', `--config ${resolve(io.cwd, values.config)}`);
   const events = wiredEvents(agent, target.maps, target.needed).filter((e) => facts.events.includes(e));
-  const template = readFileSync(MOD_TEMPLATE, 'utf8');
+  const template = readFileSync(modTemplate(facts.template), 'utf8');
   const version = (JSON.parse(readFileSync(fileURLToPath(new URL('../../package.json', import.meta.url)), 'utf8')) as { version: string }).version;
-  const settings = { socket, profile: absHome, events, gate: agentModule(agent).doctor.gate, client: { head: [client.interpreter, client.path, agent], tail } };
-  return { files: claudeModFiles(template, settings, version), events, socket };
+  const record = agentModule(agent);
+  const clientRun = { head: [client.interpreter, client.path, agent], tail };
+  const attendedEnv = record.attendedEnv?.variable ?? null;
+  const settings = { agent, attendedEnv, socket, profile: absHome, events, gate: record.doctor.gate, client: clientRun };
+  return { files: modPluginFiles(template, settings, version, facts.manifest), events, socket };
 }
 
 /** DIR is missing, empty, or a mod print-config wrote; anything else is someone's and is not overwritten. */

@@ -141,6 +141,8 @@ export const claude = defineAgent({
     mod: {
       events: ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop', 'SessionEnd'],
       since: '2.1.287',
+      manifest: '.claude-plugin/plugin.json',
+      template: 'agent-mod/register.js',
       enable: (dir) => [
         `Enable it: claude --plugin-dir ${dir} (each session), or for good: claude plugin marketplace add ${dir}, then`,
         '  claude plugin install hermes-hooks@<the marketplace it named> (writes enabledPlugins). Needs Claude Code 2.1.287+; an older one',

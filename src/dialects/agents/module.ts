@@ -204,6 +204,10 @@ export interface ModFacts {
   events: readonly string[];
   /** The first agent version that loads one. */
   since: string;
+  /** Where the agent reads the plugin's manifest, relative to the plugin folder. */
+  manifest: string;
+  /** The mod's template, relative to scripts-examples/hosts/ (kept beside the bundled client). */
+  template: string;
   /** How to enable the mod written to `dir` (quoted), said on stderr. */
   enable: (dir: string) => string[];
 }

@@ -1,12 +1,13 @@
-// hermes-hooks as a Claude Code mod (2.1.287+): written by `hermes-hooks print-config claude --mod DIR`
-// from scripts-examples/hosts/claude-mod/register.js — do not edit here, print it again.
+// hermes-hooks as an agent's mod: written by `hermes-hooks print-config AGENT --mod DIR` from
+// scripts-examples/hosts/agent-mod/register.js — do not edit here, print it again. SETTINGS.agent names
+// the agent it is for (the record with a printConfig.mod says since which version it loads mods).
 //
-// Claude Code calls this module inside its own process (a worker with no Node): each tool call and
+// The agent calls this module inside its own process (a worker with no Node): each tool call and
 // lifecycle event goes to `hermes-hooks serve` on its Unix socket through `$.http.fetch`, with the
-// request the bundled client sends (POST /v1/agent/claude/<Event>, Claude's hook stdin as the body),
-// and serve's answer — Claude's hook stdout, exit code and stderr — is applied in the mod's terms:
+// request the bundled client sends (POST /v1/agent/<agent>/<Event>, the agent's hook stdin as the body),
+// and serve's answer — the agent's hook stdout, exit code and stderr — is applied in the mod's terms:
 // a block is `{deny: message}`, a rewrite `next({...e, ...updatedInput})`, context `{...result, context}`.
-// No process runs between Claude and serve on a call.
+// No process runs between the agent and serve on a call.
 //
 // The gate never fails open: serve down, frozen, answering garbage or an error → the call is denied
 // with the reason. $.http.fetch hands back only the whole answer (serve's heartbeat bytes cannot be
@@ -16,10 +17,12 @@
 // Not running (no socket, or a stale one): the bundled client is run once through $.process.run with
 // this call — it starts serve detached, as for command hooks, and answers — so the next call is direct.
 //
-// `$` is spelled `$.noun.call(…)` at each call site (Claude Code reads this file statically); the
+// `$` is spelled `$.noun.call(…)` at each call site (the agent reads this file statically); the
 // helpers get small functions that make those calls.
 
 /* hermes-hooks:settings */ const SETTINGS = {
+  agent: 'AGENT',
+  attendedEnv: null,
   socket: '/path/to/hermes-hooks.sock',
   profile: '/path/to/profile/home',
   events: ['PreToolUse'],
@@ -51,13 +54,13 @@ function within(p, ms, why) {
 
 function headersFor() {
   const h = { 'content-type': 'application/json', 'user-agent': 'hermes-hooks-mod' };
-  if (session.attended !== null) h['x-hermes-hooks-agent-env'] = `CLAUDE_CODE_SESSION_ATTENDED=${session.attended ? '1' : '0'}`;
+  if (session.attended !== null && SETTINGS.attendedEnv) h['x-hermes-hooks-agent-env'] = `${SETTINGS.attendedEnv}=${session.attended ? '1' : '0'}`;
   return h;
 }
 
 /** serve's answer to one call over the socket, while it shows signs of life. */
 async function overSocket(io, event, body) {
-  const call = io.fetch(`http://localhost/v1/agent/claude/${encodeURIComponent(event)}`, {
+  const call = io.fetch(`http://localhost/v1/agent/${SETTINGS.agent}/${encodeURIComponent(event)}`, {
     method: 'POST',
     socketPath: SETTINGS.socket,
     headers: headersFor(),
@@ -126,7 +129,7 @@ async function ask(io, event, payload) {
 }
 
 /**
- * Claude's hook answer → `{deny}`, `{input}` (updatedInput: the whole new input), `{context}`. On the
+ * The agent's hook answer → `{deny}`, `{input}` (updatedInput: the whole new input), `{context}`. On the
  * gate anything unreadable denies; elsewhere it is dropped.
  */
 function verdict(event, a) {
@@ -153,7 +156,7 @@ function verdict(event, a) {
   }
   // A mod cannot ask the person: an approval the guard asks for is a block that says so.
   if (hso.permissionDecision === 'ask') {
-    return { deny: `${hso.permissionDecisionReason ?? 'hermes-hooks asks for approval'} (a Claude Code mod cannot ask, so hermes-hooks blocks the call)` };
+    return { deny: `${hso.permissionDecisionReason ?? 'hermes-hooks asks for approval'} (a mod cannot ask, so hermes-hooks blocks the call)` };
   }
   const v = {};
   if (hso.updatedInput && typeof hso.updatedInput === 'object' && !Array.isArray(hso.updatedInput)) v.input = hso.updatedInput;
@@ -161,7 +164,7 @@ function verdict(event, a) {
   return v;
 }
 
-/** A lifecycle event serve is told of; its failure never stops Claude (not a gate). */
+/** A lifecycle event serve is told of; its failure never stops the agent (not a gate). */
 async function tell(io, event, payload) {
   try {
     return verdict(event, await ask(io, event, payload));
