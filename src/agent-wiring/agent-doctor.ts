@@ -16,7 +16,8 @@ import { blankJsonComments } from '../util/jsonc.js';
 import { agentModule, AGENT_LABELS } from '../dialects/agents/index.js';
 import { commandKeyOf, eventsIn, type AgentCheck, type AgentFileSpec } from '../dialects/agents/module.js';
 import type { AgentDialect, DialectMaps } from '../dialects/names.js';
-import { checkEntry, type RawEntry } from './doctor-entry.js';
+import { clientSettingsChecks, type ClientSettingsFile } from './client-settings.js';
+import { checkEntry, clientWiring, type RawEntry } from './doctor-entry.js';
 import { dropWarnings, type ProfileHook } from './drops.js';
 import { httpPortChecks, type ListenersProbe } from './http-port.js';
 import { wiredEvents } from './print-config.js';
@@ -47,6 +48,8 @@ export interface AgentProbes {
   listeners?: ListenersProbe;
   /** Our uid: a port held by anyone else but root is another user's. */
   uid?: number;
+  /** The bundled client's settings file, lstat'ed and read (client-settings.ts judges it); absent: not checked. */
+  clientSettings?: (path: string) => ClientSettingsFile;
 }
 
 export interface AgentDoctorInput {
@@ -63,6 +66,8 @@ export interface AgentDoctorInput {
   needs?: { events: ProfileEvents; rewire: string };
   /** The profile's hooks: a ⚠ for each answer of theirs the agent would drop (its record's support.drops). */
   profileHooks?: readonly ProfileHook[];
+  /** The profile home a client entry without --home reads its settings from ($HERMES_HOME, else ~/.hermes). */
+  clientHome?: string;
 }
 
 export interface AgentEntry {
@@ -250,6 +255,13 @@ export function checkAgentConfig(input: AgentDoctorInput): AgentDoctorReport {
       ok: null,
       message: `${gate} and ${alsoWired.join(', ')} are both wired: ${agent.label} fires both for one call, so the profile's hooks run twice.`,
     });
+  }
+  // The client's settings file (node and CLI a serve start runs): only for client-wired entries.
+  const clients = report.entries.flatMap((e) => clientWiring(e.command, input.home) ?? []);
+  const readSettings = input.probes.clientSettings;
+  if (clients.length > 0 && readSettings !== undefined && input.clientHome !== undefined) {
+    const probes = { read: readSettings, runnable: input.probes.runnable, which: input.probes.which, uid: input.probes.uid ?? 0 };
+    report.general.push(...clientSettingsChecks(dialect, clients, input.clientHome, probes));
   }
   // An http wiring is only as safe as whoever holds its port.
   const urls = report.entries.filter((e) => /^https?:\/\//.test(e.command)).map((e) => e.command);

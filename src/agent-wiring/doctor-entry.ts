@@ -183,7 +183,7 @@ function httpChecks(input: AgentDoctorInput, url: string, raw: RawEntry): AgentC
   return out;
 }
 
-interface ClientWiring {
+export interface ClientWiring {
   path: string;
   /** The interpreter print-config runs it with (`… /usr/bin/perl <client> …`), when one is named. */
   interpreter: string | undefined;
@@ -194,10 +194,13 @@ interface ClientWiring {
   gate: string | undefined;
   /** `--home H`: the profile whose default socket the client finds when no socket is named. */
   home: string | undefined;
+  /** `--node N`, `--bin B` (older prints): they win over the client's settings file. */
+  node: string | undefined;
+  bin: string | undefined;
 }
 
 /** The bundled client's path and arguments in a command, or null when it does not call the client. */
-function clientWiring(command: string, home: string): ClientWiring | null {
+export function clientWiring(command: string, home: string): ClientWiring | null {
   const split = splitCommand(command, { homedir: home });
   if (!split.ok) return null;
   const i = split.argv.findIndex((a) => /^hermes-hooks-client(\.bash)?$/.test(basename(a)));
@@ -212,7 +215,8 @@ function clientWiring(command: string, home: string): ClientWiring | null {
     return at < 0 ? undefined : (split.argv[at + 1] ?? '');
   };
   const socket = short ? option('--socket') : third;
-  return { path: split.argv[i]!, interpreter, agent, event, socket, gate: option('--gate'), home: option('--home') };
+  const [node, bin] = [option('--node'), option('--bin')];
+  return { path: split.argv[i]!, interpreter, agent, event, socket, gate: option('--gate'), home: option('--home'), node, bin };
 }
 
 /** A client-wired entry: it answers as this agent, on this event, and the client is there to run. */

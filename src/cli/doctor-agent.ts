@@ -2,11 +2,13 @@
 // entries it will not run or that fail open, and say how to fix each (the judging is
 // src/agent-wiring/agent-doctor.ts). `doctor` without --agent is the profile doctor, unchanged.
 
-import { accessSync, constants, readFileSync, realpathSync, statSync } from 'node:fs';
+import { accessSync, constants, lstatSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { configLoadError } from '../config/load.js';
+import { errorText } from '../errors.js';
 import { agentFiles, agentTrustFile, checkAgentConfig, type AgentCheck, type AgentFile, type AgentProbes } from '../agent-wiring/agent-doctor.js';
+import type { ClientSettingsFile } from '../agent-wiring/client-settings.js';
 import { platformRule } from '../agent-wiring/platform.js';
 import { AGENTS, AGENT_DIALECTS, isAgentDialect, type AgentDialect } from '../dialects/agents/index.js';
 import type { EventName } from '../events.js';
@@ -35,6 +37,8 @@ Check an agent's own hook config for hermes-hooks entries that agent will not ru
   - ⚠ an answer the profile's hooks can give that the agent drops (Qwen Code ignores a rewrite)
   - Claude Code's http wiring: its port held by another user (who would answer for serve and get
     the token), or by nothing
+  - the bundled client's settings (<profile home>/hermes-hooks-client.env): missing, refused by the
+    client (not yours or root's, or writable by others), or naming a node or CLI that is gone
   - --mod DIR (Claude Code): the mod print-config --mod wrote there matches what it would write now
 Files read: the agent's user file under $HOME and the project file under --project (default: the
 current directory). Exit 1 when any ✗ is found.
@@ -83,6 +87,8 @@ export async function doctorAgentCommand(args: string[], io: CliIO): Promise<num
     probes: fsProbes(io),
     needs: { events: profileEvents(profile.config), rewire: rewireCommand(agent, values, files) },
     profileHooks: profile.config.specs.map((spec) => ({ event: spec.event, name: spec.command })),
+    // The client's own rule for a wiring without --home.
+    clientHome: io.env.HERMES_HOME || join(home, '.hermes'),
   });
   if (broken) {
     report.general.unshift({
@@ -233,7 +239,24 @@ function fsProbes(io: CliIO): AgentProbes {
     which: (name) => whichOnPath(name, io.env.PATH),
     listeners: portListeners,
     uid: process.getuid?.() ?? 0,
+    clientSettings: readClientSettings,
   };
+}
+
+/** The client's settings file as the client meets it: lstat (a symlink is not followed), then the text. */
+function readClientSettings(path: string): ClientSettingsFile {
+  let st: ReturnType<typeof lstatSync>;
+  try {
+    st = lstatSync(path);
+  } catch {
+    return { kind: 'missing' };
+  }
+  if (!st.isFile()) return { kind: 'not_file' };
+  try {
+    return { kind: 'file', uid: st.uid, mode: st.mode, text: readFileSync(path, 'utf8') };
+  } catch (e) {
+    return { kind: 'file', uid: st.uid, mode: st.mode, text: null, error: errorText(e) };
+  }
 }
 
 function mark(c: AgentCheck, paint: Paint): string {

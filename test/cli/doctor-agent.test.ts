@@ -300,7 +300,7 @@ describe('print-config serve wirings', () => {
     );
     // The long form printed before (AGENT EVENT SOCKET, then options) is still read: its socket, its --gate.
     const socket = join(s.hh, 'hermes-hooks.sock');
-    put(file, r.stdout.replace(/codex (\w+) --gate (\d) --home (\S+?)"/g, `codex $1 ${socket} --gate $2 --home $3 --node /usr/bin/node --bin /x/bin.js"`));
+    put(file, r.stdout.replace(/codex (\w+) --gate (\d) --home (\S+?)"/g, `codex $1 ${socket} --gate $2 --home $3 --node ${NODE} --bin ${BIN}"`));
     const old = await doctor(s, 'codex');
     expect(old.report.entries.find((e) => e.event === 'PreToolUse')!.checks[0]!.message).toContain(`through the bundled client on ${socket} `);
     for (const p of old.problems) expect(p).toMatch(/^not trusted: /);
