@@ -5,7 +5,7 @@
 // which needs no client, is not checked.
 
 import { spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BIN, ROOT, cleanupTemps, makeHome, runBin, tempDir } from './_helpers.js';
@@ -131,7 +131,7 @@ describe('doctor --agent: the bundled client settings file', () => {
     expect((await doctor(s)).code).toBe(0);
   });
 
-  it('a file owned by another uid is ✗; the client refuses it the same way', async () => {
+  it('a file owned by another uid, or a symlink, is ✗; the client refuses it the same way', async () => {
     const s = await setup();
     chownSync(s.settings, 65534, 65534);
     const r = await doctor(s);
@@ -144,5 +144,12 @@ describe('doctor --agent: the bundled client settings file', () => {
     const c = client(s);
     expect(c.code).toBe(2);
     expect(c.stderr).toContain(`${s.settings} belongs to uid 65534, not to you`);
+    // A symlink, even to a good file of ours, is not a plain file to the client (it looks with lstat).
+    const good = join(s.hh, 'elsewhere.env');
+    writeFileSync(good, readFileSync(s.settings), { mode: 0o644 });
+    rmSync(s.settings);
+    symlinkSync(good, s.settings);
+    expect((await doctor(s)).problems).toEqual([expect.stringMatching(new RegExp(`^${s.settings} is not a plain file: the client refuses its settings`))]);
+    expect(client(s).stderr).toContain(`${s.settings} is not a plain file`);
   });
 });
