@@ -63,7 +63,9 @@ function fileCheck(dialect: AgentDialect, file: string, w: ClientWiringOptions, 
   // Refused: the client fails every call, a running serve or not (it names the program a start runs).
   const refused = (why: string, fix: string): AgentCheck => ({
     ok: false,
-    message: `${why}: the client refuses its settings, so ${AGENT_LABELS[dialect]}'s tool gate blocks every call (other events go ahead without hermes-hooks) — ${fix}`,
+    message:
+      `${why}: the client refuses its settings, so ${AGENT_LABELS[dialect]}'s tool gate blocks every call (other events go ahead ` +
+      `without hermes-hooks) — ${fix}`,
   });
   const got = probes.read(file);
   let values = new Map<string, string>();
