@@ -12,6 +12,15 @@ async function loadMain(): Promise<MainFn> {
   return bundle ? bundle.main : (await import('./main.js')).main;
 }
 
+// A reader that stops early (`hermes-hooks doctor | head`) is not our failure: stop writing to it and
+// finish quietly, with the command's own exit code, instead of dying on an unhandled EPIPE.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE') throw err;
+    stream.destroy();
+  });
+}
+
 loadMain()
   .then((main) => main(process.argv.slice(2)))
   .then(

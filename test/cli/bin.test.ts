@@ -3,6 +3,8 @@
 // via util-linux `script`) and SIGINT, SIGTERM and SIGHUP while hooks run.
 
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -69,6 +71,20 @@ describe('hermes-hooks as a process', () => {
     expect(r.stdout.length).toBeGreaterThan(600 * 1024);
     const report = JSON.parse(r.stdout);
     expect(report.hooks.filter((h: { kind: string }) => h.kind === 'shell').map((h: { stdout: string }) => h.stdout.length)).toEqual([300 * 1024, 300 * 1024]);
+  });
+
+  it('a reader that stops early (| head) ends the command quietly with its own exit code, never an EPIPE crash', async () => {
+    const { env } = home({ pre_tool_call: [`${HOOKS}/record.sh a`] });
+    for (const args of [['doctor'], ['--help'], ['list']]) {
+      // stdout is a pipe whose reading end is closed before the command writes: every write is EPIPE.
+      const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      child.stdout.destroy();
+      let stderr = '';
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      const [code] = (await once(child, 'close')) as [number | null];
+      expect(stderr, args.join(' ')).not.toMatch(/EPIPE|Unhandled|internal error/);
+      expect(code, args.join(' ')).toBe((await runBin(args, { env })).code);
+    }
   });
 });
 
