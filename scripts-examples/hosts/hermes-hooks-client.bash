@@ -309,14 +309,27 @@ check_socket
 if recently_unanswered; then
   fail "hermes-hooks serve on $sock did not answer a moment ago, so this call does not wait again (for ${HERMES_HOOKS_RETRY_AFTER:-60}s, HERMES_HOOKS_RETRY_AFTER); restart it (kill it, the next call starts one) or see its stderr"
 fi
+# The serve this call started has its socket file from bind() an instant before listen(): a refusal
+# then is that instant (or a slow machine), not a dead serve; ask again for up to a second.
+send_while_starting() {
+  local i
+  for ((i = 0; rc == 7 && i < 20; i++)); do
+    [ -n "$started" ] && [ -z "$why" ] && [ -S "$sock" ] || return 0
+    sleep 0.05
+    send
+    rc=$?
+  done
+}
 send
 rc=$?
+send_while_starting
 if ((rc == 7)) && [ -n "$autostart" ] && [ -z "$started" ]; then
   # A socket left by a serve that is gone (killed, crashed): start one and send the call again.
   if start_serve stale; then
     check_socket
     send
     rc=$?
+    send_while_starting
   fi
 fi
 # curl's own words name "localhost port 80", the URL it was given, not the socket: say it ourselves.
