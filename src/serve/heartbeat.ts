@@ -1,6 +1,6 @@
 // Signs of life for a slow agent call (the bundled client asks with HEARTBEAT_HEADER): a frozen or
 // wedged serve sends nothing, a live one whose hooks take their time sends a space every
-// HEARTBEAT_MS, so the client can give up on silence (2 s) instead of on its whole deadline.
+// HEARTBEAT_MS, so the client can give up on silence (1.5 s; curl's 2 s) instead of on its whole deadline.
 // An answer ready before the first beat goes out as without the header (status, length, headers);
 // after it the status is 200 — decided then — and the answer's headers travel as trailers.
 
