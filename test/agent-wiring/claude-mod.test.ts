@@ -26,6 +26,8 @@ async function loadMod(dir: string, env: NodeJS.ProcessEnv) {
   });
   /** Every URL the mod fetched, in order (the host's record, as Claude Code's debug log has it). */
   const fetched: string[] = [];
+  /** The mod's $.process.run calls that have ended. */
+  const ran: string[][] = [];
   const $ = {
     http: {
       fetch: (url: string, init: { method?: string; headers?: Record<string, string>; body?: string; socketPath?: string }) =>
@@ -51,12 +53,15 @@ async function loadMod(dir: string, env: NodeJS.ProcessEnv) {
           let stderr = '';
           c.stdout.on('data', (b: Buffer) => (stdout += b.toString('utf8')));
           c.stderr.on('data', (b: Buffer) => (stderr += b.toString('utf8')));
-          c.on('close', (code) => resolve({ exitCode: code, stdout, stderr }));
+          c.on('close', (code) => {
+            ran.push(argv);
+            resolve({ exitCode: code, stdout, stderr });
+          });
           c.stdin.end(opts.stdin ?? '');
         }),
     },
   };
-  return Object.assign(dispatch, { fetched });
+  return Object.assign(dispatch, { fetched, ran });
   async function dispatch(event: string, e: Record<string, unknown>) {
     const calls: Record<string, unknown>[] = [];
     const next: Next = async (x) => {
@@ -180,12 +185,15 @@ describe('print-config claude --mod DIR', () => {
     const served = await startServe(home, []);
     process.kill(served.child.pid!, 'SIGSTOP');
     try {
-      const t = Date.now();
       const started = await dispatch('session.start', { cwd: home, isInteractive: false });
       expect(started.calls.length).toBe(1);
+      // Claude goes on at once: the client still waits on the frozen serve, and the first call waits for it.
+      expect(dispatch.ran).toEqual([]);
+      const t = Date.now();
+      const call = await dispatch('tool.call', bash('ls'));
+      expect(dispatch.ran.map((argv) => argv.includes('SessionStart'))).toEqual([true]);
       // Not a timing target: proof that the client's silence rule, not a deadline, ended it.
       expect(Date.now() - t).toBeLessThan(10_000);
-      const call = await dispatch('tool.call', bash('ls'));
       expect(call.calls).toEqual([]);
       expect(String(call.result.deny)).toContain('did not answer a moment ago');
       // A $.http.fetch to a frozen serve cannot be aborted by a mod and holds Claude Code at exit (30 s): none was made.

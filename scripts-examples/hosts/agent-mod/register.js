@@ -41,6 +41,8 @@ const wired = (event) => SETTINGS.events.includes(event);
 const session = { id: `mod-${crypto.randomUUID()}`, cwd: '', attended: null };
 // A serve that let a call go unanswered: the next calls are denied at once for retryAfterS (the client's rule).
 let unansweredAt = 0;
+// SessionStart under way (through the client): the session's other calls wait for it, so serve sees them in order.
+let started = null;
 
 class Unreachable extends Error {}
 
@@ -117,6 +119,7 @@ async function throughClient(io, event, body, why) {
  * through the bundled client (a process), whose connection ends with it.
  */
 async function ask(io, event, payload, viaClient = false) {
+  if (started !== null && !viaClient) await started;
   if (unansweredAt && Date.now() - unansweredAt < SETTINGS.retryAfterS * 1000) {
     const again = `so this call does not wait again (for ${SETTINGS.retryAfterS}s); restart it`;
     throw new Error(`hermes-hooks serve on ${SETTINGS.socket} did not answer a moment ago, ${again}`);
@@ -199,8 +202,9 @@ export function register(on) {
     session.attended = e.isInteractive === true;
     // Through the client, once a session: a request to a frozen serve cannot be aborted from a mod and
     // keeps Claude from exiting until the agent drops it (30 s); the client's process ends, and its connection.
+    // Not awaited: Claude starts meanwhile, and the first call (after the model's first answer) waits for it.
     if (wired('SessionStart')) {
-      await tell({ fetch: (u, i) => $.http.fetch(u, i), run: (a, o) => $.process.run(a, o) }, 'SessionStart', { source: 'startup' }, true);
+      started = tell({ fetch: (u, i) => $.http.fetch(u, i), run: (a, o) => $.process.run(a, o) }, 'SessionStart', { source: 'startup' }, true);
     }
     return next(e);
   });
