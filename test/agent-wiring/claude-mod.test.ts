@@ -24,10 +24,15 @@ async function loadMod(dir: string, env: NodeJS.ProcessEnv) {
     hooks.set(event, entry);
     return { catch: (h: Hook) => (entry.onError = h) };
   });
+  /** Every URL the mod fetched, in order (the host's record, as Claude Code's debug log has it). */
+  const fetched: string[] = [];
+  /** The mod's $.process.run calls that have ended. */
+  const ran: string[][] = [];
   const $ = {
     http: {
       fetch: (url: string, init: { method?: string; headers?: Record<string, string>; body?: string; socketPath?: string }) =>
         new Promise((resolve, reject) => {
+          fetched.push(url);
           const u = new URL(url);
           const req = request({ socketPath: init.socketPath, path: u.pathname, method: init.method ?? 'GET', headers: init.headers ?? {} }, (res) => {
             let body = '';
@@ -48,12 +53,16 @@ async function loadMod(dir: string, env: NodeJS.ProcessEnv) {
           let stderr = '';
           c.stdout.on('data', (b: Buffer) => (stdout += b.toString('utf8')));
           c.stderr.on('data', (b: Buffer) => (stderr += b.toString('utf8')));
-          c.on('close', (code) => resolve({ exitCode: code, stdout, stderr }));
+          c.on('close', (code) => {
+            ran.push(argv);
+            resolve({ exitCode: code, stdout, stderr });
+          });
           c.stdin.end(opts.stdin ?? '');
         }),
     },
   };
-  return async function dispatch(event: string, e: Record<string, unknown>) {
+  return Object.assign(dispatch, { fetched, ran });
+  async function dispatch(event: string, e: Record<string, unknown>) {
     const calls: Record<string, unknown>[] = [];
     const next: Next = async (x) => {
       next.called = true;
@@ -68,7 +77,7 @@ async function loadMod(dir: string, env: NodeJS.ProcessEnv) {
       result = await entry.onError!($, e, next);
     }
     return { result: result as Record<string, unknown>, calls };
-  };
+  }
 }
 
 const GUARD = `#!/usr/bin/env bash
@@ -152,6 +161,46 @@ describe('print-config claude --mod DIR', () => {
       expect(rewritten.calls).toEqual([{ ...bash('curl example.com'), command: 'echo rewritten' }]);
     } finally {
       expect(await stopServe(served)).toBe(0);
+    }
+  }, 30_000);
+
+  it('a call serve answers at once leaves nothing of the liveness probe behind: no /v1/health request, no timer', async () => {
+    const { home, dispatch } = await setUp();
+    const served = await startServe(home, []);
+    try {
+      const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+      const before = timers();
+      const allowed = await dispatch('tool.call', bash('ls'));
+      expect(allowed.calls).toEqual([bash('ls')]);
+      // Before: the probe's 1 s timer stayed armed after each answer (and ran then).
+      expect(timers()).toBe(before);
+      expect(dispatch.fetched.filter((u) => u.endsWith('/v1/health'))).toEqual([]);
+    } finally {
+      expect(await stopServe(served)).toBe(0);
+    }
+  }, 30_000);
+
+  it('serve frozen before the session: SessionStart asks through the client (its connection ends with it), the calls after it send no request', async () => {
+    const { home, dispatch } = await setUp();
+    const served = await startServe(home, []);
+    process.kill(served.child.pid!, 'SIGSTOP');
+    try {
+      const started = await dispatch('session.start', { cwd: home, isInteractive: false });
+      expect(started.calls.length).toBe(1);
+      // Claude goes on at once: the client still waits on the frozen serve, and the first call waits for it.
+      expect(dispatch.ran).toEqual([]);
+      const t = Date.now();
+      const call = await dispatch('tool.call', bash('ls'));
+      expect(dispatch.ran.map((argv) => argv.includes('SessionStart'))).toEqual([true]);
+      // Not a timing target: proof that the client's silence rule, not a deadline, ended it.
+      expect(Date.now() - t).toBeLessThan(10_000);
+      expect(call.calls).toEqual([]);
+      expect(String(call.result.deny)).toContain('did not answer a moment ago');
+      // A $.http.fetch to a frozen serve cannot be aborted by a mod and holds Claude Code at exit (30 s): none was made.
+      expect(dispatch.fetched).toEqual([]);
+    } finally {
+      process.kill(served.child.pid!, 'SIGKILL');
+      await served.exited;
     }
   }, 30_000);
 

@@ -7,7 +7,10 @@
 // request the bundled client sends (POST /v1/agent/<agent>/<Event>, the agent's hook stdin as the body),
 // and serve's answer — the agent's hook stdout, exit code and stderr — is applied in the mod's terms:
 // a block is `{deny: message}`, a rewrite `next({...e, ...updatedInput})`, context `{...result, context}`.
-// No process runs between the agent and serve on a call.
+// No process runs between the agent and serve on a call; SessionStart alone (once a session) goes
+// through the bundled client: a mod cannot abort a request, and one left open to a frozen serve holds
+// the agent at exit until the agent drops it (30 s in Claude Code 2.1.332). The client's connection
+// ends with its process; when it finds serve frozen, the calls after it are denied with no request.
 //
 // The gate never fails open: serve down, frozen, answering garbage or an error → the call is denied
 // with the reason. $.http.fetch hands back only the whole answer (serve's heartbeat bytes cannot be
@@ -38,6 +41,8 @@ const wired = (event) => SETTINGS.events.includes(event);
 const session = { id: `mod-${crypto.randomUUID()}`, cwd: '', attended: null };
 // A serve that let a call go unanswered: the next calls are denied at once for retryAfterS (the client's rule).
 let unansweredAt = 0;
+// SessionStart under way (through the client): the session's other calls wait for it, so serve sees them in order.
+let started = null;
 
 class Unreachable extends Error {}
 
@@ -66,30 +71,38 @@ async function overSocket(io, event, body) {
     headers: headersFor(),
     body,
   });
-  let settled = false;
-  const answer = call.finally(() => {
-    settled = true;
-  });
+  // Liveness is asked only once a call is slower than probeMs: an answer before that clears the one
+  // timer armed for it, so nothing of the probe runs (no request, no timer left) on a quick call.
+  let done = false;
+  let timer;
+  const nap = (ms) =>
+    new Promise((resolve) => {
+      timer = setTimeout(resolve, ms);
+    });
   const alive = (async () => {
     const end = Date.now() + SETTINGS.deadlineS * 1000;
     for (;;) {
-      await wait(SETTINGS.probeMs);
-      if (settled) return new Promise(() => {});
+      await nap(SETTINGS.probeMs);
+      if (done) return;
       if (Date.now() > end) throw new Error(`hermes-hooks serve on ${SETTINGS.socket} did not answer within ${SETTINGS.deadlineS}s`);
       const health = io.fetch('http://localhost/v1/health', { socketPath: SETTINGS.socket, headers: { 'user-agent': 'hermes-hooks-mod' } });
       health.catch(() => {});
       const silent = `no sign of life for ${(2 * SETTINGS.probeMs) / 1000}s`;
       await within(health, SETTINGS.probeMs, `hermes-hooks serve on ${SETTINGS.socket} is not answering (${silent}): it is frozen or wedged`);
+      if (done) return;
     }
   })();
   try {
-    return await Promise.race([answer, alive]);
+    return await Promise.race([call, alive.then(() => call)]);
   } catch (err) {
     const text = String(err?.message ?? err);
     // No socket, or one nobody listens on: serve is not running.
     if (/ENOENT|ECONNREFUSED|ECONNRESET|no such file|refused/i.test(text)) throw new Unreachable(text);
     if (/frozen|did not answer/.test(text)) unansweredAt = Date.now();
     throw err;
+  } finally {
+    done = true;
+    clearTimeout(timer);
   }
 }
 
@@ -101,13 +114,23 @@ async function throughClient(io, event, body, why) {
   return { exitCode: r.exitCode, stdout: r.stdout ?? '', stderr: r.stderr ?? '' };
 }
 
-/** serve's answer as `{exitCode, stdout, stderr}`; a throw says why there is none. */
-async function ask(io, event, payload) {
+/**
+ * serve's answer as `{exitCode, stdout, stderr}`; a throw says why there is none. `viaClient`: asked
+ * through the bundled client (a process), whose connection ends with it.
+ */
+async function ask(io, event, payload, viaClient = false) {
+  if (started !== null && !viaClient) await started;
   if (unansweredAt && Date.now() - unansweredAt < SETTINGS.retryAfterS * 1000) {
     const again = `so this call does not wait again (for ${SETTINGS.retryAfterS}s); restart it`;
     throw new Error(`hermes-hooks serve on ${SETTINGS.socket} did not answer a moment ago, ${again}`);
   }
   const body = JSON.stringify({ session_id: session.id, cwd: session.cwd, hook_event_name: event, permission_mode: 'default', ...payload });
+  if (viaClient && SETTINGS.client !== null) {
+    const a = await throughClient(io, event, body, '');
+    // The client found serve frozen (2 s of silence): the calls after it are denied at once, with no request.
+    if (a.exitCode !== 0 && /hermes-hooks serve on .* (is not answering|did not answer)/.test(a.stderr)) unansweredAt = Date.now();
+    return a;
+  }
   let r;
   try {
     r = await overSocket(io, event, body);
@@ -165,9 +188,9 @@ function verdict(event, a) {
 }
 
 /** A lifecycle event serve is told of; its failure never stops the agent (not a gate). */
-async function tell(io, event, payload) {
+async function tell(io, event, payload, viaClient = false) {
   try {
-    return verdict(event, await ask(io, event, payload));
+    return verdict(event, await ask(io, event, payload, viaClient));
   } catch {
     return {};
   }
@@ -177,7 +200,12 @@ export function register(on) {
   on('session.start', async ($, e, next) => {
     session.cwd = typeof e.cwd === 'string' ? e.cwd : '';
     session.attended = e.isInteractive === true;
-    if (wired('SessionStart')) await tell({ fetch: (u, i) => $.http.fetch(u, i), run: (a, o) => $.process.run(a, o) }, 'SessionStart', { source: 'startup' });
+    // Through the client, once a session: a request to a frozen serve cannot be aborted from a mod and
+    // keeps Claude from exiting until the agent drops it (30 s); the client's process ends, and its connection.
+    // Not awaited: Claude starts meanwhile, and the first call (after the model's first answer) waits for it.
+    if (wired('SessionStart')) {
+      started = tell({ fetch: (u, i) => $.http.fetch(u, i), run: (a, o) => $.process.run(a, o) }, 'SessionStart', { source: 'startup' }, true);
+    }
     return next(e);
   });
 
