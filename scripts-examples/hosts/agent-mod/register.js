@@ -9,7 +9,7 @@
 // a block is `{deny: message}`, a rewrite `next({...e, ...updatedInput})`, context `{...result, context}`.
 // No process runs between the agent and serve on a call; SessionStart alone (once a session) goes
 // through the bundled client: a mod cannot abort a request, and one left open to a frozen serve holds
-// the agent at exit until the agent drops it (30 s in Claude Code 2.1.332). The client's connection
+// the agent at exit until the agent drops it (30 s in the version checked, see docs/dialects.md). The client's connection
 // ends with its process; when it finds serve frozen, the calls after it are denied with no request.
 //
 // The gate never fails open: serve down, frozen, answering garbage or an error → the call is denied
@@ -201,8 +201,8 @@ export function register(on) {
     session.cwd = typeof e.cwd === 'string' ? e.cwd : '';
     session.attended = e.isInteractive === true;
     // Through the client, once a session: a request to a frozen serve cannot be aborted from a mod and
-    // keeps Claude from exiting until the agent drops it (30 s); the client's process ends, and its connection.
-    // Not awaited: Claude starts meanwhile, and the first call (after the model's first answer) waits for it.
+    // keeps the agent from exiting until it drops it (30 s); the client's process ends, and its connection.
+    // Not awaited: the agent starts meanwhile, and the first call (after the model's first answer) waits for it.
     if (wired('SessionStart')) {
       started = tell({ fetch: (u, i) => $.http.fetch(u, i), run: (a, o) => $.process.run(a, o) }, 'SessionStart', { source: 'startup' }, true);
     }
