@@ -4,7 +4,8 @@
 # (~16 ms a call: curl's own start is ~10 ms; the perl client's is ~2 ms). The rationale of each step
 # is in hermes-hooks-client's comments; this file keeps only what is particular to bash and curl.
 
-SECONDS=0 started=${EPOCHREALTIME/[.,]/}
+# began: the client's start in µs, for the deadline; started (below): whether this call started serve.
+SECONDS=0 began=${EPOCHREALTIME/[.,]/}
 # curl, stat, setsid…: the system's after the agent's PATH, which may be bare.
 PATH=${PATH:+$PATH:}/usr/bin:/bin
 agent=$1
@@ -41,23 +42,6 @@ home=${HERMES_HOME:-$HOME/.hermes}
 # print-config's per-profile settings (as in hermes-hooks-client): <home>/hermes-hooks-client.env,
 # read only when it is yours (or root's) and no other user can write it; a given value wins.
 env_file=$home/hermes-hooks-client.env env_file_bad=
-client_env_file() {
-  local uid mode name value
-  [ -e "$env_file" ] || [ -L "$env_file" ] || return 0
-  [ -f "$env_file" ] && [ ! -L "$env_file" ] || { env_file_bad="$env_file is not a plain file"; return; }
-  read -r uid mode _ <<<"$(stat -c '%u %a' -- "$env_file" 2>/dev/null || stat -f '%u %Mp%Lp' -- "$env_file")"
-  [ "$uid" = "$(id -u)" ] || [ "$uid" = 0 ] || { env_file_bad="$env_file belongs to uid $uid, not to you"; return; }
-  ((8#$mode & 8#022)) && { env_file_bad="$env_file is writable by other users (mode $mode); run: chmod go-w $env_file"; return; }
-  while IFS='=' read -r name value; do
-    [[ $name =~ ^HERMES_HOOKS_(NODE|BIN|AGENT_ENV_[A-Za-z0-9_]+)$ ]] || continue
-    [ -n "${!name:-}" ] || export "$name=$value"
-  done <"$env_file"
-  name=HERMES_HOOKS_AGENT_ENV_$agent
-  [[ $name =~ ^[A-Za-z0-9_]+$ ]] || return 0
-  [ -n "${HERMES_HOOKS_AGENT_ENV:-}" ] || [ -z "${!name:-}" ] || export "HERMES_HOOKS_AGENT_ENV=${!name}"
-}
-client_env_file
-
 # One line per path: owner (uid), permission bits (octal), the path; a symlink is not followed.
 # GNU stat, else BSD's. One process for all of them: this runs on every tool call.
 if stat -c %u / >/dev/null 2>&1; then
@@ -67,6 +51,25 @@ else
 fi
 
 me=$(id -u)
+
+client_env_file() {
+  local uid mode name value
+  [ -e "$env_file" ] || [ -L "$env_file" ] || return 0
+  [ -f "$env_file" ] && [ ! -L "$env_file" ] || { env_file_bad="$env_file is not a plain file"; return; }
+  read -r uid mode _ <<<"$(owner_mode "$env_file")"
+  [ "$uid" = "$me" ] || [ "$uid" = 0 ] || { env_file_bad="$env_file belongs to uid $uid, not to you"; return; }
+  ((8#$mode & 8#022)) && { env_file_bad="$env_file is writable by other users (mode $mode); run: chmod go-w $env_file"; return; }
+  # As the perl client reads it: a CRLF line's \r dropped, a last line without a newline kept.
+  while IFS='=' read -r name value || [ -n "$name" ]; do
+    value=${value%$'\r'}
+    [[ $name =~ ^HERMES_HOOKS_(NODE|BIN|AGENT_ENV_[A-Za-z0-9_]+)$ ]] || continue
+    [ -n "${!name:-}" ] || export "$name=$value"
+  done <"$env_file"
+  name=HERMES_HOOKS_AGENT_ENV_$agent
+  [[ $name =~ ^[A-Za-z0-9_]+$ ]] || return 0
+  [ -n "${HERMES_HOOKS_AGENT_ENV:-}" ] || [ -z "${!name:-}" ] || export "HERMES_HOOKS_AGENT_ENV=${!name}"
+}
+client_env_file
 
 # serve's default socket for $home (as in hermes-hooks-client): the first socket directory that does
 # not exist or is ours; the others go into $skipped. Sets $sock ('' when none); forks only for a long home.
@@ -275,8 +278,8 @@ send() {
   # To the millisecond (bash 5's EPOCHREALTIME): SECONDS ticks at the wall clock's whole seconds, so
   # subtracting it gave up to a second early (a 5 s deadline waited 4.1 s). Without it, the whole
   # seconds surely gone (SECONDS - 1), so the deadline is never cut short.
-  if [[ $left =~ ^[0-9]+$ && $started =~ ^[0-9]+$ && ${EPOCHREALTIME/[.,]/} =~ ^[0-9]+$ ]]; then
-    ms=$((left * 1000 - (${EPOCHREALTIME/[.,]/} - started) / 1000))
+  if [[ $left =~ ^[0-9]+$ && $began =~ ^[0-9]+$ && ${EPOCHREALTIME/[.,]/} =~ ^[0-9]+$ ]]; then
+    ms=$((left * 1000 - (${EPOCHREALTIME/[.,]/} - began) / 1000))
     ((ms < 1000)) && ms=1000
     printf -v frac '%03d' $((ms % 1000))
     left=$((ms / 1000)).$frac

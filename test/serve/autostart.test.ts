@@ -25,10 +25,10 @@ afterAll(() => {
 // No session_id: an open session keeps serve up until --idle-timeout finalizes it.
 const GATE = JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'rm -rf /' }, cwd: '/tmp' });
 
-/** A home whose one guard blocks every tool call, and the client's environment for it. */
-async function blockingHome(extra: Record<string, string> = {}): Promise<{ home: string; env: NodeJS.ProcessEnv }> {
+/** A home whose one guard blocks every tool call (after `delay`, e.g. 'sleep 2'), and the client's environment for it. */
+async function blockingHome(extra: Record<string, string> = {}, delay = ''): Promise<{ home: string; env: NodeJS.ProcessEnv }> {
   const dir = tempDir();
-  const guard = writeScript(join(dir, 'guard.sh'), '#!/bin/bash\ncat >/dev/null\necho \'{"action":"block","message":"nope from the guard"}\'\n');
+  const guard = writeScript(join(dir, 'guard.sh'), `#!/bin/bash\ncat >/dev/null\n${delay}\necho '{"action":"block","message":"nope from the guard"}'\n`);
   const home = await approvedHome({ pre_tool_call: [guard] });
   const bin = writeScript(join(dir, 'hermes-hooks'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
   return { home, env: baseEnv({ HERMES_HOME: home, HERMES_HOOKS_BIN: bin, ...extra }) };
@@ -54,6 +54,14 @@ describe.each(CLIENTS)('the client starts serve on first use ($name client)', ({
     expect(existsSync(join(home, 'hermes-hooks.sock.starting'))).toBe(false);
     const log = readFileSync(join(home, 'hermes-hooks-serve.log'), 'utf8');
     expect(log).toContain('serving HTTP on unix socket');
+  }, 60_000);
+
+  it('the call that started serve waits out a guard slower than a second: its deadline counts from its own start', async () => {
+    const { home, env } = await blockingHome({}, 'sleep 2');
+    const r = await runClient(['claude', 'PreToolUse'], GATE, env);
+    servePids.push(...servesOf(home));
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    expect(denied(r.stdout)).toContain('nope from the guard');
   }, 60_000);
 
   it("the serve it starts holds none of the client's descriptors: a pipe the caller gave it as fd 3 ends with the client", async () => {
