@@ -71,16 +71,18 @@ export const STEADY_WARM = 2000;
 const TARGET_OVER_MS = 0.5;
 const TARGET_CPU_RATIO = 1.15;
 
+/** Per variant: wall and host CPU summaries, and the paired median over the bare spawn of the same round. */
+function latencySummary({ names, wall, cpu }) {
+  const paired = (n) => round(median(wall[n].map((w, i) => w - wall.bare[i])), 3);
+  return Object.fromEntries(
+    names.map((n) => [n, { wall_ms: summarize(wall[n], 3), host_cpu_ms: summarize(cpu[n], 3), paired_over_bare_ms: n === 'bare' ? 0 : paired(n) }]),
+  );
+}
+
 /** Warms each runner STEADY_WARM times, then measures them beside the bare spawn. */
 async function measureSteady(variants, runs) {
   for (let i = 0; i < STEADY_WARM; i++) for (const [n, run] of Object.entries(variants)) if (n !== 'bare') await run();
-  const { names, wall, cpu } = await measureInterleaved(variants, { warmup: 5, runs });
-  const paired = (n) => round(median(wall[n].map((w, i) => w - wall.bare[i])), 3);
-  return {
-    summary: Object.fromEntries(
-      names.map((n) => [n, { wall_ms: summarize(wall[n], 3), host_cpu_ms: summarize(cpu[n], 3), paired_over_bare_ms: n === 'bare' ? 0 : paired(n) }]),
-    ),
-  };
+  return latencySummary(await measureInterleaved(variants, { warmup: 5, runs }));
 }
 
 function steadyFigures(label, S) {
@@ -192,7 +194,7 @@ benchMain(async ({ quick }) => {
           ? { hermes_hooks_before: async () => check('hermes-hooks before', (await engineBefore.emit('pre_tool_call', KW)).decision.action === 'block') }
           : {}),
       };
-      const { names, wall, cpu } = await measureInterleaved(variants, { warmup, runs });
+      const measured = await measureInterleaved(variants, { warmup, runs });
       // The same emit once V8 has compiled the hot path (a long-lived host: serve, an embedding
       // harness), measured beside a bare spawn again. Ours only: the peer's runner leaves a hook
       // waiting on stdin now and then, which makes thousands of its runs too long for this bench.
@@ -200,13 +202,10 @@ benchMain(async ({ quick }) => {
       await engine.close({ finalize: false });
       await engineGemini.close({ finalize: false });
       await engineBefore?.close({ finalize: false });
-      const paired = (n) => round(median(wall[n].map((w, i) => w - wall.bare[i])), 3);
-      latency[key] = Object.fromEntries(
-        names.map((n) => [n, { wall_ms: summarize(wall[n], 3), host_cpu_ms: summarize(cpu[n], 3), paired_over_bare_ms: n === 'bare' ? 0 : paired(n) }]),
-      );
+      latency[key] = latencySummary(measured);
       const L = latency[key];
       const label = key === 'deny' ? 'stdin-reading guard' : 'near-empty hook';
-      if (steady) latency[`${key}_steady`] = steady.summary;
+      if (steady) latency[`${key}_steady`] = steady;
       for (const n of ['gemini_hook_runner', 'hermes_hooks', 'hermes_hooks_gemini_dialect', ...(engineBefore ? ['hermes_hooks_before'] : [])]) {
         figures.push(
           figure(`${label}: ${n.replaceAll('_', ' ')} − bare spawn, paired median`, L[n].paired_over_bare_ms, 'ms', {
@@ -214,7 +213,7 @@ benchMain(async ({ quick }) => {
           }),
         );
       }
-      if (steady) figures.push(...steadyFigures(label, steady.summary));
+      if (steady) figures.push(...steadyFigures(label, steady));
     }
 
     // 2. Misbehaving hooks, 1 s timeout: outcome, wall time, processes left.
