@@ -496,3 +496,12 @@ describe('reading updatedInput without a decision', () => {
     expect(agentReads('codex', 'pre_tool_call', 'terminal', { exitCode: 0, stdout: out, stderr: '' })).toBeNull();
   });
 });
+
+describe('a notice where the agent documents no field to show it', () => {
+  it.each(['copilot', 'goose', 'antigravity'] as const)('%s: the answer is unchanged and the notice is on stderr', (dialect) => {
+    const notice = 'hermes-hooks: hook /h/guard.sh could not start: command not executable';
+    const plain = renderDialectAnswer(dialect, maps, 'PreToolUse', decision('pre_tool_call', 'allow'), 'terminal');
+    const told = renderDialectAnswer(dialect, maps, 'PreToolUse', decision('pre_tool_call', 'allow'), 'terminal', notice);
+    expect(told).toEqual({ ...plain, stderr: `${plain.stderr}${notice}\n` });
+  });
+});

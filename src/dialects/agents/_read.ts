@@ -20,6 +20,11 @@ export const BLOCKED = 'Blocked by hermes-hooks.';
 export const OK_EMPTY: DialectAnswer = { exitCode: 0, stdout: '', stderr: '' };
 export const json = (value: JsonObject): DialectAnswer => ({ exitCode: 0, stdout: `${JSON.stringify(value)}\n`, stderr: '' });
 
+/** `answer` with `notice` on its stderr: for agents that document no field they show the person for it. */
+export function withStderrNotice(answer: DialectAnswer, notice: string | null | undefined): DialectAnswer {
+  return notice ? { ...answer, stderr: `${answer.stderr}${notice}\n` } : answer;
+}
+
 /**
  * `answer` with `notice` in the top-level `systemMessage` that Claude Code, Codex and Gemini CLI show
  * the person (JSON on exit 0); on an exit-2 block, where only stderr is read, after the reason.

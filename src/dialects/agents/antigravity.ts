@@ -16,7 +16,7 @@ import { isPlainObject } from '../../json.js';
 import { inert } from '../../display.js';
 import { nonBlank, parseJsonObject } from '../values.js';
 import { defineAgent, type AnswerInput, type DialectAnswer, type ReadInput, type Reading, type StdinFields } from './module.js';
-import { approve, block, BLOCKED, json, obj, str } from './_read.js';
+import { approve, block, BLOCKED, json, obj, str, withStderrNotice } from './_read.js';
 
 function renderStdin(f: StdinFields): Record<string, unknown> {
   const { ourEvent } = f;
@@ -62,7 +62,12 @@ function readRun(r: ReadInput): Reading {
 // Always a decision (a missing one fails closed in agy). Asking is `force_ask`: plain `ask` honours
 // agy's Always-Allow cache, which would let a call hermes-hooks wants a person to see run unseen.
 // Antigravity's PreToolUse documents no rewrite: a rewrite is answered as a deny that says what to run.
-function answer({ decision, theirArgs }: AnswerInput): DialectAnswer {
+// It documents no field it shows the person for a hook's notice: that goes on stderr.
+function answer(a: AnswerInput): DialectAnswer {
+  return withStderrNotice(answerDecision(a), a.notice);
+}
+
+function answerDecision({ decision, theirArgs }: AnswerInput): DialectAnswer {
   if (decision.event !== 'pre_tool_call') return json({ decision: 'allow' });
   if (decision.action === 'block') return json({ decision: 'deny', reason: decision.message ?? BLOCKED });
   if (decision.action === 'approve') return json({ decision: 'force_ask', reason: decision.message ?? 'hermes-hooks asks for approval' });

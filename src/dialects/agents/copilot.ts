@@ -14,7 +14,7 @@ import type { Directive, JsonObject } from '../../types.js';
 import { isPlainObject } from '../../json.js';
 import { firstText, nonBlank, parseJsonObject, promptText } from '../values.js';
 import { defineAgent, type AnswerInput, type DialectAnswer, type ReadInput, type Reading, type StdinFields } from './module.js';
-import { approve, block, BLOCKED, contextOf, continueWith, json, none, OK_EMPTY, str } from './_read.js';
+import { approve, block, BLOCKED, contextOf, continueWith, json, none, OK_EMPTY, str, withStderrNotice } from './_read.js';
 
 function renderStdin(f: StdinFields): Record<string, unknown> {
   const { ourEvent, extra } = f;
@@ -86,8 +86,7 @@ function readRun(r: ReadInput): Reading {
 // the latter two are not processed).
 // Copilot documents no field it shows the person for a hook's notice: it stays on stderr.
 function answer(a: AnswerInput): DialectAnswer {
-  const out = answerDecision(a);
-  return a.notice ? { ...out, stderr: `${out.stderr}${a.notice}\n` } : out;
+  return withStderrNotice(answerDecision(a), a.notice);
 }
 
 function answerDecision({ decision, theirArgs }: AnswerInput): DialectAnswer {

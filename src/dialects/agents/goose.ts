@@ -15,7 +15,7 @@ import type { Directive, JsonObject } from '../../types.js';
 import { inert } from '../../display.js';
 import { nonBlank, parseJsonObject, promptText } from '../values.js';
 import { defineAgent, type AnswerInput, type DialectAnswer, type ReadInput, type Reading, type StdinFields } from './module.js';
-import { block, BLOCKED, continueWith, json, OK_EMPTY, str } from './_read.js';
+import { block, BLOCKED, continueWith, json, OK_EMPTY, str, withStderrNotice } from './_read.js';
 
 /** Goose's words when a blocking hook gives an empty reason. */
 const GOOSE_DEFAULT_REASON = 'denied by plugin hook';
@@ -68,8 +68,12 @@ function readRun(r: ReadInput): Reading {
 // Exit 0 + `decision` JSON. Goose cannot ask or rewrite: an approve or a rewrite is answered as a
 // block that says why (running the original call would ignore what the hook said). An allow is
 // said explicitly, so an `on_failure: block` handler sees a decision. Goose documents no field it
-// shows the person, so a notice stays on stderr.
-function answer({ theirEvent, decision, theirArgs }: AnswerInput): DialectAnswer {
+// shows the person, so a notice goes on stderr (withStderrNotice).
+function answer(a: AnswerInput): DialectAnswer {
+  return withStderrNotice(answerDecision(a), a.notice);
+}
+
+function answerDecision({ theirEvent, decision, theirArgs }: AnswerInput): DialectAnswer {
   if (decision.event === 'pre_tool_call') {
     if (decision.action === 'block') return json({ decision: 'block', reason: decision.message ?? BLOCKED });
     if (decision.action === 'approve') {
