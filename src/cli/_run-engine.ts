@@ -38,6 +38,7 @@ export async function withRunEngine<T>(
   const journal = await openCliJournal(values, config, location, io, logger);
   // Off (nothing loaded) unless the OTEL_* variables turn it on.
   const telemetry = await startTelemetry(io.env, logger, 'run');
+  const observe = joinObservers(journal?.observe, telemetry?.observe);
   const engine = await createHookEngineAt(location, config, {
     env: io.env,
     cwd: io.cwd,
@@ -46,7 +47,7 @@ export async function withRunEngine<T>(
     logger,
     // stderr carries only what concerns the event being run: consent is decided for its hooks alone.
     ...(events ? { events } : {}),
-    ...(journal || telemetry ? { observe: joinObservers(journal?.observe, telemetry?.observe) } : {}),
+    ...(observe ? { observe } : {}),
   });
   try {
     return await use(engine);

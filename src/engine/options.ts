@@ -88,11 +88,6 @@ export interface EmitRecord {
   entries: readonly RegistryEntry[];
   profile: string;
   received: ReceivedInput;
-}
-
-/** What an observer hears of one emit: the emission (each hook's outcome, the decision) and when it ran. */
-export interface EmitRecord {
-  emission: Emission;
   /** When the emit started (ms since the epoch, sub-ms precision) and how long it took (ms). */
   startedAt: number;
   durationMs: number;

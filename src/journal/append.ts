@@ -55,7 +55,8 @@ export function openJournal(file: string, opts: JournalOptions): JournalWriter |
       if (broken) return;
       try {
         const line = Buffer.from(`${JSON.stringify(journalLine(record, opts.now?.() ?? new Date()))}\n`, 'utf8');
-        if (fstatSync(fd).size + line.length > maxBytes && fstatSync(fd).size > 0 && rotate(abs, fd, keep)) {
+        const size = fstatSync(fd).size;
+        if (size > 0 && size + line.length > maxBytes && rotate(abs, fd, keep)) {
           closeSync(fd);
           fd = openChecked(abs);
         }
