@@ -25,7 +25,7 @@ import { isOurModule } from '../agent-wiring/mod-plugin.js';
 import { bundledClient, CLI_BIN } from './print-config-command.js';
 import { modFiles } from './print-config-mod.js';
 
-const HELP = `Usage: hermes-hooks doctor --agent <${AGENT_DIALECTS.join('|')}> [--project DIR] [--mod DIR] [--json] [discovery options]
+const HELP = `Usage: hermes-hooks doctor --agent <${AGENT_DIALECTS.join('|')}> [--project DIR] [--mod DIR [--socket PATH]] [--json] [discovery options]
 
 Check an agent's own hook config for hermes-hooks entries that agent will not run, or that fail open:
   - the wrong file (one the agent never reads) or a file it cannot parse
@@ -39,7 +39,7 @@ Check an agent's own hook config for hermes-hooks entries that agent will not ru
     the token), or by nothing
   - the bundled client's settings (<profile home>/hermes-hooks-client.env): missing, refused by the
     client (not yours or root's, or writable by others), or naming a node or CLI that is gone
-  - --mod DIR (Claude Code): the mod print-config --mod wrote there matches what it would write now
+  - --mod DIR (Claude Code): the mod print-config --mod wrote there matches what it would write now (--socket PATH: the one it was given)
 Files read: the agent's user file under $HOME and the project file under --project (default: the
 current directory). Exit 1 when any ✗ is found.
 
@@ -54,6 +54,8 @@ export async function doctorAgentCommand(args: string[], io: CliIO): Promise<num
     project: { type: 'string' },
     json: { type: 'boolean' },
     mod: { type: 'string' },
+    // The mod's socket, as given to print-config --mod (else the profile's default is checked).
+    socket: { type: 'string' },
   });
   if (values.help) {
     io.stdout.write(HELP);
@@ -144,7 +146,7 @@ function doctorMod(agent: AgentDialect, values: Record<string, unknown>, target:
   if (AGENTS.find((a) => a.name === agent)?.printConfig.mod === undefined) throw new CliError(`doctor --agent ${agent}: --mod is for agents that run mods`);
   const dir = resolve(io.cwd, values.mod as string);
   const rewrite = ['hermes-hooks', 'print-config', agent, '--mod', shellQuote(dir)];
-  for (const key of ['home', 'profile', 'config']) if (typeof values[key] === 'string') rewrite.push(`--${key}`, shellQuote(values[key] as string));
+  for (const key of ['home', 'profile', 'config', 'socket']) if (typeof values[key] === 'string') rewrite.push(`--${key}`, shellQuote(values[key] as string));
   const checks: AgentCheck[] = [];
   const module = readText(resolve(dir, 'hooks/register.js'));
   if (module !== null && !isOurModule(module)) {
@@ -178,7 +180,7 @@ function doctorMod(agent: AgentDialect, values: Record<string, unknown>, target:
  */
 function rewireCommand(agent: AgentDialect, values: Record<string, unknown>, files: AgentFile[]): string {
   const words = ['hermes-hooks', 'print-config', agent];
-  for (const key of ['home', 'profile', 'config']) if (typeof values[key] === 'string') words.push(`--${key}`, shellQuote(values[key] as string));
+  for (const key of ['home', 'profile', 'config', 'socket']) if (typeof values[key] === 'string') words.push(`--${key}`, shellQuote(values[key] as string));
   const text = files.map((f) => (f.role === 'reads' ? (f.text ?? '') : '')).join('\n');
   if (/\/v1\/agent\//.test(text)) words.push('--http');
   else if (!/hermes-hooks-client/.test(text) && /\brun\s+\S+\s+--dialect/.test(text)) words.push('--run');

@@ -147,6 +147,31 @@ describe('print-config claude --mod DIR', () => {
     expect(edited.stdout).toContain(`hermes-hooks print-config claude --mod ${modDir} --home ${home}`);
   }, 30_000);
 
+  it('doctor --agent claude --mod DIR --socket S checks the mod print-config wrote for that socket, and names it in the rewrite', async () => {
+    const { home } = await setUp();
+    const modDir = join(tempDir('hh-mod-sock-'), 'mod');
+    const socket = join(tempDir('hh-mod-sock-'), 'serve.sock');
+    const cli = (args: string[]) =>
+      new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+        const c = spawn(process.execPath, [BIN, ...args], { env: baseEnv() });
+        let stdout = '';
+        let stderr = '';
+        c.stdout.on('data', (b: Buffer) => (stdout += b));
+        c.stderr.on('data', (b: Buffer) => (stderr += b));
+        c.on('close', (code) => resolve({ code, stdout, stderr }));
+      });
+    const printed = await cli(['print-config', 'claude', '--mod', modDir, '--home', home, '--socket', socket]);
+    expect(printed.code, printed.stderr).toBe(0);
+    const same = await cli(['doctor', '--agent', 'claude', '--mod', modDir, '--home', home, '--socket', socket]);
+    expect(same.code, same.stdout + same.stderr).toBe(0);
+    expect(same.stdout).toContain('is the mod print-config writes for this profile');
+    const other = await cli(['doctor', '--agent', 'claude', '--mod', modDir, '--home', home]);
+    expect(other.code).toBe(1);
+    expect(other.stdout).toContain('differs from what print-config writes now');
+    const moved = await cli(['doctor', '--agent', 'claude', '--mod', modDir, '--home', home, '--socket', `${socket}.2`]);
+    expect(moved.stdout).toContain(`--socket ${socket}.2`);
+  }, 30_000);
+
   it('serve up: rm -rf denied with the guard message, ls goes on unchanged, a rewrite goes on rewritten', async () => {
     const { home, dispatch } = await setUp();
     const served = await startServe(home, []);
