@@ -254,10 +254,16 @@ function changing(spec: PolicySpec, consent: ConsentInfo, how: string): ConsentI
 
 /**
  * The trust rule, judged again: by the proofs of the last judgement when every one still holds
- * (each path on the way has the same type, mode and owner: the same verdict), else in full.
+ * (each path on the way has the same type, mode and owner: the same verdict), else in full. A file
+ * that can have no proof (a link on the way, no file) is judged in full each time — once, not walked
+ * again for a proof it cannot have.
  */
 function stillTrusted(v: Verified): boolean {
-  if (v.proofs?.every((p) => p !== null && proofHolds(p))) return true;
+  const proofs = v.proofs;
+  if (proofs !== undefined && proofs.every((p) => p === null || proofHolds(p))) {
+    const unproven = v.runs.filter((_, i) => proofs[i] === null);
+    return unproven.length === 0 || judgeRuns(unproven) === null;
+  }
   if (judgeRuns(v.runs) !== null) return false;
   v.proofs = v.runs.map((f) => trustProof(f.path));
   return true;
